@@ -1,0 +1,61 @@
+"""Command line: ``python -m informix_stream.emulator --port 9088 --database testdb``.
+
+Prints ``listening on HOST:PORT`` (flushed) once clients can connect, so a
+script that starts it can read the port when ``--port 0`` picked one.
+SIGINT and SIGTERM stop it cleanly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+
+from .server import EmulatorServer
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m informix_stream.emulator",
+                                description="SQLI (Informix) server emulator backed by SQLite")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=9088, help="0 picks a free port")
+    p.add_argument("--database", action="append", dest="databases", metavar="NAME",
+                   help="a logged database to serve (repeatable; default testdb)")
+    p.add_argument("--data-dir", help="keep databases as SQLite files here (default: in memory)")
+    p.add_argument("--user", default="informix")
+    p.add_argument("--password", default="in4mix")
+    p.add_argument("--server-name", default="informix", help="the INFORMIXSERVER name")
+    p.add_argument("--verbose", action="store_true", help="log each client connection")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        _parser().error(f"--port must be 0..65535, not {args.port}")
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING)
+    try:
+        server = EmulatorServer(args.host, args.port, databases=args.databases or ["testdb"],
+                                data_dir=args.data_dir, user=args.user,
+                                password=args.password, server_name=args.server_name)
+    except OSError as exc:
+        print(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+
+    def _stop(_signum, _frame) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _stop)
+    print(f"listening on {server.host}:{server.port}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

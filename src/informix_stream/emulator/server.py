@@ -1,0 +1,194 @@
+"""The emulator's socket layer: accept clients, move bytes, nothing else.
+
+Each client gets a thread.  The thread reads the login PDU, then loops:
+receive bytes, cut complete requests out of the buffer (a client may pipeline
+many), hand each to its ``Session`` and send the reply.  Bad bytes end only
+that client's connection; the listener and other sessions carry on.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+from collections.abc import Callable, Iterable
+
+from .. import codecs
+from ..errors import ProtocolError
+from ..framing import Incomplete, Writer
+from ..login import (SL_CONREQ, build_login_reply, parse_login_request,
+                     read_sl_pdu)
+from ..messages import parse_request, write_error, Tag
+from .engine import Engine
+from .session import Session
+
+log = logging.getLogger("informix_stream.emulator")
+
+# Announced in the login reply.  JDBC splits it at "Version" into product
+# name and version; a version starting with 8 or 9 would make it run extra
+# isolation statements at connect.
+SERVER_VERSION = "IBM Informix Dynamic Server Version 14.10.FC10"
+SERVER_SERIAL = "Software Serial Number AAA#B000000"
+
+# Unparsed client bytes we are willing to hold: bounds a client that sends
+# an endless request without an SQ_EOT.
+MAX_PENDING = 256 * 1024 * 1024
+RECV_SIZE = 256 * 1024
+LOGIN_TIMEOUT = 30.0
+
+
+class EmulatorServer:
+    """An SQLI server on a TCP port, backed by SQLite.
+
+    Usable as a context manager (starts on enter, stops on exit) or with
+    ``start()``/``stop()``; ``serve_forever()`` blocks for the command line.
+    ``on_request`` receives every raw request (bytes up to and including its
+    SQ_EOT) for wire-conformance recording.
+    """
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, *,
+                 databases: Iterable[str] = ("testdb",), data_dir: str | None = None,
+                 user: str = "informix", password: str = "in4mix",
+                 server_name: str = "informix",
+                 on_request: Callable[[bytes], None] | None = None) -> None:
+        self.engine = Engine(list(databases), data_dir)
+        self.users = {user: password}
+        self.server_name = server_name
+        self.on_request = on_request
+        self._listener = socket.create_server((host, port), reuse_port=False)
+        self._listener.settimeout(0.5)
+        self.host, self.port = self._listener.getsockname()[:2]
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._clients: set[socket.socket] = set()
+        self._lock = threading.Lock()
+
+    # -- lifecycle -----------------------------------------------------------
+    def start(self) -> EmulatorServer:
+        self._thread = threading.Thread(target=self.serve_forever, name="ifx-emulator",
+                                        daemon=True)
+        self._thread.start()
+        return self
+
+    def serve_forever(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                conn, _addr = self._listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                break
+            with self._lock:
+                self._clients.add(conn)
+            threading.Thread(target=self._serve_client, args=(conn,),
+                             name="ifx-session", daemon=True).start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._listener.close()
+        with self._lock:
+            clients = list(self._clients)
+        for conn in clients:
+            _shutdown(conn)
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+        self.engine.close()
+
+    def __enter__(self) -> EmulatorServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- one client ----------------------------------------------------------
+    def _serve_client(self, conn: socket.socket) -> None:
+        session = None
+        try:
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            buf = bytearray()
+            conn.settimeout(LOGIN_TIMEOUT)
+            session = self._login(conn, buf)
+            conn.settimeout(None)
+            if session is not None:
+                self._serve_requests(conn, buf, session)
+        except (OSError, ProtocolError) as exc:
+            log.debug("client connection ended: %s", exc)
+        finally:
+            if session is not None:
+                session.close()
+            with self._lock:
+                self._clients.discard(conn)
+            _shutdown(conn)
+
+    def _login(self, conn: socket.socket, buf: bytearray) -> Session | None:
+        while True:
+            try:
+                sl_type, body, used = read_sl_pdu(buf)
+                break
+            except Incomplete:
+                if not _recv_into(conn, buf):
+                    return None
+        del buf[:used]
+        if sl_type != SL_CONREQ:
+            raise ProtocolError(f"expected a connection request, got SL type {sl_type}")
+        req = parse_login_request(body)
+        error, message = 0, ""
+        if req.password is None or self.users.get(req.user) != req.password:
+            error = -951
+            message = f"Incorrect password or user {req.user} is not known on the database server."
+        elif req.database and not self.engine.has_database(req.database):
+            error, message = -329, f"Database not found or no system permission: {req.database}"
+        conn.sendall(build_login_reply(accepted=not error, version=SERVER_VERSION,
+                                       serial=SERVER_SERIAL, caps=req.caps,
+                                       error=error, message=message))
+        if error:
+            return None
+        session = Session(self.engine, version=SERVER_VERSION)
+        if req.database:
+            session.db = self.engine.connect(req.database)
+        return session
+
+    def _serve_requests(self, conn: socket.socket, buf: bytearray, session: Session) -> None:
+        pos = 0
+        while not session.finished:
+            try:
+                messages, end = parse_request(buf, pos, codecs.read_param)
+            except Incomplete:
+                if pos:
+                    del buf[:pos]
+                    pos = 0
+                if len(buf) > MAX_PENDING:
+                    raise ProtocolError("request exceeds the emulator's size limit")
+                if not _recv_into(conn, buf):
+                    return
+                continue
+            except ProtocolError as exc:
+                conn.sendall(_protocol_error_reply(str(exc)))
+                raise
+            if self.on_request is not None:
+                self.on_request(bytes(buf[pos:end]))
+            pos = end
+            conn.sendall(session.handle(messages))
+
+
+def _protocol_error_reply(text: str) -> bytes:
+    """-408 (unknown message) tells the client why its connection is dropped."""
+    w = Writer()
+    write_error(w, -408, 0, 0, text.encode("iso-8859-1", "replace")[:200])
+    return w.short(Tag.EOT).getvalue()
+
+
+def _recv_into(conn: socket.socket, buf: bytearray) -> bool:
+    data = conn.recv(RECV_SIZE)
+    if not data:
+        return False
+    buf += data
+    return True
+
+
+def _shutdown(conn: socket.socket) -> None:
+    try:
+        conn.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    conn.close()

@@ -1,0 +1,475 @@
+"""One client's SQLI session as a sans-I/O state machine.
+
+``Session.handle(messages)`` takes the parsed messages of one request (all
+messages up to an SQ_EOT) and returns the complete reply, EOT included.  The
+socket layer in ``server.py`` only moves bytes, so this class can be driven
+directly by unit tests and by anything else that has bytes.
+
+Informix semantics kept here, because both outside clients depend on them:
+
+* a request is a script: PREPARE/COMMAND allocate a statement and make it
+  current, SQ_ID switches the current statement, later messages act on it;
+* the first error ends the request: the remaining messages are skipped (they
+  were already parsed, so the wire stays aligned) and the reply is SQ_ERR
+  followed by SQ_EOT;
+* statement ids are the lowest free small integers, as a real server hands
+  them out, so a client that always says "statement 0" works when it runs one
+  statement at a time;
+* an NFETCH reply holds as many whole tuples as fit in the client's tuple
+  buffer (at least one) and the cursor keeps its place between fetches; the
+  engine streams rows, so a forward cursor never holds its result set.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+from .. import codecs
+from ..framing import Writer
+from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
+                        NFetch, Protocols, RetType, Rollback, SFetch, StmtId,
+                        StmtType, Tag, write_cost, write_describe, write_done,
+                        write_error, write_input_describe, write_insertdone,
+                        write_protocols)
+from .engine import Engine, SqlError, StatementKind
+
+# The feature mask a real server answers to SQ_PROTOCOLS (12.10's last byte).
+# Its bits fix framing for JDBC: 2-byte tuple size in DESCRIBE (bit 69 clear),
+# 4-byte counts in SQ_DONE (bit 70 clear), 4-byte SQL lengths and SQ_ERR
+# offsets (bit 62), BIGINT support (bit 54); PAM (bit 44) stays clear.
+SERVER_PROTOCOLS = bytes.fromhex("bdbe9ffe7fb7ffeff0")
+
+# SQ_DONE warning bits after a database is opened: 0x01 logged (JDBC then
+# wraps non-autocommit work in SQ_BEGIN), 0x04 Informix Dynamic Server.
+DB_OPEN_WARNINGS = 0x05
+
+# Parameter type reported when the engine cannot infer one (e.g. "? + 1").
+_UNKNOWN_PARAM = codecs.parse_type("VARCHAR(255)")
+
+# Informix reserves statement ids per session; more than this is a client bug.
+MAX_STATEMENTS = 4096
+
+_TUPLE_HEADER = struct.Struct("!hhi")
+
+_STMT_TYPES = {
+    StatementKind.SELECT: StmtType.SELECT,
+    StatementKind.INSERT: StmtType.INSERT,
+    StatementKind.UPDATE: StmtType.UPDATE,
+    StatementKind.DELETE: StmtType.DELETE,
+    StatementKind.DDL: StmtType.CREATE_TABLE,
+    StatementKind.BEGIN: StmtType.BEGIN_WORK,
+    StatementKind.COMMIT: StmtType.COMMIT,
+    StatementKind.ROLLBACK: StmtType.ROLLBACK,
+    StatementKind.DATABASE: StmtType.DATABASE,
+    StatementKind.OTHER: StmtType.SET_ISOLATION,
+}
+
+
+class _Stop(Exception):
+    """Ends the processing of a request after an error was written."""
+
+
+@dataclass
+class _Statement:
+    """A prepared statement and, once opened, its cursor."""
+
+    id: int
+    prepared: object
+    columns: list
+    immediate: bool = False          # SQ_COMMAND: released even on error
+    params: list = field(default_factory=list)
+    cursor_name: bytes = b""
+    scroll: bool = False
+    cursor: _Cursor | None = None
+
+
+class _Cursor:
+    """Server-side position in a result, encoding rows on demand."""
+
+    def __init__(self, source, columns: list, scroll: bool) -> None:
+        self.source = source
+        self.encode = codecs.make_row_encoder([c.type for c in columns])
+        self.pending: list[bytes] = []   # encoded rows fetched but not sent
+        self.sent = 0
+        self.exhausted = False
+        self.rows: list[bytes] | None = None
+        if scroll:                       # random access needs the whole result
+            self.rows = self._drain()
+            self.position = 0            # 1-based index of the last row sent
+
+    def _drain(self) -> list[bytes]:
+        out: list[bytes] = []
+        while batch := self.source.fetch(1024):
+            out.extend(map(self.encode, batch))
+        self.close()
+        return out
+
+    def _refill(self, hint: int) -> None:
+        batch = self.source.fetch(hint)
+        if not batch:
+            self.exhausted = True
+            return
+        self.pending.extend(map(self.encode, batch))
+
+    def fetch(self, bufsize: int, out: bytearray) -> bool:
+        """Append whole tuples that fit in ``bufsize`` bytes; True when done."""
+        used = 0
+        pending = self.pending
+        i = 0
+        while True:
+            if i == len(pending):
+                del pending[:i]
+                i = 0
+                if self.exhausted:
+                    break
+                self._refill(max(16, bufsize // 32))
+                continue
+            row = pending[i]
+            if used and used + len(row) > bufsize:
+                break
+            _append_tuple(out, row)
+            used += len(row)
+            i += 1
+            self.sent += 1
+        del pending[:i]
+        return self.exhausted and not pending
+
+    def close(self) -> None:
+        self.source.close()
+
+
+def _append_tuple(out: bytearray, row: bytes) -> None:
+    out += _TUPLE_HEADER.pack(Tag.TUPLE, 0, len(row))
+    out += row
+    if len(row) & 1:
+        out.append(0)
+
+
+class Session:
+    """State of one logged-in client: open database, statements, cursors."""
+
+    def __init__(self, engine: Engine, *, version: str) -> None:
+        self.engine = engine
+        self.version = version
+        self.db = None
+        self.statements: dict[int, _Statement] = {}
+        self.current: _Statement | None = None
+        self.finished = False
+
+    # -- request processing ------------------------------------------------
+    def handle(self, messages: list) -> bytes:
+        """Run one request and return its whole reply."""
+        w = Writer()
+        try:
+            for msg in messages:
+                self._dispatch(msg, w)
+        except _Stop:
+            pass
+        if not self.finished:
+            w.short(Tag.EOT)
+        return w.getvalue()
+
+    def close(self) -> None:
+        """The client went away: free cursors and roll back open work."""
+        for st in self.statements.values():
+            if st.cursor is not None:
+                st.cursor.close()
+        self.statements.clear()
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+    def _fail(self, w: Writer, err: SqlError) -> None:
+        write_error(w, err.sqlcode, err.isam, 0, err.near.encode("iso-8859-1"))
+        st = self.current
+        if st is not None and st.immediate:
+            self._release(st)
+        raise _Stop
+
+    def _dispatch(self, msg, w: Writer) -> None:
+        try:
+            handler = _HANDLERS[type(msg) if not isinstance(msg, Tag) else msg]
+        except KeyError:
+            self._fail(w, SqlError(-408, message=f"message {msg!r} not supported"))
+            return
+        try:
+            handler(self, msg, w)
+        except SqlError as err:
+            self._fail(w, err)
+
+    # -- statements ----------------------------------------------------------
+    def _need_db(self):
+        if self.db is None:
+            raise SqlError(-349, message="database not selected yet")
+        return self.db
+
+    def _need_current(self) -> _Statement:
+        if self.current is None:
+            raise SqlError(-410, message="prepare statement failed or was not executed")
+        return self.current
+
+    def _prepare(self, msg: Command, w: Writer) -> None:
+        sql = msg.sql.decode("iso-8859-1")
+        prepared = self._prepare_sql(sql)
+        sid = next(i for i in range(MAX_STATEMENTS + 1) if i not in self.statements)
+        if sid == MAX_STATEMENTS:
+            raise SqlError(-404, message="too many prepared statements")
+        st = _Statement(sid, prepared, list(prepared.columns) if prepared else [],
+                        immediate=msg.tag is Tag.COMMAND)
+        self.statements[sid] = st
+        self.current = st
+
+    def _prepare_sql(self, sql: str):
+        """DATABASE statements work without an open database; all else needs one."""
+        head = sql.lstrip().split(None, 1)[0].lower() if sql.strip() else ""
+        if head == "database" or (head == "close" and "database" in sql.lower()):
+            return _SessionStatement(sql)
+        return self._need_db().prepare(sql)
+
+    def _describe(self, _msg, w: Writer) -> None:
+        st = self._need_current()
+        cols, start = [], 0
+        for c in st.columns:
+            t = c.type
+            cols.append(DescribeColumn(c.name.encode("iso-8859-1"), t.describe_code,
+                                       t.length, start, t.extended_id,
+                                       t.extended_name.encode("iso-8859-1")))
+            start += t.wire_width
+        write_describe(w, self._stmt_type(st), st.id, 0, start, cols)
+
+    @staticmethod
+    def _stmt_type(st: _Statement) -> int:
+        p = st.prepared
+        if isinstance(p, _SessionStatement):
+            return StmtType.CLOSE_DATABASE if p.closes else StmtType.DATABASE
+        return _STMT_TYPES[p.kind]
+
+    def _want_done(self, _msg, w: Writer) -> None:
+        write_done(w, 0)
+        write_cost(w, 0, 0)
+
+    def _input_describe(self, _msg, w: Writer) -> None:
+        st = self._need_current()
+        types = getattr(st.prepared, "param_types", ())
+        params = []
+        for t in types:
+            t = t or _UNKNOWN_PARAM
+            params.append((t.describe_code, t.extended_id, t.length,
+                           t.extended_name.encode("iso-8859-1")))
+        write_input_describe(w, params)
+
+    def _stmt_id(self, msg: StmtId, _w: Writer) -> None:
+        st = self.statements.get(msg.id)
+        if st is None:
+            self.current = None
+            raise SqlError(-410, message=f"statement {msg.id} is not prepared")
+        self.current = st
+
+    def _curname(self, msg: CurName, _w: Writer) -> None:
+        self._need_current().cursor_name = msg.name
+
+    def _bind(self, msg: Bind, _w: Writer) -> None:
+        self._need_current().params = msg.values
+
+    def _scroll(self, _msg, _w: Writer) -> None:
+        self._need_current().scroll = True
+
+    def _open(self, _msg, _w: Writer) -> None:
+        st = self._need_current()
+        if isinstance(st.prepared, _SessionStatement) or st.prepared.kind is not StatementKind.SELECT:
+            raise SqlError(-481, message="invalid statement to open as a cursor")
+        if st.cursor is not None:
+            raise SqlError(-257, message="cursor is already open")
+        source = self._need_db().open_cursor(st.prepared, st.params)
+        st.cursor = _Cursor(source, st.columns, st.scroll)
+
+    def _nfetch(self, msg: NFetch, w: Writer) -> None:
+        st = self._need_current()
+        cur = st.cursor
+        if cur is None or cur.rows is not None:
+            raise SqlError(-400, message="fetch attempted on unopened cursor")
+        if cur.fetch(max(msg.bufsize, 1), w.parts):
+            write_done(w, cur.sent)
+            write_cost(w, 0, 0)
+
+    def _sfetch(self, msg: SFetch, w: Writer) -> None:
+        st = self._need_current()
+        cur = st.cursor
+        if cur is None or cur.rows is None:
+            raise SqlError(-400, message="scroll fetch attempted on a non-scroll cursor")
+        target = _scroll_target(msg, cur.position, len(cur.rows))
+        if 1 <= target <= len(cur.rows):
+            cur.position = target
+            w.short(Tag.TUPID).int(target)
+            _append_tuple(w.parts, cur.rows[target - 1])
+        else:
+            cur.position = 0 if target < 1 else len(cur.rows) + 1
+            write_done(w, 0)
+
+    def _close_cursor(self, _msg, _w: Writer) -> None:
+        st = self._need_current()
+        if st.cursor is not None:
+            st.cursor.close()
+            st.cursor = None
+        st.scroll = False
+
+    def _release(self, st: _Statement) -> None:
+        if st.cursor is not None:
+            st.cursor.close()
+        self.statements.pop(st.id, None)
+        if self.current is st:
+            self.current = None
+
+    def _release_msg(self, _msg, _w: Writer) -> None:
+        self._release(self._need_current())
+
+    def _execute(self, _msg, w: Writer) -> None:
+        st = self._need_current()
+        p = st.prepared
+        if isinstance(p, _SessionStatement):
+            self._run_session_statement(p, w)
+            return
+        db = self._need_db()
+        if p.kind is StatementKind.SELECT:
+            db.open_cursor(p, st.params).close()
+            write_done(w, 0)
+            return
+        result = db.execute(p, st.params)
+        if p.kind is StatementKind.INSERT and result.serial8:
+            write_insertdone(w, result.serial8, result.serial8)
+        write_done(w, result.rowcount, serial=result.serial)
+        write_cost(w, 0, 0)
+
+    def _run_session_statement(self, p: _SessionStatement, w: Writer) -> None:
+        if p.closes:
+            self._close_db()
+            write_done(w, 0)
+        else:
+            self._open_db(p.database, w)
+
+    # -- database and transactions ------------------------------------------------
+    def _open_db(self, name: str, w: Writer) -> None:
+        if not self.engine.has_database(name):
+            raise SqlError(-329, -111, near=name, message="database not found")
+        self._close_db()
+        self.db = self.engine.connect(name)
+        write_done(w, 0, warnings=DB_OPEN_WARNINGS)
+
+    def _close_db(self) -> None:
+        for st in list(self.statements.values()):
+            self._release(st)
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+    def _dbopen(self, msg: DbOpen, w: Writer) -> None:
+        self._open_db(msg.name.decode("iso-8859-1"), w)
+
+    def _dbclose(self, _msg, w: Writer) -> None:
+        if self.db is None:
+            raise SqlError(-349, message="database not selected yet")
+        self._close_db()
+        write_done(w, 0)
+
+    def _begin(self, _msg, _w: Writer) -> None:
+        self._need_db().begin()
+
+    def _commit(self, _msg, _w: Writer) -> None:
+        self._need_db().commit()
+
+    def _rollback(self, _msg: Rollback, _w: Writer) -> None:
+        self._need_db().rollback()
+
+    # -- session-level messages ------------------------------------------------
+    def _protocols(self, _msg: Protocols, w: Writer) -> None:
+        write_protocols(w, SERVER_PROTOCOLS)
+
+    def _info(self, _msg: Info, _w: Writer) -> None:
+        """Environment settings are accepted; the emulator has no use for them."""
+
+    def _ret_type(self, _msg: RetType, _w: Writer) -> None:
+        """The client's preferred output types: rows keep their described types."""
+
+    def _version(self, _msg, w: Writer) -> None:
+        w.short(Tag.VERSION).short_string(self.version.encode())
+
+    def _exit(self, _msg, w: Writer) -> None:
+        w.short(Tag.EXIT)
+        self.finished = True
+        raise _Stop
+
+    def _noop(self, _msg, _w: Writer) -> None:
+        """Flags such as SQ_HOLD and SQ_AUTOFREE that change nothing here."""
+
+
+@dataclass
+class _SessionStatement:
+    """DATABASE name / CLOSE DATABASE, handled by the session, not the engine."""
+
+    sql: str
+
+    @property
+    def closes(self) -> bool:
+        return self.sql.split()[0].lower() == "close"
+
+    @property
+    def database(self) -> str:
+        parts = self.sql.split()
+        if len(parts) < 2:
+            raise SqlError(-201, message="a syntax error has occurred")
+        return parts[1].strip(";").lower()
+
+    columns: tuple = ()
+
+
+def _scroll_target(msg: SFetch, position: int, total: int) -> int:
+    """Row number an SQ_SFETCH asks for (1-based; out of range means none)."""
+    kind = msg.scrolltype
+    if kind == 1:
+        return position + 1          # NEXT
+    if kind == 2:
+        return position - 1          # PRIOR
+    if kind == 3:
+        return 1                     # FIRST
+    if kind == 4:
+        return total                 # LAST
+    if kind == 5:
+        return position              # CURRENT
+    if kind == 6:
+        return msg.target if msg.target >= 0 else total + msg.target + 1
+    if kind == 7:
+        return position + msg.target
+    raise SqlError(-408, message=f"unknown scroll fetch type {kind}")
+
+
+_HANDLERS = {
+    Command: Session._prepare,
+    Tag.NDESCRIBE: Session._describe,
+    Tag.DESCRIBE: Session._describe,
+    Tag.WANTDONE: Session._want_done,
+    Tag.CIDESCRIBE: Session._input_describe,
+    StmtId: Session._stmt_id,
+    CurName: Session._curname,
+    Bind: Session._bind,
+    Tag.SCROLL: Session._scroll,
+    Tag.OPEN: Session._open,
+    Tag.REOPTOPEN: Session._open,
+    NFetch: Session._nfetch,
+    SFetch: Session._sfetch,
+    Tag.CLOSE: Session._close_cursor,
+    Tag.RELEASE: Session._release_msg,
+    Tag.EXECUTE: Session._execute,
+    DbOpen: Session._dbopen,
+    Tag.DBCLOSE: Session._dbclose,
+    Tag.BEGIN: Session._begin,
+    Tag.CMMTWORK: Session._commit,
+    Rollback: Session._rollback,
+    Protocols: Session._protocols,
+    Info: Session._info,
+    RetType: Session._ret_type,
+    Tag.VERSION: Session._version,
+    Tag.EXIT: Session._exit,
+    Tag.HOLD: Session._noop,
+    Tag.AUTOFREE: Session._noop,
+}

@@ -1,0 +1,95 @@
+"""Chooses the server every test runs against.
+
+1. ``IFX_HOST`` (with ``IFX_PORT``, ``IFX_USER``, ``IFX_PASSWORD``,
+   ``IFX_DATABASE``, ``IFX_SERVER``) names a real Informix server.
+2. Otherwise, when a Docker engine answers and ``IFX_USE_DOCKER`` is not
+   ``0``, testcontainers starts IBM's Informix Developer Edition image.
+3. Otherwise the embedded emulator runs in-process.
+
+A misconfiguration stops the run with one clear sentence instead of a stack
+trace in every test.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+INFORMIX_IMAGE = "icr.io/informix/informix-developer-database:latest"
+
+
+@dataclass(frozen=True)
+class Target:
+    host: str
+    port: int
+    user: str
+    password: str
+    database: str
+    server: str
+    kind: str  # "real", "docker" or "emulator"
+
+
+def _env_target() -> Target | None:
+    host = os.environ.get("IFX_HOST")
+    if not host:
+        return None
+    port_text = os.environ.get("IFX_PORT", "9088")
+    if not port_text.isdigit():
+        raise pytest.UsageError(f"IFX_PORT must be a port number, not {port_text!r}")
+    target = Target(host, int(port_text), os.environ.get("IFX_USER", "informix"),
+                    os.environ.get("IFX_PASSWORD", "in4mix"),
+                    os.environ.get("IFX_DATABASE", "testdb"),
+                    os.environ.get("IFX_SERVER", "informix"), "real")
+    try:
+        socket.create_connection((target.host, target.port), timeout=5).close()
+    except OSError as exc:
+        raise pytest.UsageError(
+            f"IFX_HOST={target.host} IFX_PORT={target.port}: cannot connect ({exc}); "
+            "unset IFX_HOST to use the embedded emulator") from None
+    return target
+
+
+def _docker_available() -> bool:
+    if os.environ.get("IFX_USE_DOCKER", "1") == "0":
+        return False
+    try:
+        import docker  # type: ignore[import-not-found]
+        docker.from_env(timeout=3).ping()
+        return True
+    except Exception:
+        return False
+
+
+def _docker_target() -> Iterator[Target]:
+    try:
+        from testcontainers.core.container import DockerContainer
+        from testcontainers.core.waiting_utils import wait_for_logs
+    except ImportError:
+        raise pytest.UsageError("a Docker engine answers but testcontainers is not "
+                                "installed: pip install -e '.[test]'") from None
+    container = (DockerContainer(INFORMIX_IMAGE).with_env("LICENSE", "accept")
+                 .with_exposed_ports(9088))
+    with container:
+        wait_for_logs(container, "Maximum server connections", timeout=600)
+        yield Target(container.get_container_host_ip(),
+                     int(container.get_exposed_port(9088)), "informix", "in4mix",
+                     "sysmaster", "informix", "docker")
+
+
+@pytest.fixture(scope="session")
+def ifx_target() -> Iterator[Target]:
+    target = _env_target()
+    if target is not None:
+        yield target
+        return
+    if _docker_available():
+        yield from _docker_target()
+        return
+    from informix_stream.emulator import EmulatorServer
+    with EmulatorServer(databases=("testdb", "otherdb")) as server:
+        yield Target(server.host, server.port, "informix", "in4mix", "testdb",
+                     "informix", "emulator")

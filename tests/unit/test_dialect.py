@@ -1,0 +1,164 @@
+"""Translation of Informix SQL to SQLite, checked on the generated text."""
+
+import pytest
+
+from informix_stream.codecs import TypeCode, parse_type
+from informix_stream.emulator.dialect import (ColumnDef, CreateIndex, CreateTable, Drop,
+                                              SqlError, StatementKind, TableDef, tokenize,
+                                              translate)
+
+T = TableDef("t", [ColumnDef("id", parse_type("serial")),
+                   ColumnDef("name", parse_type("varchar(64)")),
+                   ColumnDef("d", parse_type("date")),
+                   ColumnDef("amt", parse_type("decimal(10,2)"))])
+LOOKUP = {"t": T}.get
+
+
+def tr(sql):
+    return translate(sql, LOOKUP)
+
+
+def test_tokenizer_drops_all_comment_styles_and_unescapes_strings():
+    toks = tokenize("select 'it''s' {brace} /* block */ -- line\n , \"dq\" ;")
+    assert [(t.kind, t.text) for t in toks] == [
+        ("word", "SELECT"), ("str", "it's"), ("op", ","), ("str", "dq")]
+
+
+def test_unterminated_string_is_syntax_error():
+    with pytest.raises(SqlError) as exc:
+        tokenize("select 'abc from t")
+    assert exc.value.sqlcode == -201
+
+
+def test_placeholders_inside_strings_and_comments_are_not_counted():
+    t = tr("select id from t where name = '?' and id = ? -- ?\n {?}")
+    assert t.param_count == 1
+    assert len(t.binds) == 1 and "'?'" in t.sql
+
+
+def test_first_and_skip_become_limit_offset_in_either_order():
+    assert tr("select first 10 skip 5 id from t").sql.endswith("LIMIT 10 OFFSET 5")
+    assert tr("select skip 5 first 10 id from t").sql.endswith("LIMIT 10 OFFSET 5")
+    assert tr("select skip 3 id from t").sql.endswith("LIMIT -1 OFFSET 3")
+    assert tr("select limit 2 id from t").sql.endswith("LIMIT 2")
+
+
+def test_parameter_in_first_keeps_client_order():
+    t = tr("select first ? id from t where name = ?")
+    assert [b.index for b in t.binds] == [1, 0]
+
+
+def test_first_inside_subquery_is_translated_there():
+    sql = tr("select id from t where id in (select first 1 id from t)").sql
+    assert "( SELECT id from t LIMIT 1 )" in sql
+
+
+def test_owner_prefix_is_dropped_from_table_names():
+    t = tr('select id from informix.t x, "informix".t y')
+    assert "informix" not in t.sql
+
+
+def test_today_current_matches_and_dbinfo():
+    sql = tr("select today, current hour to second, dbinfo('sqlca.sqlerrd1') from t"
+             " where name matches 'a*'").sql
+    assert "julianday('now','localtime')" in sql
+    assert "substr(strftime('%Y-%m-%d %H:%M:%f','now','localtime'), 12, 8)" in sql
+    assert "ifx_dbinfo (" in sql and "GLOB 'a*'" in sql
+
+
+def test_result_columns_use_informix_names_and_types():
+    cols = tr("select id, name n, count(*), count(id), sum(amt), max(d), id + 1, 'x', today"
+              " from t").columns
+    assert [c.name for c in cols] == ["id", "n", "(count(*))", "(count)", "(sum)", "(max)",
+                                      "(expression)", "(constant)", "(today)"]
+    assert cols[0].type.code == TypeCode.SERIAL and cols[0].stored
+    assert cols[2].type.code == TypeCode.INTEGER and not cols[2].stored
+    assert cols[4].type.sql() == "DECIMAL(32,2)"
+    assert cols[5].type.code == TypeCode.DATE
+    assert cols[7].type.sql() == "CHAR(1)"
+
+
+def test_star_expands_catalog_columns():
+    cols = tr("select * from t").columns
+    assert [(c.name, c.type.sql()) for c in cols] == [
+        ("id", "SERIAL"), ("name", "VARCHAR(64)"), ("d", "DATE"), ("amt", "DECIMAL(10,2)")]
+
+
+def test_parameter_types_follow_compared_columns():
+    t = tr("select id from t where d > ? and name = ? and amt between ? and ? and id in (?, ?)")
+    codes = [b.type.code for b in t.binds]
+    assert codes == [TypeCode.DATE, TypeCode.VARCHAR, TypeCode.DECIMAL, TypeCode.DECIMAL,
+                     TypeCode.SERIAL, TypeCode.SERIAL]
+
+
+def test_date_literal_compared_with_date_column_becomes_typed_bind():
+    t = tr("select id from t where d = '01/02/2024'")
+    assert t.sql.endswith("d = ?")
+    assert t.binds[0].const == "01/02/2024" and t.binds[0].index is None
+
+
+def test_insert_adds_omitted_serial_and_wraps_given_one():
+    t = tr("insert into t (name) values (?)")
+    assert t.sql == "INSERT INTO t ( name, id ) VALUES ( ?, ifx_serial('t', 6, NULL) )"
+    t = tr("insert into t values (?, ?, ?, ?)")
+    assert "ifx_serial('t', 6, ?)" in t.sql
+    assert [b.type.code for b in t.binds] == [TypeCode.SERIAL, TypeCode.VARCHAR,
+                                              TypeCode.DATE, TypeCode.DECIMAL]
+
+
+def test_insert_errors():
+    with pytest.raises(SqlError) as exc:
+        tr("insert into t (name, d) values (?)")
+    assert exc.value.sqlcode == -236
+    with pytest.raises(SqlError) as exc:
+        tr("insert into t (nope) values (1)")
+    assert (exc.value.sqlcode, exc.value.near) == (-217, "nope")
+    with pytest.raises(SqlError) as exc:
+        tr("insert into missing values (1)")
+    assert (exc.value.sqlcode, exc.value.isam, exc.value.near) == (-206, -111, "missing")
+
+
+def test_update_and_delete_without_from():
+    t = tr("update t set amt = ?, name = 'x' where id = ?")
+    assert t.kind is StatementKind.UPDATE and t.table == "t"
+    assert [b.type.code for b in t.binds] == [TypeCode.DECIMAL, TypeCode.SERIAL]
+    assert tr("delete t where id = 1").sql == "DELETE FROM t where id = 1"
+
+
+def test_create_table_parses_types_constraints_and_serial_start():
+    t = tr("create table if not exists u (id serial(100) primary key constraint pk_u,"
+           " v datetime year to fraction(3) default current year to fraction(3),"
+           " c char(10) not null unique, m money, n int8 default -5, check (n > 0))")
+    spec = t.ddl
+    assert isinstance(spec, CreateTable) and spec.if_not_exists
+    cols = {c.name: c for c in spec.columns}
+    assert cols["id"].serial_start == 100 and not cols["id"].type.nullable
+    assert cols["v"].type.sql() == "DATETIME YEAR TO FRACTION(3)"
+    assert cols["c"].type.sql() == "CHAR(10)" and not cols["c"].type.nullable
+    assert cols["m"].type.sql() == "MONEY(16,2)"
+    assert cols["n"].default.const == "-5"
+    assert spec.uniques == [("pk_u", ["id"], True), (None, ["c"], False)]
+    assert spec.checks == ["( n > 0 )"]
+
+
+def test_index_and_drop_statements():
+    assert tr("create unique index ix on t (name, d)").ddl == CreateIndex(
+        "ix", "t", ["name", "d"], True)
+    assert tr("drop table if exists t").ddl == Drop("TABLE", "t", True)
+    assert tr("drop index ix").ddl == Drop("INDEX", "ix", False)
+
+
+@pytest.mark.parametrize("sql,kind", [
+    ("BEGIN WORK", StatementKind.BEGIN), ("commit work", StatementKind.COMMIT),
+    ("ROLLBACK", StatementKind.ROLLBACK), ("database other", StatementKind.DATABASE),
+    ("set lock mode to wait 5", StatementKind.OTHER),
+    ("set isolation to dirty read", StatementKind.OTHER),
+    ("update statistics", StatementKind.OTHER)])
+def test_statement_kinds(sql, kind):
+    assert tr(sql).kind is kind
+
+
+def test_garbage_is_syntax_error():
+    with pytest.raises(SqlError) as exc:
+        tr("frobnicate the table")
+    assert exc.value.sqlcode == -201
