@@ -1,0 +1,44 @@
+"""Short English texts for the Informix error codes users meet most.
+
+The server sends only the code and the offending name; clients supply the
+text (IBM's drivers ship message catalogs).  Unknown codes get a generic text
+that still carries the code, which is what users search for.
+"""
+
+from __future__ import annotations
+
+_TEXTS = {
+    -100: "ISAM error: duplicate value for a record with unique key.",
+    -111: "ISAM error: no record found.",
+    -201: "A syntax error has occurred.",
+    -206: "The specified table is not in the database.",
+    -217: "Column not found in any table in the query (or SLV is undefined).",
+    -236: "Number of columns in INSERT does not match number of VALUES.",
+    -239: "Could not insert new row - duplicate value in a UNIQUE INDEX column.",
+    -243: "Could not position within a table.",
+    -244: "Could not do a physical-order read to fetch next row.",
+    -254: "Too many or too few host variables given.",
+    -255: "Not in transaction.",
+    -257: "System limit on maximum number of statements exceeded.",
+    -268: "Unique constraint violated.",
+    -310: "Table already exists in database.",
+    -329: "Database not found or no system permission.",
+    -349: "Database not selected yet.",
+    -391: "Cannot insert a null into column.",
+    -400: "Fetch attempted on unopen cursor.",
+    -408: "Invalid message type received from the client or server.",
+    -410: "Prepare statement failed or was not executed.",
+    -458: "Long transaction aborted.",
+    -535: "Already in transaction.",
+    -951: "Incorrect password or user is not known on the database server.",
+    -1204: "Invalid year in date.",
+    -1205: "Invalid month in date.",
+    -1206: "Invalid day in date.",
+    -1213: "A character to numeric conversion process failed.",
+    -1226: "Decimal or money value exceeds maximum precision.",
+    -1262: "Non-numeric character in datetime or interval.",
+}
+
+
+def message_for(sqlcode: int) -> str:
+    return _TEXTS.get(sqlcode, f"Informix error {sqlcode}.")

@@ -1,0 +1,106 @@
+"""Pipelined executemany: prepare once, then BIND+EXECUTE requests in chunks.
+
+Within a chunk every request is sent back to back and the replies are read
+as they arrive (``Wire.pipeline`` never lets the two directions block each
+other), so a chunk of N rows costs about one round trip instead of N.
+Chunks bound three things: client memory (one chunk of encoded requests),
+how long the connection's lock and wire are held (other threads get a turn
+between chunks), and how much work one failure can leave behind.
+
+Errors: each request has its own reply, so when row k fails the rest of its
+chunk has already executed or failed on its own; their replies are read,
+``rowcount`` counts exactly the rows applied, nothing after that chunk is
+sent, and the exception names row k (zero-based, over the whole call).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from .connection import raise_for
+from .cursors import encode_params
+from .errors import Error
+from .framing import Writer
+from .messages import StmtType, Tag
+from .placeholders import convert
+
+# Chosen by bench/throughput/test_executemany.py: past a few hundred rows a
+# chunk the per-chunk round trip is amortised; 1,000 keeps a chunk's encoded
+# requests well under a megabyte for ordinary rows.
+DEFAULT_CHUNK_SIZE = 1000
+DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024
+
+
+def _chunks(rows: Iterable[Sequence[Any]], order, count: int, prefix: bytes,
+            chunk_size: int, chunk_bytes: int) -> Iterator[tuple[int, list[bytes]]]:
+    """Yield (index of the chunk's first row, encoded requests), lazily."""
+    requests: list[bytes] = []
+    size, first = 0, 0
+    for index, params in enumerate(rows):
+        try:
+            encoded = encode_params(params, order, count)
+        except Error as exc:
+            exc.row_index = index
+            exc.args = (f"row {index}: {exc.args[0]}",)
+            if requests:
+                yield first, requests
+            raise
+        request = prefix + Writer().short(Tag.BIND).short(len(encoded)).getvalue() \
+            + b"".join(encoded) + b"\x00\x07"
+        requests.append(request)
+        size += len(request)
+        if len(requests) >= chunk_size or size >= chunk_bytes:
+            yield first, requests
+            requests, size, first = [], 0, index + 1
+    if requests:
+        yield first, requests
+
+
+def execute_many(cursor, operation: str, seq_of_parameters: Iterable[Sequence[Any]], *,
+                 chunk_size: int = DEFAULT_CHUNK_SIZE,
+                 chunk_bytes: int = DEFAULT_CHUNK_BYTES,
+                 commit_every_chunk: bool = False) -> None:
+    """Run ``operation`` for every parameter row; see the module docstring."""
+    if chunk_size < 1 or chunk_bytes < 1:
+        raise ValueError("chunk_size and chunk_bytes must be positive")
+    conn = cursor.connection
+    sql, order, count = convert(operation)
+    describe = cursor._prepare(sql, count)
+    stmt_id = describe.stmt_id
+    prefix = Writer().short(Tag.ID).short(stmt_id).getvalue()
+    is_insert = describe.stmt_type == StmtType.INSERT
+    cursor.rowcount = 0
+    try:
+        for first, requests in _chunks(seq_of_parameters, order, count, prefix,
+                                       chunk_size, chunk_bytes):
+            if commit_every_chunk and not conn.autocommit and not conn._in_transaction:
+                conn.request(Writer(), begin=True)
+            replies = conn.pipeline(requests)
+            failed = None
+            for i, reply in enumerate(replies):
+                if reply.error is None:
+                    cursor.rowcount += max(reply.rowcount, 0)
+                    if is_insert:
+                        cursor.lastrowid = (reply.serial8 or reply.bigserial
+                                            or reply.serial or cursor.lastrowid)
+                elif failed is None:
+                    failed = (first + i, reply)
+            if failed is not None:
+                _raise_row_error(*failed)
+            if commit_every_chunk:
+                conn.commit()
+    finally:
+        cursor._stmt_id = None
+        # Releasing a statement with no open cursor cannot fail: it rides
+        # on the next request instead of costing a round trip now.
+        conn.defer_cleanup(prefix + b"\x00\x0b")
+
+
+def _raise_row_error(index: int, reply) -> None:
+    try:
+        raise_for(reply)
+    except Error as exc:
+        exc.row_index = index
+        exc.args = (f"row {index}: {exc.args[0]}",)
+        raise
