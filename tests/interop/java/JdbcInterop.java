@@ -1,0 +1,737 @@
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.Date;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Time;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import com.informix.lang.IntervalDF;
+import com.informix.lang.IntervalYM;
+
+/**
+ * Drives IBM's Informix JDBC driver through one interop scenario and reports
+ * what it observed, so that the Python tests can judge a server (normally our
+ * SQLI emulator) by the behaviour of a client we did not write.
+ *
+ * Usage: JdbcInterop HOST PORT DATABASE USER PASSWORD SERVER SCENARIO [ARG...]
+ * Extra URL properties (e.g. PROTOCOLTRACE=2;PROTOCOLTRACEFILE=/tmp/t) may be
+ * given with -Dinterop.urlExtra=...
+ *
+ * Output: one record per line, fields separated by TAB. Every field is escaped
+ * (backslash, TAB, CR, LF, and anything outside printable ASCII as a \\uXXXX
+ * escape) so the output is plain ASCII; SQL NULL is the two characters \N.
+ * Errors a scenario provokes on purpose are reported as
+ * ERROR, getErrorCode(), getMessage(). Anything unexpected is left to escape
+ * main(): the stack trace goes to stderr and the exit status is non-zero.
+ */
+public final class JdbcInterop {
+
+    private static final String NULL_TOKEN = "\\N";
+
+    private final String host;
+    private final String port;
+    private final String database;
+    private final String user;
+    private final String password;
+    private final String server;
+
+    private JdbcInterop(String[] settings) {
+        host = settings[0];
+        port = settings[1];
+        database = settings[2];
+        user = settings[3];
+        password = settings[4];
+        server = settings[5];
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 7) {
+            System.err.println("usage: JdbcInterop HOST PORT DATABASE USER PASSWORD SERVER SCENARIO [ARG...]");
+            System.exit(2);
+        }
+        JdbcInterop client = new JdbcInterop(args);
+        String[] extra = Arrays.copyOfRange(args, 7, args.length);
+        client.run(args[6], extra);
+        System.out.flush();
+    }
+
+    private void run(String scenario, String[] args) throws Exception {
+        switch (scenario) {
+            case "connect": connect(); break;
+            case "connect_error": connectError(); break;
+            case "ddl": ddl(); break;
+            case "values": values(); break;
+            case "metadata": metadata(); break;
+            case "stream": stream(args.length > 0 ? args[0] : "batch"); break;
+            case "transactions": transactions(); break;
+            case "errors": errors(); break;
+            case "query": query(args); break;
+            default:
+                System.err.println("unknown scenario: " + scenario);
+                System.exit(2);
+        }
+    }
+
+    // ---------------------------------------------------------------- output
+
+    /** Prints one record; nulls become the NULL token. */
+    static void emit(Object... fields) {
+        StringBuilder line = new StringBuilder();
+        for (int i = 0; i < fields.length; i++) {
+            if (i > 0) {
+                line.append('\t');
+            }
+            line.append(fields[i] == null ? NULL_TOKEN : escape(String.valueOf(fields[i])));
+        }
+        System.out.println(line);
+    }
+
+    /** Makes any string safe for one TAB-separated ASCII field. */
+    static String escape(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '\\': out.append("\\\\"); break;
+                case '\t': out.append("\\t"); break;
+                case '\n': out.append("\\n"); break;
+                case '\r': out.append("\\r"); break;
+                default:
+                    if (c < 0x20 || c > 0x7e) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+            }
+        }
+        return out.toString();
+    }
+
+    static void emitError(SQLException e) {
+        emit("ERROR", e.getErrorCode(), e.getMessage());
+    }
+
+    // ------------------------------------------------------------ connection
+
+    private Connection session() throws SQLException {
+        StringBuilder url = new StringBuilder("jdbc:informix-sqli://")
+            .append(host).append(':').append(port).append('/').append(database)
+            .append(":INFORMIXSERVER=").append(server)
+            .append(";user=").append(user)
+            .append(";password=").append(password);
+        String extra = System.getProperty("interop.urlExtra", "");
+        if (!extra.isEmpty()) {
+            url.append(';').append(extra);
+        }
+        return DriverManager.getConnection(url.toString());
+    }
+
+    /** A query every Informix database answers with exactly 1: systables describes itself. */
+    private static long health(Connection c) throws SQLException {
+        return queryLong(c, "SELECT COUNT(*) FROM systables WHERE tabid = 1");
+    }
+
+    private static long queryLong(Connection c, String sql) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            if (!rs.next()) {
+                throw new IllegalStateException("no row from: " + sql);
+            }
+            long value = rs.getLong(1);
+            if (rs.next()) {
+                throw new IllegalStateException("more than one row from: " + sql);
+            }
+            return value;
+        }
+    }
+
+    private static void exec(Connection c, String sql) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.executeUpdate(sql);
+        }
+    }
+
+    /** Drops a table left over from an earlier run; -206 (no such table) is the normal case. */
+    private static void dropIfExists(Connection c, String table) throws SQLException {
+        try {
+            exec(c, "DROP TABLE " + table);
+        } catch (SQLException e) {
+            if (e.getErrorCode() != -206) {
+                throw e;
+            }
+        }
+    }
+
+    // ------------------------------------------------------- table layouts
+
+    /** How a column is bound and read back. */
+    enum Kind { SHORT, INT, LONG, FLOAT, DOUBLE, DECIMAL, STRING, BOOL, DATE, TIMESTAMP, TIME, IYM, IDF }
+
+    static final class Col {
+        final String name;
+        final String ddl;
+        final Kind kind;
+        final int nullType;
+
+        Col(String name, String ddl, Kind kind, int nullType) {
+            this.name = name;
+            this.ddl = ddl;
+            this.kind = kind;
+            this.nullType = nullType;
+        }
+    }
+
+    /** The columns the value round trip writes and reads (after the SERIAL id). */
+    static final Col[] VALUE_COLS = {
+        new Col("c_smallint", "SMALLINT", Kind.SHORT, Types.SMALLINT),
+        new Col("c_integer", "INTEGER", Kind.INT, Types.INTEGER),
+        new Col("c_bigint", "BIGINT", Kind.LONG, Types.BIGINT),
+        new Col("c_int8", "INT8", Kind.LONG, Types.BIGINT),
+        new Col("c_smallfloat", "SMALLFLOAT", Kind.FLOAT, Types.REAL),
+        new Col("c_float", "FLOAT", Kind.DOUBLE, Types.DOUBLE),
+        new Col("c_dec16", "DECIMAL(16,4)", Kind.DECIMAL, Types.DECIMAL),
+        new Col("c_dec32", "DECIMAL(32,10)", Kind.DECIMAL, Types.DECIMAL),
+        new Col("c_money", "MONEY(12,2)", Kind.DECIMAL, Types.DECIMAL),
+        new Col("c_char", "CHAR(10)", Kind.STRING, Types.CHAR),
+        new Col("c_nchar", "NCHAR(10)", Kind.STRING, Types.CHAR),
+        new Col("c_varchar", "VARCHAR(64)", Kind.STRING, Types.VARCHAR),
+        new Col("c_nvarchar", "NVARCHAR(64)", Kind.STRING, Types.VARCHAR),
+        new Col("c_lvarchar", "LVARCHAR(2000)", Kind.STRING, Types.LONGVARCHAR),
+        new Col("c_bool", "BOOLEAN", Kind.BOOL, Types.BOOLEAN),
+        new Col("c_date", "DATE", Kind.DATE, Types.DATE),
+        new Col("c_dt_ys", "DATETIME YEAR TO SECOND", Kind.TIMESTAMP, Types.TIMESTAMP),
+        new Col("c_dt_yf5", "DATETIME YEAR TO FRACTION(5)", Kind.TIMESTAMP, Types.TIMESTAMP),
+        new Col("c_dt_hm", "DATETIME HOUR TO MINUTE", Kind.TIME, Types.TIME),
+        new Col("c_dt_yd", "DATETIME YEAR TO DAY", Kind.TIMESTAMP, Types.TIMESTAMP),
+        // The driver itself reports INTERVAL columns as Types.CHAR.
+        new Col("c_iv_ym", "INTERVAL YEAR TO MONTH", Kind.IYM, Types.CHAR),
+        new Col("c_iv_df3", "INTERVAL DAY TO FRACTION(3)", Kind.IDF, Types.CHAR),
+        new Col("c_iv_hs", "INTERVAL HOUR TO SECOND", Kind.IDF, Types.CHAR),
+    };
+
+    /** Qualifiers that only the DDL and metadata scenarios need. */
+    static final String[][] EXTRA_COLS = {
+        {"c_dt_hf3", "DATETIME HOUR TO FRACTION(3)"},
+        {"c_dt_md", "DATETIME MONTH TO DAY"},
+        {"c_iv_ds", "INTERVAL DAY(3) TO SECOND"},
+        {"c_iv_m", "INTERVAL MINUTE(5) TO MINUTE"},
+    };
+
+    private static String typesTableDdl(String table, boolean withExtras, String... more) {
+        List<String> cols = new ArrayList<>();
+        cols.add("id SERIAL");
+        for (Col col : VALUE_COLS) {
+            cols.add(col.name + " " + col.ddl);
+        }
+        if (withExtras) {
+            for (String[] col : EXTRA_COLS) {
+                cols.add(col[0] + " " + col[1]);
+            }
+        }
+        cols.addAll(Arrays.asList(more));
+        return "CREATE TABLE " + table + " (" + String.join(", ", cols) + ")";
+    }
+
+    // ------------------------------------------------------------ scenarios
+
+    /** Connection set-up, what the driver learnt at login, isValid and close. */
+    private void connect() throws SQLException {
+        Connection c = session();
+        emit("valid", c.isValid(5));
+        emit("closed", c.isClosed());
+        emit("autocommit", c.getAutoCommit());
+        emit("isolation", c.getTransactionIsolation());
+        emit("catalog", c.getCatalog());
+        DatabaseMetaData md = c.getMetaData();
+        emit("product_name", md.getDatabaseProductName());
+        emit("product_version", md.getDatabaseProductVersion());
+        emit("user_name", md.getUserName());
+        emit("supports_transactions", md.supportsTransactions());
+        emit("health", health(c));
+        c.close();
+        emit("closed_after_close", c.isClosed());
+        emit("valid_after_close", c.isValid(0));
+    }
+
+    /** Login that the server must refuse (wrong password, unknown database). */
+    private void connectError() {
+        try (Connection c = session()) {
+            emit("CONNECTED", c.getCatalog());
+        } catch (SQLException e) {
+            emitError(e);
+        }
+    }
+
+    /** CREATE TABLE with every type, checked through the system catalog. */
+    private void ddl() throws SQLException {
+        try (Connection c = session(); Statement st = c.createStatement()) {
+            String[] tables = {"jd_types", "jd_serial8", "jd_bigserial"};
+            for (String table : tables) {
+                dropIfExists(c, table);
+            }
+            emit("create", "jd_types", st.executeUpdate(typesTableDdl("jd_types", true, "c_req INTEGER NOT NULL")));
+            emit("create", "jd_serial8", st.executeUpdate("CREATE TABLE jd_serial8 (id SERIAL8, note VARCHAR(20))"));
+            emit("create", "jd_bigserial", st.executeUpdate("CREATE TABLE jd_bigserial (id BIGSERIAL, note VARCHAR(20))"));
+            for (String table : tables) {
+                catalogColumns(c, table);
+            }
+            for (String table : new String[] {"jd_serial8", "jd_bigserial"}) {
+                st.executeUpdate("INSERT INTO " + table + " (note) VALUES ('first')");
+                st.executeUpdate("INSERT INTO " + table + " (id, note) VALUES (100, 'explicit')");
+                st.executeUpdate("INSERT INTO " + table + " (note) VALUES ('after')");
+                try (ResultSet rs = st.executeQuery("SELECT id, note FROM " + table + " ORDER BY id")) {
+                    while (rs.next()) {
+                        emit("serial", table, rs.getLong(1), rs.getString(2));
+                    }
+                }
+            }
+        }
+    }
+
+    private static void catalogColumns(Connection c, String table) throws SQLException {
+        String sql = "SELECT t.ncols, c.colno, c.colname, c.coltype, c.collength"
+            + " FROM systables t, syscolumns c"
+            + " WHERE t.tabname = ? AND c.tabid = t.tabid ORDER BY c.colno";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    emit("column", table, rs.getInt(1), rs.getInt(2), rs.getString(3).trim(),
+                         rs.getInt(4), rs.getInt(5));
+                }
+            }
+        }
+    }
+
+    /** Rows of edge values bound through PreparedStatement, in VALUE_COLS order. */
+    static Object[][] valueRows() {
+        String lvarcharMax = "0123456789".repeat(200);
+        return new Object[][] {
+            {   // 1: largest values
+                (short) 32767, 2147483647, 9223372036854775807L, 9223372036854775807L,
+                3.4028235E38f, 1.7976931348623157E308,
+                new BigDecimal("999999999999.9999"),
+                new BigDecimal("9999999999999999999999.9999999999"),
+                new BigDecimal("9999999999.99"),
+                "ABCDEFGHIJ", "0123456789", "v".repeat(64), "n".repeat(64), lvarcharMax,
+                true,
+                Date.valueOf("9999-12-31"),
+                Timestamp.valueOf("9999-12-31 23:59:59"),
+                Timestamp.valueOf("9999-12-31 23:59:59.99999"),
+                Time.valueOf("23:59:00"),
+                Timestamp.valueOf("9999-12-31 00:00:00"),
+                new IntervalYM(9999, 11),
+                new IntervalDF(99L * 86400 + 86399, 999000000L),
+                new IntervalDF(99L * 3600 + 59 * 60 + 59, 0L),
+            },
+            {   // 2: smallest values (Informix keeps the type minimum for NULL)
+                (short) -32767, -2147483647, -9223372036854775807L, -9223372036854775807L,
+                -3.4028235E38f, -1.7976931348623157E308,
+                new BigDecimal("-999999999999.9999"),
+                new BigDecimal("-9999999999999999999999.9999999999"),
+                new BigDecimal("-9999999999.99"),
+                "", "", "", "", "",
+                false,
+                Date.valueOf("0001-01-01"),
+                Timestamp.valueOf("0001-01-01 00:00:00"),
+                Timestamp.valueOf("0001-01-01 00:00:00.00001"),
+                Time.valueOf("00:00:00"),
+                Timestamp.valueOf("0001-01-01 00:00:00"),
+                new IntervalYM(-9999, -11),
+                new IntervalDF(-(99L * 86400 + 86399), -999000000L),
+                new IntervalDF(-(99L * 3600 + 59 * 60 + 59), 0L),
+            },
+            {   // 3: zeros and blanks
+                (short) 0, 0, 0L, 0L, 0.0f, 0.0,
+                BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO,
+                "x  ", " ", "trail   ", "  both  ", "end   ",
+                false,
+                Date.valueOf("1899-12-31"),
+                Timestamp.valueOf("1970-01-01 00:00:00"),
+                Timestamp.valueOf("1970-01-01 00:00:00"),
+                Time.valueOf("12:00:00"),
+                Timestamp.valueOf("2000-01-01 00:00:00"),
+                new IntervalYM(0, 0),
+                new IntervalDF(0L, 0L),
+                new IntervalDF(0L, 0L),
+            },
+            null,   // 4: setNull for every column
+            {   // 5: ordinary values, fractions, Latin-1 text, negative intervals
+                (short) -1, 42, -42L, 1234567890123L, -0.15625f, 0.1,
+                new BigDecimal("-0.0001"), new BigDecimal("3.1415926535"), new BigDecimal("1234.5"),
+                "h\u00e9llo", "Z\u00fcrich", "caf\u00e9 \u00fc", "\u00dcn\u00efc\u00f6d\u00e9", "na\u00efve fa\u00e7ade",
+                true,
+                Date.valueOf("2024-02-29"),
+                Timestamp.valueOf("2024-02-29 12:34:56"),
+                Timestamp.valueOf("2024-02-29 12:34:56.12345"),
+                Time.valueOf("07:05:00"),
+                Timestamp.valueOf("2024-02-29 00:00:00"),
+                new IntervalYM(-5, -3),
+                new IntervalDF(-(86400L + 2 * 3600 + 3 * 60 + 4), -567000000L),
+                new IntervalDF(3661L, 0L),
+            },
+        };
+    }
+
+    private static void bind(PreparedStatement ps, int index, Col col, Object value) throws SQLException {
+        if (value == null) {
+            ps.setNull(index, col.nullType);
+            return;
+        }
+        switch (col.kind) {
+            case SHORT: ps.setShort(index, (Short) value); break;
+            case INT: ps.setInt(index, (Integer) value); break;
+            case LONG: ps.setLong(index, (Long) value); break;
+            case FLOAT: ps.setFloat(index, (Float) value); break;
+            case DOUBLE: ps.setDouble(index, (Double) value); break;
+            case DECIMAL: ps.setBigDecimal(index, (BigDecimal) value); break;
+            case STRING: ps.setString(index, (String) value); break;
+            case BOOL: ps.setBoolean(index, (Boolean) value); break;
+            case DATE: ps.setDate(index, (Date) value); break;
+            case TIMESTAMP: ps.setTimestamp(index, (Timestamp) value); break;
+            case TIME: ps.setTime(index, (Time) value); break;
+            default: ps.setObject(index, value);
+        }
+    }
+
+    /** Reads one column in an unambiguous text form; null when SQL NULL. */
+    private static String read(ResultSet rs, int index, Col col) throws SQLException {
+        String text;
+        switch (col.kind) {
+            case SHORT: text = Short.toString(rs.getShort(index)); break;
+            case INT: text = Integer.toString(rs.getInt(index)); break;
+            case LONG: text = Long.toString(rs.getLong(index)); break;
+            case FLOAT: text = Float.toString(rs.getFloat(index)); break;
+            case DOUBLE: text = Double.toString(rs.getDouble(index)); break;
+            case DECIMAL: text = plain(rs.getBigDecimal(index)); break;
+            case STRING: text = rs.getString(index); break;
+            case BOOL: text = Boolean.toString(rs.getBoolean(index)); break;
+            case DATE: text = String.valueOf(rs.getDate(index)); break;
+            case TIMESTAMP: text = String.valueOf(rs.getTimestamp(index)); break;
+            case TIME: text = String.valueOf(rs.getTime(index)); break;
+            default: text = interval(rs.getObject(index));
+        }
+        return rs.wasNull() ? null : text;
+    }
+
+    private static String plain(BigDecimal value) {
+        return value == null ? null : value.toPlainString();
+    }
+
+    /** Intervals as exact numbers: months, or seconds and nanoseconds. */
+    private static String interval(Object value) {
+        if (value instanceof IntervalYM) {
+            return Long.toString(((IntervalYM) value).getMonths());
+        }
+        if (value instanceof IntervalDF) {
+            IntervalDF df = (IntervalDF) value;
+            return df.getSeconds() + " " + df.getNanoSeconds();
+        }
+        return value == null ? null : "unexpected " + value.getClass().getName() + ": " + value;
+    }
+
+    /** Every type written with PreparedStatement and read back from a ResultSet. */
+    private void values() throws SQLException {
+        try (Connection c = session()) {
+            dropIfExists(c, "jv_types");
+            exec(c, typesTableDdl("jv_types", false));
+            List<String> names = new ArrayList<>();
+            names.add("id");
+            for (Col col : VALUE_COLS) {
+                names.add(col.name);
+            }
+            String marks = String.join(", ", java.util.Collections.nCopies(names.size(), "?"));
+            String insert = "INSERT INTO jv_types (" + String.join(", ", names) + ") VALUES (" + marks + ")";
+            Object[][] rows = valueRows();
+            try (PreparedStatement ps = c.prepareStatement(insert)) {
+                for (int r = 0; r < rows.length; r++) {
+                    ps.setInt(1, r + 1);
+                    for (int i = 0; i < VALUE_COLS.length; i++) {
+                        bind(ps, i + 2, VALUE_COLS[i], rows[r] == null ? null : rows[r][i]);
+                    }
+                    emit("inserted", r + 1, ps.executeUpdate());
+                }
+            }
+            serverSideChecks(c);
+            String select = "SELECT " + String.join(", ", names) + " FROM jv_types ORDER BY id";
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(select)) {
+                while (rs.next()) {
+                    int id = rs.getInt(1);
+                    for (int i = 0; i < VALUE_COLS.length; i++) {
+                        emit("value", id, VALUE_COLS[i].name, read(rs, i + 2, VALUE_COLS[i]));
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Conditions written with Informix literals, each matching some of the rows
+     * values() bound. The driver both encodes and decodes bound values, so a
+     * server that merely stored the bytes would pass the round trip; these make
+     * the server interpret what it stored.
+     */
+    static final String[][] SERVER_SIDE_CHECKS = {
+        {"date_max", "c_date = MDY(12, 31, 9999)"},
+        {"date_min", "c_date = MDY(1, 1, 1)"},
+        {"date_day_zero", "c_date = MDY(12, 31, 1899)"},
+        {"datetime_second", "c_dt_ys = DATETIME(2024-02-29 12:34:56) YEAR TO SECOND"},
+        {"datetime_fraction", "c_dt_yf5 = DATETIME(0001-01-01 00:00:00.00001) YEAR TO FRACTION(5)"},
+        {"datetime_hour_minute", "c_dt_hm = DATETIME(07:05) HOUR TO MINUTE"},
+        {"interval_year_month", "c_iv_ym = INTERVAL(-5-03) YEAR TO MONTH"},
+        {"interval_day_fraction", "c_iv_df3 = INTERVAL(-1 02:03:04.567) DAY TO FRACTION(3)"},
+        {"decimal_extreme", "c_dec32 = -9999999999999999999999.9999999999"},
+        {"decimal_negative", "c_dec32 < 0"},
+        {"decimal_order", "ORDER BY c_dec16, id"},
+        {"money", "c_money = 1234.50"},
+        {"bigint_max", "c_bigint = 9223372036854775807"},
+        {"int8_min", "c_int8 = -9223372036854775807"},
+        {"smallint_min", "c_smallint = -32767"},
+        {"float", "c_float = 0.1"},
+        {"char_blank_padded", "c_char = 'x'"},
+        {"empty_varchar", "c_varchar = ''"},
+        {"latin1_text", "c_varchar = 'caf\u00e9 \u00fc'"},
+        {"boolean_true", "c_bool = 't'"},
+        {"null", "c_integer IS NULL"},
+    };
+
+    /** A bare condition selects ids in id order; a tail starting with ORDER BY tests ordering. */
+    private static String checkTail(String check) {
+        return check.startsWith("ORDER BY") ? check : "WHERE " + check + " ORDER BY id";
+    }
+
+    private static void serverSideChecks(Connection c) throws SQLException {
+        for (String[] check : SERVER_SIDE_CHECKS) {
+            List<String> ids = new ArrayList<>();
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT id FROM jv_types " + checkTail(check[1]))) {
+                while (rs.next()) {
+                    ids.add(Integer.toString(rs.getInt(1)));
+                }
+            } catch (SQLException e) {
+                // Reported, not thrown: one unsupported literal must not hide the other checks.
+                ids.add("ERROR " + e.getErrorCode() + " " + e.getMessage());
+            }
+            emit("where", check[0], String.join(",", ids));
+        }
+    }
+
+    /** Diagnostic aid, not used by the tests: runs each argument as a query and prints the rows. */
+    private void query(String[] statements) throws SQLException {
+        try (Connection c = session(); Statement st = c.createStatement()) {
+            for (String sql : statements) {
+                emit("sql", sql);
+                try (ResultSet rs = st.executeQuery(sql)) {
+                    int n = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        Object[] row = new Object[n + 1];
+                        row[0] = "row";
+                        for (int i = 1; i <= n; i++) {
+                            row[i] = rs.getString(i);
+                        }
+                        emit(row);
+                    }
+                } catch (SQLException e) {
+                    emitError(e);
+                }
+            }
+        }
+    }
+
+    /** ResultSetMetaData as the driver derives it from the server's DESCRIBE. */
+    private void metadata() throws SQLException {
+        try (Connection c = session()) {
+            dropIfExists(c, "jm_types");
+            exec(c, typesTableDdl("jm_types", true,
+                "c_req_int INTEGER NOT NULL", "c_req_char CHAR(5) NOT NULL",
+                "c_req_dec DECIMAL(8,3) NOT NULL", "c_req_dt DATETIME YEAR TO DAY NOT NULL",
+                "c_dec_float DECIMAL(20)"));
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM jm_types")) {
+                ResultSetMetaData md = rs.getMetaData();
+                emit("count", md.getColumnCount());
+                for (int i = 1; i <= md.getColumnCount(); i++) {
+                    emit("meta", md.getColumnName(i), md.getColumnType(i), md.getColumnTypeName(i),
+                         md.getPrecision(i), md.getScale(i), md.isNullable(i), md.isAutoIncrement(i),
+                         md.isCurrency(i), md.isSigned(i), md.getColumnClassName(i));
+                }
+                emit("has_row", rs.next());
+            }
+        }
+    }
+
+    /** 12,000 rows in, streamed out with a small fetch size, then an early close. */
+    private void stream(String insertMode) throws SQLException {
+        final int total = 12000;
+        try (Connection c = session()) {
+            dropIfExists(c, "js_rows");
+            exec(c, "CREATE TABLE js_rows (id INTEGER NOT NULL, label VARCHAR(32), amount DECIMAL(12,2))");
+            long inserted = 0;
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO js_rows (id, label, amount) VALUES (?, ?, ?)")) {
+                for (int id = 1; id <= total; id++) {
+                    ps.setInt(1, id);
+                    ps.setString(2, "row-" + id);
+                    ps.setBigDecimal(3, BigDecimal.valueOf(id, 2));
+                    if (insertMode.equals("batch")) {
+                        ps.addBatch();
+                        if (id % 1000 == 0) {
+                            inserted += Arrays.stream(ps.executeBatch()).sum();
+                        }
+                    } else {
+                        inserted += ps.executeUpdate();
+                    }
+                }
+            }
+            emit("inserted", inserted);
+            readAll(c);
+            earlyClose(c);
+        }
+    }
+
+    private static void readAll(Connection c) throws SQLException {
+        long rows = 0;
+        long idSum = 0;
+        long mismatches = 0;
+        try (Statement st = c.createStatement()) {
+            st.setFetchSize(100);
+            try (ResultSet rs = st.executeQuery("SELECT id, label, amount FROM js_rows ORDER BY id")) {
+                while (rs.next()) {
+                    int id = rs.getInt(1);
+                    String label = rs.getString(2);
+                    BigDecimal amount = rs.getBigDecimal(3);
+                    rows++;
+                    idSum += id;
+                    if (id != rows || !label.equals("row-" + id) || !amount.equals(BigDecimal.valueOf(id, 2))) {
+                        mismatches++;
+                    }
+                    if (id == 1 || id == 5000 || id == 12000) {
+                        emit("sample", id, label, plain(amount));
+                    }
+                }
+            }
+        }
+        emit("rows", rows);
+        emit("id_sum", idSum);
+        emit("mismatches", mismatches);
+    }
+
+    private static void earlyClose(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.setFetchSize(100);
+            ResultSet rs = st.executeQuery("SELECT id FROM js_rows ORDER BY id");
+            int last = 0;
+            for (int i = 0; i < 10 && rs.next(); i++) {
+                last = rs.getInt(1);
+            }
+            rs.close();
+            emit("early_last", last);
+        }
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*), SUM(id) FROM js_rows WHERE id > 11990")) {
+            rs.next();
+            emit("after_close", rs.getLong(1), rs.getLong(2));
+        }
+        emit("health", health(c));
+    }
+
+    /** Rollback discards, commit keeps, and a second session sees only committed rows. */
+    private void transactions() throws SQLException {
+        try (Connection c1 = session(); Connection c2 = session()) {
+            dropIfExists(c1, "jt_rows");
+            exec(c1, "CREATE TABLE jt_rows (id INTEGER, note VARCHAR(20))");
+            String count = "SELECT COUNT(*) FROM jt_rows WHERE id = ";
+            c1.setAutoCommit(false);
+            emit("autocommit", c1.getAutoCommit());
+            exec(c1, "INSERT INTO jt_rows VALUES (1, 'rolled back')");
+            emit("inside_tx_id1", queryLong(c1, count + 1));
+            c1.rollback();
+            emit("after_rollback_id1", queryLong(c1, count + 1));
+            exec(c1, "INSERT INTO jt_rows VALUES (2, 'committed')");
+            c1.commit();
+            emit("after_commit_id2", queryLong(c1, count + 2));
+            emit("other_session_id1", queryLong(c2, count + 1));
+            emit("other_session_id2", queryLong(c2, count + 2));
+            c1.setAutoCommit(true);
+            exec(c1, "INSERT INTO jt_rows VALUES (3, 'autocommit')");
+            emit("other_session_id3", queryLong(c2, count + 3));
+        }
+    }
+
+    /** A statement that must fail, reported with its SQLCODE; then the session must still work. */
+    private interface Step {
+        void run(Connection c) throws SQLException;
+    }
+
+    private static void step(Connection c, String label, Step body) throws SQLException {
+        emit("STEP", label);
+        try {
+            body.run(c);
+            emit("NO_ERROR");
+        } catch (SQLException e) {
+            emitError(e);
+        }
+        emit("HEALTH", health(c));
+    }
+
+    private static Step update(String sql) {
+        return c -> exec(c, sql);
+    }
+
+    private static Step query(String sql) {
+        return c -> {
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+                while (rs.next()) {
+                    // Draining the cursor is the point: errors may surface at fetch time.
+                }
+            }
+        };
+    }
+
+    private static Step execute(String sql) {
+        return c -> {
+            try (Statement st = c.createStatement()) {
+                st.execute(sql);
+            }
+        };
+    }
+
+    /** Server errors through SQLException.getErrorCode(). */
+    private void errors() throws SQLException {
+        try (Connection c = session()) {
+            dropIfExists(c, "je_pk");
+            dropIfExists(c, "je_uniq");
+            exec(c, "CREATE TABLE je_pk (id INTEGER PRIMARY KEY, name VARCHAR(20) NOT NULL)");
+            exec(c, "CREATE TABLE je_uniq (id INTEGER)");
+            exec(c, "CREATE UNIQUE INDEX je_uniq_ix ON je_uniq (id)");
+            exec(c, "INSERT INTO je_pk VALUES (1, 'one')");
+            exec(c, "INSERT INTO je_uniq VALUES (1)");
+
+            step(c, "syntax", query("SELEC tabid FROM systables"));
+            step(c, "unknown_table", query("SELECT * FROM je_no_such_table"));
+            step(c, "unknown_table_prepared", x -> x.prepareStatement("SELECT * FROM je_no_such_table").close());
+            step(c, "unknown_column", query("SELECT no_such_column FROM systables"));
+            step(c, "duplicate_primary_key", update("INSERT INTO je_pk VALUES (1, 'again')"));
+            step(c, "duplicate_unique_index", update("INSERT INTO je_uniq VALUES (1)"));
+            step(c, "null_into_not_null", update("INSERT INTO je_pk (id, name) VALUES (2, NULL)"));
+            step(c, "null_into_not_null_bound", x -> {
+                try (PreparedStatement ps = x.prepareStatement("INSERT INTO je_pk (id, name) VALUES (?, ?)")) {
+                    ps.setInt(1, 3);
+                    ps.setNull(2, Types.VARCHAR);
+                    ps.executeUpdate();
+                }
+            });
+            step(c, "commit_outside_tx", execute("COMMIT WORK"));
+            step(c, "rollback_outside_tx", execute("ROLLBACK WORK"));
+            emit("table_rows", "je_pk", queryLong(c, "SELECT COUNT(*) FROM je_pk"));
+            emit("table_rows", "je_uniq", queryLong(c, "SELECT COUNT(*) FROM je_uniq"));
+        }
+    }
+}

@@ -1,0 +1,453 @@
+"""IBM's Informix JDBC driver against the target server (our emulator by default).
+
+The Java side (java/JdbcInterop.java) runs one scenario per JVM and prints what
+the driver observed; these tests hold those observations to what a real
+Informix server makes the driver report. Expected metadata values follow from
+how the driver derives ResultSetMetaData from the DESCRIBE fields (type code,
+NOT NULL bit 0x100, extended type name, encoded length): precision of
+DECIMAL/MONEY is the high byte of the encoded length, scale the low byte;
+DATETIME/INTERVAL precision is the digit count plus one separator per field.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .jdbc_runner import (
+    CLASSPATH_SCRIPT,
+    JdbcClient,
+    JdbcUnavailable,
+    RunResult,
+    build_client,
+    compile_client,
+    jdbc_classpath,
+    parse_output,
+    require_tool,
+)
+
+Records = list[tuple[str | None, ...]]
+
+
+@pytest.fixture(scope="session")
+def jdbc() -> JdbcClient:
+    """The compiled client; skips everything that needs it when Java or the jar is missing."""
+    try:
+        return build_client()
+    except JdbcUnavailable as exc:
+        pytest.skip(f"JDBC interop suite skipped: {exc}")
+
+
+def run_ok(jdbc: JdbcClient, target: Any, scenario: str, *args: str, **kwargs: Any) -> Records:
+    return jdbc.run(target, scenario, *args, **kwargs).check().records
+
+
+def records_of(records: Records, kind: str) -> list[tuple[str | None, ...]]:
+    """The records of one kind, without the kind field."""
+    return [r[1:] for r in records if r[0] == kind]
+
+
+# --------------------------------------------------------------- machinery
+# These need no server: they keep the harness itself honest.
+
+
+def test_output_escaping_round_trip() -> None:
+    line = "value\t1\tc_varchar\ttab\\there \\\\ caf\\u00e9 \\u00fc\\r\\n\n" "value\t4\tc_char\t\\N\n"
+    assert parse_output(line) == [
+        ("value", "1", "c_varchar", "tab\there \\ café ü\r\n"),
+        ("value", "4", "c_char", None),
+    ]
+
+
+def test_classpath_script_explains_missing_maven(tmp_path: Path) -> None:
+    bash = require_tool("bash", "runs the classpath script")
+    env = {"PATH": str(tmp_path / "no-tools"), "HOME": str(tmp_path), "MAVEN_REPO_LOCAL": str(tmp_path / "m2")}
+    proc = subprocess.run([bash, str(CLASSPATH_SCRIPT)], capture_output=True, text=True, env=env, check=False)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert "mvn is not installed" in proc.stderr
+    with pytest.raises(JdbcUnavailable, match="JDBC jar could not be obtained.*mvn is not installed"):
+        jdbc_classpath(env=env)
+
+
+def test_classpath_script_prints_existing_jars(jdbc: JdbcClient) -> None:
+    jars = jdbc.classpath.split(os.pathsep)
+    assert [Path(j).name for j in jars] == ["jdbc-15.0.1.0.jar", "bson-3.8.0.jar"]
+    assert all(Path(j).is_file() for j in jars)
+
+
+def test_compile_is_cached_and_errors_are_not_skips(jdbc: JdbcClient, tmp_path: Path) -> None:
+    javac = require_tool("javac", "compiles the client")
+    assert compile_client(javac, jdbc.classpath) == jdbc.classes
+    broken = tmp_path / "JdbcInterop.java"
+    broken.write_text("public final class JdbcInterop { int x = ; }\n")
+    with pytest.raises(RuntimeError, match="javac failed"):
+        compile_client(javac, jdbc.classpath, build_root=tmp_path / "build", source=broken)
+
+
+# ------------------------------------------------------------- scenario 1
+
+
+@pytest.mark.interop
+def test_connect_and_database_metadata(jdbc: JdbcClient, ifx_target: Any) -> None:
+    facts = jdbc.run(ifx_target, "connect").check().facts()
+    assert "Informix" in (facts.pop("product_name", None) or ""), facts
+    assert facts.pop("product_version", None), "login must announce a server version"
+    assert facts == {
+        "valid": "true",
+        "closed": "false",
+        "autocommit": "true",
+        # A logged, non-ANSI database: the driver starts in committed read.
+        "isolation": "2",
+        "catalog": ifx_target.database,
+        "user_name": ifx_target.user,
+        "supports_transactions": "true",
+        "health": "1",
+        "closed_after_close": "true",
+        "valid_after_close": "false",
+    }
+
+
+@pytest.mark.interop
+def test_wrong_password_is_refused_with_951(jdbc: JdbcClient, ifx_target: Any) -> None:
+    records = run_ok(jdbc, ifx_target, "connect_error", password=ifx_target.password + "-wrong")
+    assert [r[:2] for r in records] == [("ERROR", "-951")], records
+
+
+@pytest.mark.interop
+def test_unknown_database_is_refused_with_329(jdbc: JdbcClient, ifx_target: Any) -> None:
+    records = run_ok(jdbc, ifx_target, "connect_error", database="jdbc_no_such_db")
+    assert [r[:2] for r in records] == [("ERROR", "-329")], records
+
+
+# ------------------------------------------------------------- scenario 2
+
+# syscolumns (coltype, collength) as Informix stores them: NOT NULL adds 256
+# (SERIAL types are implicitly NOT NULL); DECIMAL/MONEY length is
+# precision * 256 + scale; DATETIME/INTERVAL length is
+# digits * 256 + first_field * 16 + last_field (YEAR=0 MONTH=2 DAY=4 HOUR=6
+# MINUTE=8 SECOND=10 FRACTION(n)=10+n); LVARCHAR and BOOLEAN are the built-in
+# opaque types 40 and 41.
+TYPES_CATALOG = [
+    ("id", 262, 4),
+    ("c_smallint", 1, 2),
+    ("c_integer", 2, 4),
+    ("c_bigint", 52, 8),
+    ("c_int8", 17, 10),
+    ("c_smallfloat", 4, 4),
+    ("c_float", 3, 8),
+    ("c_dec16", 5, 16 * 256 + 4),
+    ("c_dec32", 5, 32 * 256 + 10),
+    ("c_money", 8, 12 * 256 + 2),
+    ("c_char", 0, 10),
+    ("c_nchar", 15, 10),
+    ("c_varchar", 13, 64),
+    ("c_nvarchar", 16, 64),
+    ("c_lvarchar", 40, 2000),
+    ("c_bool", 41, 1),
+    ("c_date", 7, 4),
+    ("c_dt_ys", 10, 14 * 256 + 0 * 16 + 10),
+    ("c_dt_yf5", 10, 19 * 256 + 0 * 16 + 15),
+    ("c_dt_hm", 10, 4 * 256 + 6 * 16 + 8),
+    ("c_dt_yd", 10, 8 * 256 + 0 * 16 + 4),
+    ("c_iv_ym", 14, 6 * 256 + 0 * 16 + 2),
+    ("c_iv_df3", 14, 11 * 256 + 4 * 16 + 13),
+    ("c_iv_hs", 14, 6 * 256 + 6 * 16 + 10),
+    ("c_dt_hf3", 10, 9 * 256 + 6 * 16 + 13),
+    ("c_dt_md", 10, 4 * 256 + 2 * 16 + 4),
+    ("c_iv_ds", 14, 9 * 256 + 4 * 16 + 10),
+    ("c_iv_m", 14, 5 * 256 + 8 * 16 + 8),
+    ("c_req", 2 + 256, 4),
+]
+
+
+def catalog_rows(table: str, columns: list[tuple[str, int, int]]) -> list[tuple[str, ...]]:
+    n = str(len(columns))
+    return [(table, n, str(i), name, str(t), str(ln)) for i, (name, t, ln) in enumerate(columns, 1)]
+
+
+@pytest.mark.interop
+def test_ddl_every_type(jdbc: JdbcClient, ifx_target: Any) -> None:
+    records = run_ok(jdbc, ifx_target, "ddl")
+    assert records_of(records, "create") == [("jd_types", "0"), ("jd_serial8", "0"), ("jd_bigserial", "0")]
+    assert records_of(records, "column") == (
+        catalog_rows("jd_types", TYPES_CATALOG)
+        + catalog_rows("jd_serial8", [("id", 18 + 256, 10), ("note", 13, 20)])
+        + catalog_rows("jd_bigserial", [("id", 53 + 256, 8), ("note", 13, 20)])
+    )
+    # An explicit serial value above the counter moves the counter.
+    assert records_of(records, "serial") == [
+        (table, id_, note)
+        for table in ("jd_serial8", "jd_bigserial")
+        for id_, note in (("1", "first"), ("100", "explicit"), ("101", "after"))
+    ]
+
+
+# ------------------------------------------------------------- scenario 3
+
+# Read-back text per column, one list entry per inserted row (ids 1..5), in the
+# forms the Java side prints: Float/Double/Long.toString, BigDecimal
+# .toPlainString (the driver gives DECIMAL(p,s) values the column's scale),
+# Date/Time/Timestamp.toString, INTERVAL YEAR TO MONTH as months and
+# DAY TO FRACTION as "seconds nanoseconds". Row 4 is all NULL.
+LVARCHAR_MAX = "0123456789" * 200
+EXPECTED_VALUES: dict[str, list[str | None]] = {
+    "c_smallint": ["32767", "-32767", "0", None, "-1"],
+    "c_integer": ["2147483647", "-2147483647", "0", None, "42"],
+    "c_bigint": ["9223372036854775807", "-9223372036854775807", "0", None, "-42"],
+    "c_int8": ["9223372036854775807", "-9223372036854775807", "0", None, "1234567890123"],
+    "c_smallfloat": ["3.4028235E38", "-3.4028235E38", "0.0", None, "-0.15625"],
+    "c_float": ["1.7976931348623157E308", "-1.7976931348623157E308", "0.0", None, "0.1"],
+    "c_dec16": ["999999999999.9999", "-999999999999.9999", "0.0000", None, "-0.0001"],
+    "c_dec32": [
+        "9999999999999999999999.9999999999",
+        "-9999999999999999999999.9999999999",
+        "0.0000000000",
+        None,
+        "3.1415926535",
+    ],
+    "c_money": ["9999999999.99", "-9999999999.99", "0.00", None, "1234.50"],
+    # CHAR/NCHAR come back blank-padded to their length; VARCHAR family keeps
+    # the value as stored, trailing blanks and empty strings included.
+    "c_char": ["ABCDEFGHIJ", " " * 10, "x" + " " * 9, None, "héllo     "],
+    "c_nchar": ["0123456789", " " * 10, " " * 10, None, "Zürich    "],
+    "c_varchar": ["v" * 64, "", "trail   ", None, "café ü"],
+    "c_nvarchar": ["n" * 64, "", "  both  ", None, "Ünïcödé"],
+    "c_lvarchar": [LVARCHAR_MAX, "", "end   ", None, "naïve façade"],
+    "c_bool": ["true", "false", "false", None, "true"],
+    "c_date": ["9999-12-31", "0001-01-01", "1899-12-31", None, "2024-02-29"],
+    "c_dt_ys": ["9999-12-31 23:59:59.0", "0001-01-01 00:00:00.0", "1970-01-01 00:00:00.0", None, "2024-02-29 12:34:56.0"],
+    "c_dt_yf5": [
+        "9999-12-31 23:59:59.99999",
+        "0001-01-01 00:00:00.00001",
+        "1970-01-01 00:00:00.0",
+        None,
+        "2024-02-29 12:34:56.12345",
+    ],
+    "c_dt_hm": ["23:59:00", "00:00:00", "12:00:00", None, "07:05:00"],
+    "c_dt_yd": ["9999-12-31 00:00:00.0", "0001-01-01 00:00:00.0", "2000-01-01 00:00:00.0", None, "2024-02-29 00:00:00.0"],
+    "c_iv_ym": ["119999", "-119999", "0", None, "-63"],
+    "c_iv_df3": ["8639999 999000000", "-8639999 -999000000", "0 0", None, "-93784 -567000000"],
+    "c_iv_hs": ["359999 0", "-359999 0", "0 0", None, "3661 0"],
+}
+
+
+@pytest.fixture(scope="module")
+def values_run(jdbc: JdbcClient, ifx_target: Any) -> Records:
+    return run_ok(jdbc, ifx_target, "values")
+
+
+@pytest.mark.interop
+def test_values_all_rows_inserted(values_run: Records) -> None:
+    assert records_of(values_run, "inserted") == [(str(i), "1") for i in range(1, 6)]
+
+
+@pytest.mark.interop
+@pytest.mark.parametrize("column", list(EXPECTED_VALUES))
+def test_values_round_trip(values_run: Records, column: str) -> None:
+    got = [(row, value) for row, col, value in records_of(values_run, "value") if col == column]
+    want = [(str(i), value) for i, value in enumerate(EXPECTED_VALUES[column], 1)]
+    assert got == want
+
+
+# Rows (by id) that each server-side literal comparison must select, in order.
+EXPECTED_WHERE = {
+    "date_max": "1",
+    "date_min": "2",
+    "date_day_zero": "3",
+    "datetime_second": "5",
+    "datetime_fraction": "2",
+    "datetime_hour_minute": "5",
+    "interval_year_month": "5",
+    "interval_day_fraction": "5",
+    "decimal_extreme": "2",
+    "decimal_negative": "2",
+    # NULL sorts lowest in Informix.
+    "decimal_order": "4,2,5,3,1",
+    "money": "5",
+    "bigint_max": "1",
+    "int8_min": "2",
+    "smallint_min": "2",
+    "float": "5",
+    # CHAR comparisons ignore trailing blanks; '' is a value, not NULL.
+    "char_blank_padded": "3",
+    "empty_varchar": "2",
+    "latin1_text": "5",
+    "boolean_true": "1,5",
+    "null": "4",
+}
+
+
+@pytest.mark.interop
+@pytest.mark.parametrize("check", list(EXPECTED_WHERE))
+def test_values_interpreted_by_server(values_run: Records, check: str) -> None:
+    got = [ids for label, ids in records_of(values_run, "where") if label == check]
+    assert got == [EXPECTED_WHERE[check]]
+
+
+# ------------------------------------------------------------- scenario 4
+
+# (java.sql.Types, getColumnTypeName, precision, scale, isNullable,
+#  isAutoIncrement, isCurrency, isSigned, getColumnClassName)
+INT, STR, DEC = "java.lang.Integer", "java.lang.String", "java.math.BigDecimal"
+TS, TIME = "java.sql.Timestamp", "java.sql.Time"
+IYM, IDF = "com.informix.jdbc.IntervalYM", "com.informix.jdbc.IntervalDF"
+EXPECTED_META: dict[str, tuple[Any, ...]] = {
+    "id": (4, "serial", 10, 0, 0, True, False, False, INT),
+    "c_smallint": (5, "smallint", 5, 0, 1, False, False, True, "java.lang.Short"),
+    "c_integer": (4, "int", 10, 0, 1, False, False, True, INT),
+    "c_bigint": (-5, "bigint", 19, 0, 1, False, False, True, "java.lang.Long"),
+    "c_int8": (-5, "int8", 19, 0, 1, False, False, True, "java.lang.Long"),
+    "c_smallfloat": (7, "smallfloat", 7, 0, 1, False, False, True, "java.lang.Float"),
+    "c_float": (8, "float", 15, 0, 1, False, False, True, "java.lang.Double"),
+    "c_dec16": (3, "decimal", 16, 4, 1, False, False, True, DEC),
+    "c_dec32": (3, "decimal", 32, 10, 1, False, False, True, DEC),
+    "c_money": (3, "money", 12, 2, 1, False, True, False, DEC),
+    "c_char": (1, "char", 10, 0, 1, False, False, False, STR),
+    "c_nchar": (1, "nchar", 10, 0, 1, False, False, False, STR),
+    "c_varchar": (12, "varchar", 64, 0, 1, False, False, False, STR),
+    "c_nvarchar": (12, "nvarchar", 64, 0, 1, False, False, False, STR),
+    # Described as the opaque types UDTVAR/UDTFIXED named lvarchar/boolean.
+    "c_lvarchar": (-1, "lvarchar", 2000, 0, 1, False, False, False, STR),
+    "c_bool": (16, "boolean", 0, 0, 1, False, False, False, "java.lang.Boolean"),
+    "c_date": (91, "date", 10, 0, 1, False, False, False, "java.sql.Date"),
+    "c_dt_ys": (93, "datetime year to second", 19, 0, 1, False, False, False, TS),
+    "c_dt_yf5": (93, "datetime year to fraction(5)", 25, 5, 1, False, False, False, TS),
+    "c_dt_hm": (92, "datetime hour to minute", 5, 0, 1, False, False, False, TIME),
+    "c_dt_yd": (93, "datetime year to day", 10, 0, 1, False, False, False, TS),
+    "c_iv_ym": (1, "interval year(4) to month", 7, 0, 1, False, False, True, IYM),
+    "c_iv_df3": (1, "interval day(2) to fraction(3)", 15, 3, 1, False, False, True, IDF),
+    "c_iv_hs": (1, "interval hour(2) to second", 8, 0, 1, False, False, True, IDF),
+    "c_dt_hf3": (92, "datetime hour to fraction(3)", 12, 3, 1, False, False, False, TIME),
+    "c_dt_md": (93, "datetime month to day", 5, 0, 1, False, False, False, TS),
+    "c_iv_ds": (1, "interval day(3) to second", 12, 0, 1, False, False, True, IDF),
+    "c_iv_m": (1, "interval minute(5) to minute", 5, 0, 1, False, False, True, IDF),
+    "c_req_int": (4, "int", 10, 0, 0, False, False, True, INT),
+    "c_req_char": (1, "char", 5, 0, 0, False, False, False, STR),
+    "c_req_dec": (3, "decimal", 8, 3, 0, False, False, True, DEC),
+    "c_req_dt": (93, "datetime year to day", 10, 0, 0, False, False, False, TS),
+    # Floating-point DECIMAL(p): scale byte 255, which the driver passes on.
+    "c_dec_float": (3, "decimal", 20, 255, 1, False, False, True, DEC),
+}
+
+
+def meta_text(values: tuple[Any, ...]) -> tuple[str, ...]:
+    return tuple(str(v).lower() if isinstance(v, bool) else str(v) for v in values)
+
+
+@pytest.fixture(scope="module")
+def metadata_run(jdbc: JdbcClient, ifx_target: Any) -> Records:
+    return run_ok(jdbc, ifx_target, "metadata")
+
+
+@pytest.mark.interop
+def test_metadata_columns(metadata_run: Records) -> None:
+    assert records_of(metadata_run, "count") == [(str(len(EXPECTED_META)),)]
+    assert [r[0] for r in records_of(metadata_run, "meta")] == list(EXPECTED_META)
+    assert records_of(metadata_run, "has_row") == [("false",)]
+
+
+@pytest.mark.interop
+@pytest.mark.parametrize("column", list(EXPECTED_META))
+def test_metadata_column(metadata_run: Records, column: str) -> None:
+    got = [r[1:] for r in records_of(metadata_run, "meta") if r[0] == column]
+    assert got == [meta_text(EXPECTED_META[column])]
+
+
+# ------------------------------------------------------------- scenario 5
+
+STREAM_ROWS = 12000
+
+
+@pytest.mark.interop
+@pytest.mark.parametrize("insert_mode", ["batch", pytest.param("loop", marks=pytest.mark.slow)])
+def test_streaming_fetch_and_early_close(jdbc: JdbcClient, ifx_target: Any, insert_mode: str) -> None:
+    records = run_ok(jdbc, ifx_target, "stream", insert_mode, timeout=600)
+    assert records_of(records, "inserted") == [(str(STREAM_ROWS),)]
+    assert records_of(records, "sample") == [
+        ("1", "row-1", "0.01"),
+        ("5000", "row-5000", "50.00"),
+        ("12000", "row-12000", "120.00"),
+    ]
+    assert records_of(records, "rows") == [(str(STREAM_ROWS),)]
+    assert records_of(records, "id_sum") == [(str(STREAM_ROWS * (STREAM_ROWS + 1) // 2),)]
+    assert records_of(records, "mismatches") == [("0",)]
+    assert records_of(records, "early_last") == [("10",)]
+    assert records_of(records, "after_close") == [("10", str(sum(range(11991, 12001))))]
+    assert records_of(records, "health") == [("1",)]
+
+
+# ------------------------------------------------------------- scenario 6
+
+
+@pytest.mark.interop
+def test_transactions_commit_and_rollback(jdbc: JdbcClient, ifx_target: Any) -> None:
+    assert jdbc.run(ifx_target, "transactions").check().facts() == {
+        "autocommit": "false",
+        "inside_tx_id1": "1",
+        "after_rollback_id1": "0",
+        "after_commit_id2": "1",
+        "other_session_id1": "0",
+        "other_session_id2": "1",
+        "other_session_id3": "1",
+    }
+
+
+# ------------------------------------------------------------- scenario 7
+
+EXPECTED_ERRORS = {
+    "syntax": -201,
+    "unknown_table": -206,
+    "unknown_table_prepared": -206,
+    "unknown_column": -217,
+    "duplicate_primary_key": -268,
+    "duplicate_unique_index": -239,
+    "null_into_not_null": -391,
+    "null_into_not_null_bound": -391,
+    # COMMIT/ROLLBACK WORK in a logged database with no open transaction.
+    "commit_outside_tx": -255,
+    "rollback_outside_tx": -255,
+}
+
+
+STEP_RECORDS = ("ERROR", "NO_ERROR", "HEALTH")
+
+
+def group_steps(records: Records) -> Iterator[tuple[str, Records]]:
+    """Split the errors scenario output at its STEP markers (other records end a step)."""
+    label: str | None = None
+    body: Records = []
+    for record in records:
+        if label is not None and record[0] not in STEP_RECORDS:
+            yield label, body
+            label = None
+        if record[0] == "STEP":
+            label, body = str(record[1]), []
+        elif label is not None:
+            body.append(record)
+    if label is not None:
+        yield label, body
+
+
+@pytest.fixture(scope="module")
+def errors_run(jdbc: JdbcClient, ifx_target: Any) -> RunResult:
+    return jdbc.run(ifx_target, "errors").check()
+
+
+@pytest.mark.interop
+def test_errors_leave_tables_unchanged(errors_run: RunResult) -> None:
+    assert [label for label, _ in group_steps(errors_run.records)] == list(EXPECTED_ERRORS)
+    assert records_of(errors_run.records, "table_rows") == [("je_pk", "1"), ("je_uniq", "1")]
+
+
+@pytest.mark.interop
+@pytest.mark.parametrize("step", list(EXPECTED_ERRORS))
+def test_error_code_and_session_survives(errors_run: RunResult, step: str) -> None:
+    body = dict(group_steps(errors_run.records))[step]
+    kinds = [(r[0], r[1]) for r in body]
+    assert kinds == [("ERROR", str(EXPECTED_ERRORS[step])), ("HEALTH", "1")], body
