@@ -34,6 +34,7 @@ SERVER_SERIAL = "Software Serial Number AAA#B000000"
 # an endless request without an SQ_EOT.
 MAX_PENDING = 256 * 1024 * 1024
 RECV_SIZE = 256 * 1024
+FLUSH_AT = 256 * 1024
 LOGIN_TIMEOUT = 30.0
 
 
@@ -149,11 +150,24 @@ class EmulatorServer:
         return session
 
     def _serve_requests(self, conn: socket.socket, buf: bytearray, session: Session) -> None:
+        """Answer requests in order; replies to a pipelined burst go out together.
+
+        Every complete request already in the buffer is answered before
+        anything is sent, so a client that pipelines a thousand requests gets
+        its thousand replies in a few large sends rather than a thousand
+        small ones.  Replies are flushed before blocking on the socket again,
+        and past a size limit, so a client reading its replies never waits on
+        a reply we are still holding.
+        """
         pos = 0
+        out = bytearray()
         while not session.finished:
             try:
                 messages, end = parse_request(buf, pos, codecs.read_param)
             except Incomplete:
+                if out:
+                    conn.sendall(out)
+                    out.clear()
                 if pos:
                     del buf[:pos]
                     pos = 0
@@ -163,12 +177,17 @@ class EmulatorServer:
                     return
                 continue
             except ProtocolError as exc:
-                conn.sendall(_protocol_error_reply(str(exc)))
+                conn.sendall(bytes(out) + _protocol_error_reply(str(exc)))
                 raise
             if self.on_request is not None:
                 self.on_request(bytes(buf[pos:end]))
             pos = end
-            conn.sendall(session.handle(messages))
+            out += session.handle(messages)
+            if len(out) >= FLUSH_AT:
+                conn.sendall(out)
+                out.clear()
+        if out:
+            conn.sendall(out)
 
 
 def _protocol_error_reply(text: str) -> bytes:

@@ -22,7 +22,6 @@ Informix semantics kept here, because both outside clients depend on them:
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field
 
 from .. import codecs
@@ -49,8 +48,6 @@ _UNKNOWN_PARAM = codecs.parse_type("VARCHAR(255)")
 
 # Informix reserves statement ids per session; more than this is a client bug.
 MAX_STATEMENTS = 4096
-
-_TUPLE_HEADER = struct.Struct("!hhi")
 
 _STMT_TYPES = {
     StatementKind.SELECT: StmtType.SELECT,
@@ -85,12 +82,18 @@ class _Statement:
 
 
 class _Cursor:
-    """Server-side position in a result, encoding rows on demand."""
+    """Server-side position in a result, producing SQ_TUPLE messages on demand.
+
+    A row source may hand over rows already in tuple form (``encoded``), as
+    the engine does when it keeps row images for a table; otherwise rows are
+    encoded here, once, as they are fetched.
+    """
 
     def __init__(self, source, columns: list, scroll: bool) -> None:
         self.source = source
-        self.encode = codecs.make_row_encoder([c.type for c in columns])
-        self.pending: list[bytes] = []   # encoded rows fetched but not sent
+        self.encoded = getattr(source, "encoded", False)
+        self.encode = None if self.encoded else codecs.make_tuple_encoder([c.type for c in columns])
+        self.pending: list[bytes] = []   # tuple messages fetched but not sent
         self.sent = 0
         self.exhausted = False
         self.rows: list[bytes] | None = None
@@ -98,52 +101,48 @@ class _Cursor:
             self.rows = self._drain()
             self.position = 0            # 1-based index of the last row sent
 
+    def _next(self, hint: int) -> list[bytes]:
+        batch = self.source.fetch(hint)
+        return batch if self.encoded else list(map(self.encode, batch))
+
     def _drain(self) -> list[bytes]:
         out: list[bytes] = []
-        while batch := self.source.fetch(1024):
-            out.extend(map(self.encode, batch))
+        while batch := self._next(1024):
+            out.extend(batch)
         self.close()
         return out
 
-    def _refill(self, hint: int) -> None:
-        batch = self.source.fetch(hint)
-        if not batch:
-            self.exhausted = True
-            return
-        self.pending.extend(map(self.encode, batch))
-
     def fetch(self, bufsize: int, out: bytearray) -> bool:
-        """Append whole tuples that fit in ``bufsize`` bytes; True when done."""
+        """Append whole tuples whose row images fit in ``bufsize`` (at least
+        one); True once the result is exhausted and everything was sent."""
         used = 0
         pending = self.pending
-        i = 0
         while True:
-            if i == len(pending):
-                del pending[:i]
-                i = 0
+            if not pending:
                 if self.exhausted:
                     break
-                self._refill(max(16, bufsize // 32))
-                continue
-            row = pending[i]
-            if used and used + len(row) > bufsize:
+                batch = self._next(max(16, bufsize // 24))
+                if not batch:
+                    self.exhausted = True
+                    break
+                pending.extend(batch)
+            i, n = 0, len(pending)
+            while i < n:
+                msg = pending[i]
+                size = len(msg) - 8
+                if used and used + size > bufsize:
+                    break
+                out += msg
+                used += size
+                i += 1
+            self.sent += i
+            del pending[:i]
+            if pending:
                 break
-            _append_tuple(out, row)
-            used += len(row)
-            i += 1
-            self.sent += 1
-        del pending[:i]
         return self.exhausted and not pending
 
     def close(self) -> None:
         self.source.close()
-
-
-def _append_tuple(out: bytearray, row: bytes) -> None:
-    out += _TUPLE_HEADER.pack(Tag.TUPLE, 0, len(row))
-    out += row
-    if len(row) & 1:
-        out.append(0)
 
 
 class Session:
@@ -302,7 +301,7 @@ class Session:
         if 1 <= target <= len(cur.rows):
             cur.position = target
             w.short(Tag.TUPID).int(target)
-            _append_tuple(w.parts, cur.rows[target - 1])
+            w.raw(cur.rows[target - 1])
         else:
             cur.position = 0 if target < 1 else len(cur.rows) + 1
             write_done(w, 0)
