@@ -179,6 +179,12 @@ class EmulatorServer:
             except ProtocolError as exc:
                 conn.sendall(bytes(out) + _protocol_error_reply(str(exc)))
                 raise
+            except Exception as exc:  # noqa: BLE001 - a codec bug on hostile bytes
+                # Where a request could not be parsed the wire position is
+                # lost: answer with -408 and end this connection only.
+                log.exception("cannot parse a request")
+                conn.sendall(bytes(out) + _protocol_error_reply(f"unparsable request: {exc}"))
+                raise ProtocolError(str(exc)) from exc
             if self.on_request is not None:
                 self.on_request(bytes(buf[pos:end]))
             pos = end

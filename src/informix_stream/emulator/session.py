@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import logging
+
 from .. import codecs
 from ..framing import Writer
 from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
@@ -45,6 +47,12 @@ DB_OPEN_WARNINGS = 0x05
 
 # Parameter type reported when the engine cannot infer one (e.g. "? + 1").
 _UNKNOWN_PARAM = codecs.parse_type("VARCHAR(255)")
+
+log = logging.getLogger("informix_stream.emulator")
+
+# Reported when the emulator itself fails on a request: the request ends
+# with an error and the session stays usable, as with any SQL error.
+INTERNAL_ERROR = -999
 
 # Informix reserves statement ids per session; more than this is a client bug.
 MAX_STATEMENTS = 4096
@@ -196,6 +204,9 @@ class Session:
             handler(self, msg, w)
         except SqlError as err:
             self._fail(w, err)
+        except Exception as exc:  # noqa: BLE001 - an engine bug must not kill the session
+            log.exception("internal error handling %r", msg)
+            self._fail(w, SqlError(INTERNAL_ERROR, message=f"emulator internal error: {exc}"))
 
     # -- statements ----------------------------------------------------------
     def _need_db(self):
