@@ -203,3 +203,10 @@ def test_in_process_context_manager_reports_its_port():
                                 database="testdb").close()
     with pytest.raises(OSError):
         socket.create_connection((srv.host, srv.port), timeout=2)
+
+
+def test_bare_exit_is_answered_with_exit_then_close(server):
+    sock = _raw_login(server)
+    sock.sendall(b"\x00\x38")
+    assert _recv_all(sock) == b"\x00\x38"
+    sock.close()

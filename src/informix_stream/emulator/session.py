@@ -204,6 +204,8 @@ class Session:
             handler(self, msg, w)
         except SqlError as err:
             self._fail(w, err)
+        except _Stop:
+            raise
         except Exception as exc:  # noqa: BLE001 - an engine bug must not kill the session
             log.exception("internal error handling %r", msg)
             self._fail(w, SqlError(INTERNAL_ERROR, message=f"emulator internal error: {exc}"))

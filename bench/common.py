@@ -1,0 +1,142 @@
+"""Shared by the benchmarks: an emulator in its own process, the 5-column
+table, and the raw-bytes floor client.
+
+The emulator runs as a separate process so that a client's CPU time and
+memory are its own; the table is loaded once per emulator with the
+pipelined executemany.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import socket
+import struct
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src"
+if str(SRC) not in sys.path:
+    sys.path.insert(0, str(SRC))
+
+import informix_stream  # noqa: E402
+from informix_stream.framing import Writer  # noqa: E402
+from informix_stream.login import LoginRequest, build_login_request, read_sl_pdu  # noqa: E402
+from informix_stream.messages import Reply, Tag, parse_reply  # noqa: E402
+
+TABLE = "bench_rows"
+DDL = (f"CREATE TABLE {TABLE} (id INTEGER NOT NULL, name VARCHAR(64), counter INTEGER, "
+       "value FLOAT, created DATE)")
+SELECT = f"SELECT id, name, counter, value, created FROM {TABLE}"
+
+
+def rows(n: int, start: int = 0):
+    base = datetime.date(2020, 1, 1)
+    for i in range(start, start + n):
+        yield (i, f"name-{i:08d}", i * 7 % 1000, i / 3.0, base + datetime.timedelta(days=i % 1500))
+
+
+@contextmanager
+def emulator_process(*extra: str):
+    """(host, port) of an emulator running in a child process."""
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    proc = subprocess.Popen([sys.executable, "-m", "informix_stream.emulator", "--port", "0",
+                             *extra], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        line = proc.stdout.readline()
+        if not line.startswith("listening on "):
+            raise RuntimeError(f"emulator did not start: {line!r}")
+        host, port = line.split()[-1].rsplit(":", 1)
+        yield host, int(port)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def connect(host: str, port: int, **kw):
+    return informix_stream.connect(host=host, port=port, user="informix", password="in4mix",
+                                   database="testdb", **kw)
+
+
+def load_table(host: str, port: int, n: int, table: str = TABLE) -> None:
+    with connect(host, port) as conn:
+        cur = conn.cursor()
+        cur.execute(DDL.replace(TABLE, table))
+        cur.executemany(f"INSERT INTO {table} VALUES (?, ?, ?, ?, ?)", rows(n))
+
+
+_TAG = struct.Struct("!h")
+_TUPLE = struct.Struct("!hhi")
+
+
+class RawClient:
+    """The floor: logs in, then drains fetch replies by skipping over tuples.
+
+    It decodes nothing but the message framing (it must find each reply's
+    SQ_EOT), so the rows/s it reaches is what the emulator and the socket
+    allow; a real client can only be slower.
+    """
+
+    def __init__(self, host: str, port: int) -> None:
+        self.sock = socket.create_connection((host, port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock.sendall(build_login_request(LoginRequest("informix", "in4mix", "informix")))
+        buf = b""
+        while True:
+            buf += self.sock.recv(65536)
+            try:
+                read_sl_pdu(buf)
+                break
+            except Exception:  # noqa: BLE001 - incomplete until the PDU is whole
+                continue
+        self._request(Writer().short(Tag.PROTOCOLS).short_string(bytes(8)))
+        self._request(Writer().short(Tag.DBOPEN).short_string(b"testdb").short(0))
+
+    def _request(self, w: Writer) -> tuple[int, int, bytes]:
+        """Send, then read to EOT: (tuples seen, bytes read, the non-tuple tail)."""
+        self.sock.sendall(w.getvalue() + b"\x00\x0c")
+        buf, pos, tuples, total = b"", 0, 0, 0
+        recv = self.sock.recv
+        while True:
+            while pos + 8 <= len(buf):
+                tag, _warn, size = _TUPLE.unpack_from(buf, pos)
+                end = pos + 8 + size + (size & 1)
+                if tag != Tag.TUPLE or end > len(buf):
+                    break
+                pos = end
+                tuples += 1
+            if pos + 2 <= len(buf) and _TAG.unpack_from(buf, pos)[0] != Tag.TUPLE:
+                # Past the tuples: the rest of the reply is a few short messages.
+                end, done = parse_reply(buf, pos, Reply())
+                if done:
+                    return tuples, total, buf[pos:end]
+            chunk = recv(1 << 20)
+            if not chunk:
+                raise ConnectionError("server closed the connection")
+            total += len(chunk)
+            buf = buf[pos:] + chunk
+            pos = 0
+
+    def drain(self, sql: str, bufsize: int = 64 * 1024) -> int:
+        """Prepare, open and fetch ``sql`` to the end; returns the rows seen."""
+        data = sql.encode()
+        _, _, tail = self._request(Writer().short(Tag.PREPARE).short(0).int(len(data))
+                                   .padded(data).short(Tag.NDESCRIBE).short(Tag.WANTDONE))
+        stmt_id = struct.unpack_from("!h", tail, 4)[0]
+        w = Writer().short(Tag.ID).short(stmt_id).short(Tag.CURNAME).short_string(b"rawcur")
+        w.short(Tag.OPEN).short(Tag.NFETCH).int(bufsize).short(0)
+        count = 0
+        while True:
+            n, _, tail = self._request(w)
+            count += n
+            if n == 0 or tail.startswith(b"\x00\x0f"):
+                break
+            w = Writer().short(Tag.ID).short(stmt_id).short(Tag.NFETCH).int(bufsize).short(0)
+        self._request(Writer().short(Tag.ID).short(stmt_id).short(Tag.CLOSE).short(Tag.RELEASE))
+        return count
+
+    def close(self) -> None:
+        self.sock.close()
