@@ -200,6 +200,7 @@ class Connection:
         # their own, and so are each sent alone with errors ignored.
         self._piggyback: list[bytes] = []
         self._owed: list[bytes] = []
+        self._inflight: tuple | None = None     # (cursor, row decoder) of a read-ahead
         self.fetch_buffer_size = fetch_buffer_size
         self.database = database
         self.server_version = ""
@@ -221,11 +222,15 @@ class Connection:
         self._autocommit = bool(value)
 
     def cursor(self, *, materialize: bool = False, scrollable: bool = False,
-               fetch_buffer_size: int | None = None):
+               fetch_buffer_size: int | None = None, read_ahead: bool = True):
+        """A streaming cursor by default; see ``informix_stream.cursors``."""
         from .cursors import Cursor
         self._check()
+        size = fetch_buffer_size or self.fetch_buffer_size
+        if not 1 <= size <= MAX_FETCH_BUFFER:
+            raise InterfaceError(f"fetch_buffer_size must be 1..{MAX_FETCH_BUFFER}")
         return Cursor(self, materialize=materialize, scrollable=scrollable,
-                      fetch_buffer_size=fetch_buffer_size or self.fetch_buffer_size)
+                      fetch_buffer_size=size, read_ahead=read_ahead)
 
     def commit(self) -> None:
         self._check()
@@ -251,6 +256,7 @@ class Connection:
         try:
             if wire.broken is None:
                 with self._lock:
+                    self._absorb_inflight(wire)
                     w = Writer()
                     if self._in_transaction:
                         w.short(Tag.RBWORK).short(0).short(Tag.EOT)
@@ -295,6 +301,7 @@ class Connection:
         """
         with self._lock:
             wire = self._check()
+            self._absorb_inflight(wire)
             self._settle_owed(wire)
             data = self._take_piggyback()
             opens = begin and not self._autocommit and not self._in_transaction
@@ -316,10 +323,45 @@ class Connection:
         """
         with self._lock:
             wire = self._check()
+            self._absorb_inflight(wire)
             self._settle_owed(wire)
             eot = b"\x00\x0c"
             payload = self._take_piggyback() + eot.join(requests) + eot
             return wire.pipeline(payload, len(requests))
+
+    # -- read-ahead: one request whose reply is read later ------------------------
+    def send_ahead(self, owner, w: Writer, decode_row: Callable) -> None:
+        """Send a request now and read its reply later (a cursor's next fetch).
+
+        The server works on the next batch while the caller consumes the
+        current one.  Whoever needs the wire first reads this reply: its
+        owner through ``read_ahead``, anyone else through
+        ``_absorb_inflight``, which hands it to the owner.
+        """
+        with self._lock:
+            wire = self._check()
+            self._absorb_inflight(wire)
+            wire.send(w.getvalue() + b"\x00\x0c")
+            self._inflight = (owner, decode_row)
+
+    def read_ahead(self, owner) -> Reply | None:
+        """The reply to ``owner``'s request in flight, or None if already absorbed."""
+        with self._lock:
+            if self._inflight is None or self._inflight[0] is not owner:
+                return None
+            wire = self._check()
+            decode_row = self._inflight[1]
+            self._inflight = None
+            reply = wire.read_reply(Reply(), decode_row)
+            raise_for(reply)
+            return reply
+
+    def _absorb_inflight(self, wire: Wire) -> None:
+        if self._inflight is None:
+            return
+        owner, decode_row = self._inflight
+        self._inflight = None
+        owner.absorb(wire.read_reply(Reply(), decode_row))
 
     def _take_piggyback(self) -> bytes:
         if not self._piggyback:

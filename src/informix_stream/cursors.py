@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from . import codecs
+from .connection import raise_for
 from .errors import (DataError, InterfaceError, NotSupportedError,
                      ProgrammingError)
 from .framing import Writer
@@ -75,7 +76,7 @@ class Cursor:
     """A PEP 249 cursor over one connection."""
 
     def __init__(self, conn, *, materialize: bool = False, scrollable: bool = False,
-                 fetch_buffer_size: int) -> None:
+                 fetch_buffer_size: int, read_ahead: bool = True) -> None:
         if materialize and scrollable:
             raise ProgrammingError("a cursor is either materializing or scrollable, not both")
         self.connection = conn
@@ -96,6 +97,9 @@ class Cursor:
         self._decode = None
         self._position = 0            # scrollable: 1-based row last returned
         self._total: int | None = None
+        self.read_ahead = read_ahead and not materialize and not scrollable
+        self._inflight = False        # our next NFETCH is on the wire
+        self._ahead = None            # its reply, if the connection read it for us
         self._finalizer = weakref.finalize(self, _Cleanup.run, _Cleanup(conn))
 
     # -- execution -------------------------------------------------------------
@@ -187,39 +191,65 @@ class Cursor:
                 self._materialize()
 
     def _take(self, reply) -> None:
+        """Make ``reply``'s rows the current batch; at the end, owe the cleanup."""
         self._batch = reply.rows
         self._pos = 0
         self._delivered += len(reply.rows)
-        if reply.done or reply.closed:
+        if reply.done or reply.closed or not reply.rows:
+            # A reply without rows also ends the result: servers that do not
+            # send SQ_DONE at the end answer an exhausted NFETCH that way.
             self._exhausted = True
             self.rowcount = self._delivered
             self._release()
+        elif self.read_ahead and not self.materialize:
+            self._send_ahead()
+
+    def _nfetch(self) -> Writer:
+        w = Writer().short(Tag.ID).short(self._stmt_id).short(Tag.NFETCH)
+        return w.int(self.fetch_buffer_size).short(0)
+
+    def _send_ahead(self) -> None:
+        """Ask for the next batch now, so the server fills it while ours is consumed."""
+        self.connection.send_ahead(self, self._nfetch(), self._decode)
+        self._inflight = True
+
+    def absorb(self, reply) -> None:
+        """The connection read our in-flight reply because it needed the wire."""
+        self._inflight = False
+        self._ahead = reply
+
+    def _next_reply(self):
+        """The next batch's reply: absorbed, in flight, or asked for now."""
+        conn = self.connection
+        try:
+            if self._inflight:
+                reply = conn.read_ahead(self)
+                self._inflight = False
+                if reply is not None:
+                    return reply
+            if self._ahead is not None:
+                reply, self._ahead = self._ahead, None
+                raise_for(reply)
+                return reply
+            return conn.request(self._nfetch(), decode_row=self._decode)
+        except Exception:
+            self._abandon()
+            raise
 
     def _materialize(self) -> None:
         rows = self._batch
         while not self._exhausted:
-            self._fetch_batch(rows)
-        self._batch = rows
+            reply = self._next_reply()
+            rows += reply.rows
+            self._take(reply)
+        self._batch, self._pos = rows, 0
         self._release(now=True)
 
-    def _fetch_batch(self, into: list | None = None) -> bool:
-        """Fetch the next buffer of rows; False once the result is exhausted."""
+    def _fetch_batch(self) -> bool:
+        """Make the next buffer of rows current; False once the result is exhausted."""
         if self._exhausted:
             return False
-        w = Writer().short(Tag.ID).short(self._stmt_id).short(Tag.NFETCH)
-        w.int(self.fetch_buffer_size).short(0)
-        try:
-            reply = self.connection.request(w, decode_row=self._decode, rows=into)
-        except Exception:
-            self._abandon()
-            raise
-        if into is not None:
-            self._delivered = len(into)
-            if reply.done or reply.closed:
-                self._exhausted = True
-                self.rowcount = self._delivered
-            return True
-        self._take(reply)
+        self._take(self._next_reply())
         return bool(self._batch)
 
     # -- fetching -------------------------------------------------------------
@@ -257,9 +287,9 @@ class Cursor:
             return self._scroll_many(-1)
         out = self._batch[self._pos:]
         self._batch, self._pos = [], 0
-        while self._fetch_batch(out):
-            pass
-        self._release()
+        while self._fetch_batch():
+            out += self._batch
+        self._batch = []
         return out
 
     def __iter__(self) -> Iterator[tuple]:
@@ -401,6 +431,7 @@ class Cursor:
         self.lastrowid = None
         self._batch, self._pos, self._delivered = [], 0, 0
         self._exhausted = True
+        self._ahead = None
         self._decode = None
         self._position, self._total = 0, None
 
