@@ -210,3 +210,37 @@ def test_bare_exit_is_answered_with_exit_then_close(server):
     sock.sendall(b"\x00\x38")
     assert _recv_all(sock) == b"\x00\x38"
     sock.close()
+
+
+@pytest.fixture(scope="module")
+def tls_files(tmp_path_factory):
+    import shutil
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed, so no test certificate can be made")
+    d = tmp_path_factory.mktemp("tls")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                    "-keyout", str(d / "key.pem"), "-out", str(d / "cert.pem")],
+                   check=True, capture_output=True)
+    return d / "cert.pem", d / "key.pem"
+
+
+def test_tls_connections_verified_and_unverified(tls_files):
+    import ssl
+    cert, key = tls_files
+    server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_ctx.load_cert_chain(cert, key)
+    with EmulatorServer(tls=server_ctx) as srv:
+        verified = ssl.create_default_context(cafile=str(cert))
+        for tls in (verified, True):
+            with informix_stream.connect(host="127.0.0.1", port=srv.port, password="in4mix",
+                                         database="testdb", tls=tls) as conn:
+                cur = conn.cursor()
+                cur.execute("SELECT COUNT(*) FROM systables WHERE tabid = ?", (1,))
+                assert cur.fetchone() == (1,)
+        with pytest.raises(informix_stream.OperationalError, match="TLS"):
+            informix_stream.connect(host="127.0.0.1", port=srv.port, password="in4mix",
+                                    database="testdb", tls=ssl.create_default_context())
+        with pytest.raises(informix_stream.OperationalError):
+            informix_stream.connect(host="127.0.0.1", port=srv.port, password="in4mix",
+                                    database="testdb", connect_timeout=3, read_timeout=3)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import ssl
 import sys
 
 from .server import EmulatorServer
@@ -26,6 +27,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--user", default="informix")
     p.add_argument("--password", default="in4mix")
     p.add_argument("--server-name", default="informix", help="the INFORMIXSERVER name")
+    p.add_argument("--tls-cert", help="serve TLS with this PEM certificate (chain)")
+    p.add_argument("--tls-key", help="private key for --tls-cert (if not in the same file)")
     p.add_argument("--verbose", action="store_true", help="log each client connection")
     return p
 
@@ -35,10 +38,21 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.port <= 65535:
         _parser().error(f"--port must be 0..65535, not {args.port}")
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING)
+    tls = None
+    if args.tls_cert:
+        tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        try:
+            tls.load_cert_chain(args.tls_cert, args.tls_key)
+        except (OSError, ssl.SSLError) as exc:
+            print(f"cannot load the TLS certificate: {exc}", file=sys.stderr)
+            return 1
+    elif args.tls_key:
+        _parser().error("--tls-key needs --tls-cert")
     try:
         server = EmulatorServer(args.host, args.port, databases=args.databases or ["testdb"],
                                 data_dir=args.data_dir, user=args.user,
-                                password=args.password, server_name=args.server_name)
+                                password=args.password, server_name=args.server_name,
+                                tls=tls)
     except OSError as exc:
         print(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import ssl
 import threading
 from collections.abc import Callable, Iterable
 
@@ -44,15 +45,17 @@ class EmulatorServer:
     Usable as a context manager (starts on enter, stops on exit) or with
     ``start()``/``stop()``; ``serve_forever()`` blocks for the command line.
     ``on_request`` receives every raw request (bytes up to and including its
-    SQ_EOT) for wire-conformance recording.
+    SQ_EOT) for wire-conformance recording; ``tls`` makes it a TLS listener.
     """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *,
                  databases: Iterable[str] = ("testdb",), data_dir: str | None = None,
                  user: str = "informix", password: str = "in4mix",
                  server_name: str = "informix",
-                 on_request: Callable[[bytes], None] | None = None) -> None:
+                 on_request: Callable[[bytes], None] | None = None,
+                 tls: ssl.SSLContext | None = None) -> None:
         self.engine = Engine(list(databases), data_dir)
+        self.tls = tls
         self.users = {user: password}
         self.server_name = server_name
         self.on_request = on_request
@@ -108,11 +111,14 @@ class EmulatorServer:
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             buf = bytearray()
             conn.settimeout(LOGIN_TIMEOUT)
+            if self.tls is not None:
+                # Like an Informix SSL listener: TLS from the first byte.
+                conn = self.tls.wrap_socket(conn, server_side=True)
             session = self._login(conn, buf)
             conn.settimeout(None)
             if session is not None:
                 self._serve_requests(conn, buf, session)
-        except (OSError, ProtocolError) as exc:
+        except (OSError, ProtocolError, ssl.SSLError) as exc:
             log.debug("client connection ended: %s", exc)
         finally:
             if session is not None:
