@@ -9,12 +9,9 @@ pipelined executemany.
 from __future__ import annotations
 
 import datetime
-import os
 import socket
 import struct
-import subprocess
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,6 +20,7 @@ if str(SRC) not in sys.path:
     sys.path.insert(0, str(SRC))
 
 import informix_stream  # noqa: E402
+from informix_stream.emulator.process import spawned  # noqa: E402
 from informix_stream.framing import Writer  # noqa: E402
 from informix_stream.login import LoginRequest, build_login_request, read_sl_pdu  # noqa: E402
 from informix_stream.messages import Reply, Tag, parse_reply  # noqa: E402
@@ -39,21 +37,9 @@ def rows(n: int, start: int = 0):
         yield (i, f"name-{i:08d}", i * 7 % 1000, i / 3.0, base + datetime.timedelta(days=i % 1500))
 
 
-@contextmanager
 def emulator_process(*extra: str):
     """(host, port) of an emulator running in a child process."""
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
-    proc = subprocess.Popen([sys.executable, "-m", "informix_stream.emulator", "--port", "0",
-                             *extra], stdout=subprocess.PIPE, text=True, env=env)
-    try:
-        line = proc.stdout.readline()
-        if not line.startswith("listening on "):
-            raise RuntimeError(f"emulator did not start: {line!r}")
-        host, port = line.split()[-1].rsplit(":", 1)
-        yield host, int(port)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    return spawned(*extra)
 
 
 def connect(host: str, port: int, **kw):

@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import subprocess
 import sys
 import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 import informix_stream  # noqa: E402
+from informix_stream.emulator.process import spawned  # noqa: E402
 
 TABLE_DDL = ("CREATE TABLE demo_rows (id INTEGER NOT NULL, name VARCHAR(64), "
              "counter INTEGER, value FLOAT, created DATE)")
@@ -60,22 +59,6 @@ class RssSampler:
         self.peak = max(self.peak, rss_bytes())
 
 
-@contextmanager
-def emulator():
-    proc = subprocess.Popen([sys.executable, "-m", "informix_stream.emulator", "--port", "0"],
-                            stdout=subprocess.PIPE, text=True,
-                            env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
-    try:
-        line = proc.stdout.readline()
-        if not line.startswith("listening on "):
-            raise SystemExit(f"emulator did not start: {line!r}")
-        host, port = line.split()[-1].rsplit(":", 1)
-        yield host, int(port)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
 def progress(rows, total: int, label: str):
     """Pass rows through while drawing a progress bar on stderr."""
     width, step = 40, max(total // 200, 1)
@@ -105,7 +88,7 @@ def main() -> int:
     if args.rows < 1:
         ap.error("--rows must be positive")
 
-    with emulator() as (host, port):
+    with spawned() as (host, port):
         conn = informix_stream.connect(host=host, port=port, user="informix", password="in4mix",
                                        database="testdb", fetch_buffer_size=args.fetch_buffer)
         cur = conn.cursor()

@@ -55,11 +55,14 @@ class Wire:
             raise self._break(exc) from exc
 
     def _recv(self) -> None:
+        """Append what the socket has; in non-blocking mode, possibly nothing."""
         if self.pos:
             del self.buf[:self.pos]
             self.pos = 0
         try:
             data = self.sock.recv(RECV_SIZE)
+        except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
+            return
         except (OSError, ValueError) as exc:
             raise self._break(exc) from exc
         if not data:
@@ -153,22 +156,8 @@ class Wire:
                 raise self._break(exc) from exc
             view = view[sent:]
         if readable:
-            self._recv_nowait()
+            self._recv()
         return view
-
-    def _recv_nowait(self) -> None:
-        if self.pos:
-            del self.buf[:self.pos]
-            self.pos = 0
-        try:
-            data = self.sock.recv(RECV_SIZE)
-        except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
-            return
-        except OSError as exc:
-            raise self._break(exc) from exc
-        if not data:
-            raise self._break(ConnectionResetError("server closed the connection"))
-        self.buf += data
 
     def close(self) -> None:
         try:

@@ -57,14 +57,10 @@ def convert(sql: str) -> tuple[str, list[int] | None, int]:
     i, start, n = 0, 0, len(sql)
     while i < n:
         c = sql[i]
-        if c in "'\"":
-            i = _skip_quoted(sql, i, c)
+        j = _skip_quoted(sql, i, c) if c in "'\"" else _skip_comment(sql, i)
+        if j != i:
+            i = j
             continue
-        if c in "-/{":
-            j = _skip_comment(sql, i)
-            if j != i:
-                i = j
-                continue
         if c == "?":
             qmarks += 1
         elif c == ":" and i + 1 < n and sql[i + 1].isdigit() and (i == 0 or sql[i - 1] != ":"):
@@ -96,12 +92,10 @@ def first_keyword(sql: str) -> str:
         if c.isspace() or c == "(":
             i += 1
             continue
-        if c in "-/{":
-            j = _skip_comment(sql, i)
-            if j != i:
-                i = j
-                continue
-        break
+        j = _skip_comment(sql, i)
+        if j == i:
+            break
+        i = j
     j = i
     while j < n and (sql[j].isalnum() or sql[j] == "_"):
         j += 1
