@@ -75,9 +75,20 @@ def _docker_target() -> Iterator[Target]:
                  .with_exposed_ports(9088))
     with container:
         wait_for_logs(container, "Maximum server connections", timeout=600)
-        yield Target(container.get_container_host_ip(),
-                     int(container.get_exposed_port(9088)), "informix", "in4mix",
-                     "sysmaster", "informix", "docker")
+        target = Target(container.get_container_host_ip(),
+                        int(container.get_exposed_port(9088)), "informix", "in4mix",
+                        "testdb", "informix", "docker")
+        _create_test_database(target)
+        yield target
+
+
+def _create_test_database(target: Target) -> None:
+    """The image starts with system databases only; tests need a logged one."""
+    import informix_stream
+    with informix_stream.connect(host=target.host, port=target.port, user=target.user,
+                                 password=target.password, server=target.server,
+                                 autocommit=True) as conn:
+        conn.cursor().execute(f"CREATE DATABASE {target.database} WITH LOG")
 
 
 @pytest.fixture(scope="session")
