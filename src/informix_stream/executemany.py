@@ -15,6 +15,7 @@ sent, and the exception names row k (zero-based, over the whole call).
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -31,28 +32,44 @@ from .placeholders import convert
 DEFAULT_CHUNK_SIZE = 1000
 DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024
 
+_BIND_HEAD = struct.Struct("!hh")
+_EXECUTE = b"\x00\x07"
+
 
 def _chunks(rows: Iterable[Sequence[Any]], order, count: int, prefix: bytes,
             chunk_size: int, chunk_bytes: int) -> Iterator[tuple[int, list[bytes]]]:
-    """Yield (index of the chunk's first row, encoded requests), lazily."""
+    """Yield (index of the chunk's first row, encoded requests), lazily.
+
+    A row that cannot be encoded fails its whole chunk before anything of it
+    is sent.  An exception from the caller's iterable is different: the rows
+    it did produce are sent first, then the exception goes on.
+    """
     requests: list[bytes] = []
     size, first = 0, 0
-    for index, params in enumerate(rows):
+    source = iter(rows)
+    index = 0
+    while True:
+        try:
+            params = next(source)
+        except StopIteration:
+            break
+        except BaseException:
+            if requests:
+                yield first, requests
+            raise
         try:
             encoded = encode_params(params, order, count)
         except Error as exc:
             exc.row_index = index
             exc.args = (f"row {index}: {exc.args[0]}",)
-            if requests:
-                yield first, requests
             raise
-        request = prefix + Writer().short(Tag.BIND).short(len(encoded)).getvalue() \
-            + b"".join(encoded) + b"\x00\x07"
+        request = prefix + _BIND_HEAD.pack(Tag.BIND, len(encoded)) + b"".join(encoded) + _EXECUTE
         requests.append(request)
         size += len(request)
+        index += 1
         if len(requests) >= chunk_size or size >= chunk_bytes:
             yield first, requests
-            requests, size, first = [], 0, index + 1
+            requests, size, first = [], 0, index
     if requests:
         yield first, requests
 
