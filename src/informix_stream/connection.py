@@ -32,6 +32,9 @@ DEFAULT_FETCH_BUFFER = 64 * 1024
 MAX_FETCH_BUFFER = 2 * 1024 * 1024 * 1024 - 1
 RECV_SIZE = 256 * 1024
 
+# SQ_DONE warning bit after a database is opened: the database is logged.
+DB_LOGGED = 0x01
+
 # What we offer in SQ_PROTOCOLS: the same feature set IBM's clients offer.
 CLIENT_PROTOCOLS = bytes.fromhex("fffc7ffc3c8caa97")
 
@@ -192,6 +195,9 @@ class Connection:
         self._inflight: tuple | None = None     # (cursor, row decoder) of a read-ahead
         self.fetch_buffer_size = fetch_buffer_size
         self.database = database
+        # Transactions exist only in a logged database (DBOPEN's DONE says so);
+        # an unlogged one would reject every implicit SQ_BEGIN.
+        self.logged = False
         self.server_version = ""
         self._cursor_seq = 0
 
@@ -293,7 +299,8 @@ class Connection:
             self._absorb_inflight(wire)
             self._settle_owed(wire)
             data = self._take_piggyback()
-            opens = begin and not self._autocommit and not self._in_transaction
+            opens = (begin and self.logged and not self._autocommit
+                     and not self._in_transaction)
             if opens:
                 data += Writer().short(Tag.BEGIN).getvalue()
             data += w.getvalue() + b"\x00\x0c"
@@ -428,6 +435,7 @@ def _login(wire: Wire, user: str, password: str | None, server: str,
     conn.request(Writer().short(Tag.PROTOCOLS).short_string(CLIENT_PROTOCOLS))
     if database is not None:
         # An unknown database fails here with -329 (an OperationalError).
-        conn.request(Writer().short(Tag.DBOPEN).short_string(database.encode("iso-8859-1"))
-                     .short(0))
+        reply = conn.request(Writer().short(Tag.DBOPEN)
+                             .short_string(database.encode("iso-8859-1")).short(0))
+        conn.logged = bool(reply.warnings & DB_LOGGED)
     return conn

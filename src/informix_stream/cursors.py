@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from . import codecs
-from .connection import raise_for
+from .connection import DB_LOGGED, raise_for
 from .errors import (DataError, InterfaceError, NotSupportedError,
                      ProgrammingError)
 from .framing import Writer
@@ -160,6 +160,8 @@ class Cursor:
             conn._in_transaction = True
         elif describe.stmt_type in _TX_CLOSERS:
             conn._in_transaction = False
+        if describe.stmt_type == StmtType.DATABASE:
+            conn.logged = bool(reply.warnings & DB_LOGGED)
 
     def _open_cursor(self, describe, encoded: list[bytes]) -> None:
         conn = self.connection

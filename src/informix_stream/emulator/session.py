@@ -313,8 +313,10 @@ class Session:
         target = _scroll_target(msg, cur.position, len(cur.rows))
         if 1 <= target <= len(cur.rows):
             cur.position = target
-            w.short(Tag.TUPID).int(target)
+            # The tuple first, then its row number: JDBC's receiveTupleId only
+            # takes the number as the first row's when tuples already arrived.
             w.raw(cur.rows[target - 1])
+            w.short(Tag.TUPID).int(target)
         else:
             cur.position = 0 if target < 1 else len(cur.rows) + 1
             write_done(w, 0)
