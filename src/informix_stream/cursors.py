@@ -176,6 +176,8 @@ class Cursor:
             w.short(Tag.SCROLL)
         w.short(Tag.OPEN)
         if not self.scrollable:
+            # Repeating SQ_ID before the NFETCH is what both reference clients do.
+            w.short(Tag.ID).short(describe.stmt_id)
             w.short(Tag.NFETCH).int(self.fetch_buffer_size).short(0)
         self._open = True
         self._exhausted = False

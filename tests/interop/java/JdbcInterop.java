@@ -76,6 +76,7 @@ public final class JdbcInterop {
             case "transactions": transactions(); break;
             case "errors": errors(); break;
             case "query": query(args); break;
+            case "conformance": conformance(args); break;
             default:
                 System.err.println("unknown scenario: " + scenario);
                 System.exit(2);
@@ -544,6 +545,40 @@ public final class JdbcInterop {
                     emitError(e);
                 }
             }
+        }
+    }
+
+    /**
+     * The wire-conformance script: the same operations the Python clients run,
+     * so the server can compare the request PDUs of all three.
+     * Arguments: INSERT_SQL SELECT_SQL ID NAME AMOUNT ID NAME AMOUNT SELECT_PARAM
+     * (first row committed, second rolled back). Prints each selected row.
+     */
+    private void conformance(String[] args) throws SQLException {
+        try (Connection c = session()) {
+            c.setAutoCommit(false);
+            conformanceInsert(c, args[0], args[2], args[3], args[4]);
+            c.commit();
+            try (PreparedStatement ps = c.prepareStatement(args[1])) {
+                ps.setInt(1, Integer.parseInt(args[8]));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        emit("row", rs.getInt(1), rs.getString(2), plain(rs.getBigDecimal(3)));
+                    }
+                }
+            }
+            conformanceInsert(c, args[0], args[5], args[6], args[7]);
+            c.rollback();
+        }
+    }
+
+    private static void conformanceInsert(Connection c, String sql, String id, String name, String amount)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setInt(1, Integer.parseInt(id));
+            ps.setString(2, name);
+            ps.setBigDecimal(3, new BigDecimal(amount));
+            emit("inserted", ps.executeUpdate());
         }
     }
 
