@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import functools
 import re
 import struct
 from collections.abc import Callable, Sequence
@@ -849,17 +850,11 @@ _CELL_ENCODERS: dict[TypeCode, Callable[[ColumnType, str], CellEncoder]] = {
 }
 
 
-def make_row_encoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
-                     ) -> Callable[[Sequence[object]], bytes]:
-    """Server side: a function turning one row of Python values into the
-    SQ_TUPLE row image (without the tag and size header).
-
-    Values are converted as the column requires (int, float, Decimal, str,
-    bool, date, datetime, time, timedelta, IntervalYM); None is NULL.  Values
-    that cannot be stored raise DataError; CHAR/VARCHAR text longer than the
-    column is cut, as Informix does on assignment.  BYTE and TEXT have no row
-    image here: their values travel through the blob protocol.
-    """
+def _cellwise_encoder(columns: Sequence[ColumnType], encoding: str
+                      ) -> Callable[[Sequence[object]], bytes]:
+    """The reference row encoder: one converter per cell.  The compiled
+    encoders fall back to it for NULLs and anything unusual, so it alone
+    decides conversions and errors."""
     try:
         encoders = [_CELL_ENCODERS[c.code](c, encoding) for c in columns]
     except KeyError as exc:
@@ -873,6 +868,20 @@ def make_row_encoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
     return encode_row
 
 
+def make_row_encoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
+                     ) -> Callable[[Sequence[object]], bytes]:
+    """Server side: a function turning one row of Python values into the
+    SQ_TUPLE row image (without the tag and size header).
+
+    Values are converted as the column requires (int, float, Decimal, str,
+    bool, date, datetime, time, timedelta, IntervalYM); None is NULL.  Values
+    that cannot be stored raise DataError; CHAR/VARCHAR text longer than the
+    column is cut, as Informix does on assignment.  BYTE and TEXT have no row
+    image here: their values travel through the blob protocol.
+    """
+    return _compiled_encoder(tuple(columns), encoding, False)
+
+
 _TUPLE_HEADER = struct.Struct("!hhi")
 
 
@@ -884,7 +893,12 @@ def make_tuple_encoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-
     what a fetch reply is made of, so a server can also keep rows in this
     form and send them without re-encoding.
     """
-    encode_row = make_row_encoder(columns, encoding)
+    return _compiled_encoder(tuple(columns), encoding, True)
+
+
+def _cellwise_tuple_encoder(columns: Sequence[ColumnType], encoding: str
+                            ) -> Callable[[Sequence[object]], bytes]:
+    encode_row = _cellwise_encoder(columns, encoding)
     head = _TUPLE_HEADER.pack
 
     def encode_tuple(values: Sequence[object]) -> bytes:
@@ -894,26 +908,12 @@ def make_tuple_encoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-
     return encode_tuple
 
 
-# Client side.  Every column of fixed width (numbers, DATE, CHAR, DECIMAL,
-# DATETIME, INTERVAL) joins a run of neighbours decoded by one precompiled
-# struct; each cell then passes through a converter chosen once per shape.
+# Converters the compiled decoders call for the rarer fixed-width types.
 
-Converter = Callable[..., object]
-
-
-def _null_if(sentinel: int) -> Converter:
-    return lambda v: None if v == sentinel else v
-
-
-def _float_converter(packer: struct.Struct) -> Converter:
+def _nan_or_null(packer: struct.Struct) -> Callable[[float], float | None]:
+    """FLOAT NULL is all-ones bytes, a NaN: only NaNs need their bytes compared."""
     null_bytes = b"\xff" * packer.size
-
-    def conv(v: float) -> float | None:
-        # NULL is all-ones bytes, a NaN: compare bytes only for NaNs.
-        if v != v and packer.pack(v) == null_bytes:
-            return None
-        return v
-    return conv
+    return lambda v: None if packer.pack(v) == null_bytes else v
 
 
 def _date_converter(days: int) -> datetime.date | None:
@@ -922,92 +922,12 @@ def _date_converter(days: int) -> datetime.date | None:
     return datetime.date.fromordinal(_EPOCH_ORDINAL + days)
 
 
-def _char_converter(encoding: str) -> Converter:
-    return lambda b: None if b[0] == 0 else b.decode(encoding)
-
-
-def _packed_converter(ctype: ColumnType) -> Converter:
+def _packed_converter(ctype: ColumnType) -> Callable[[bytes], object]:
     if ctype.code in (TypeCode.DECIMAL, TypeCode.MONEY):
         scale = ctype.scale
         return lambda b: None if _is_bcd_null(b) else _decimal_from_bcd(b, scale)
     decode = _datetime_value if ctype.code == TypeCode.DATETIME else _interval_value
     return lambda b: None if _is_bcd_null(b) else decode(b, ctype)
-
-
-def _fixed_layout(ctype: ColumnType, encoding: str) -> tuple[str, int, Converter] | None:
-    """(struct format, values it yields, converter) or None if variable width."""
-    code = ctype.code
-    if code == TypeCode.DATE:
-        return "i", 1, _date_converter
-    if code in _INT_STRUCT:
-        return _INT_STRUCT[code].format[1:], 1, _null_if(_INT_NULL[code])
-    if code in _FLOAT_STRUCT:
-        packer = _FLOAT_STRUCT[code]
-        return packer.format[1:], 1, _float_converter(packer)
-    if code in (TypeCode.INT8, TypeCode.SERIAL8):
-        return "hII", 3, _int8_value
-    if code in (TypeCode.CHAR, TypeCode.NCHAR):
-        return f"{ctype.length}s", 1, _char_converter(encoding)
-    if code in _PACKED:
-        return f"{ctype.wire_width}s", 1, _packed_converter(ctype)
-    return None
-
-
-Step = Callable[[bytes | bytearray | memoryview, int, list], int]
-
-
-def _run_step(layouts: list[tuple[str, int, Converter]]) -> Step:
-    packer = struct.Struct("!" + "".join(fmt for fmt, _, _ in layouts))
-    size, unpack_from = packer.size, packer.unpack_from
-    singles = [conv for _, n, conv in layouts if n == 1]
-    if len(singles) == len(layouts):
-        def step(buf: bytes | bytearray | memoryview, pos: int, out: list) -> int:
-            out += [conv(v) for conv, v in zip(singles, unpack_from(buf, pos))]
-            return pos + size
-        return step
-    plan = [(n, conv) for _, n, conv in layouts]
-
-    def step_multi(buf: bytes | bytearray | memoryview, pos: int, out: list) -> int:
-        vals, i = unpack_from(buf, pos), 0
-        for n, conv in plan:
-            out.append(conv(*vals[i:i + n]))
-            i += n
-        return pos + size
-    return step_multi
-
-
-def _varchar_step(encoding: str) -> Step:
-    def step(buf: bytes | bytearray | memoryview, pos: int, out: list) -> int:
-        n = buf[pos]
-        end = pos + 1 + n
-        if end > len(buf):
-            raise ProtocolError("VARCHAR runs past the row image")
-        data = bytes(buf[pos + 1:end])
-        out.append(None if data == b"\x00" else data.decode(encoding))
-        return end
-    return step
-
-
-def _envelope_step(convert: Callable[[bytes], object]) -> Step:
-    def step(buf: bytes | bytearray | memoryview, pos: int, out: list) -> int:
-        null = buf[pos]
-        n = _INT.unpack_from(buf, pos + 1)[0]
-        end = pos + 5 + n
-        if n < 0 or end > len(buf):
-            raise ProtocolError("opaque-type value runs past the row image")
-        out.append(None if null == 1 else convert(bytes(buf[pos + 5:end])))
-        return end
-    return step
-
-
-def _variable_step(ctype: ColumnType, encoding: str) -> Step:
-    if ctype.code in _VARCHARS:
-        return _varchar_step(encoding)
-    if ctype.code == TypeCode.LVARCHAR:
-        return _envelope_step(lambda b: b.decode(encoding))
-    if ctype.code == TypeCode.BOOLEAN:
-        return _envelope_step(lambda b: b[:1] in (b"\x01", b"t", b"T"))
-    raise ValueError(f"no row decoding for {ctype.code!r}")
 
 
 _OPAQUE_BY_XID = {(TypeCode.UDTFIXED, XID_BOOLEAN): TypeCode.BOOLEAN,
@@ -1047,31 +967,336 @@ def make_row_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
     timedelta, or IntervalYM for YEAR/MONTH qualifiers; NULL -> None.
     A row that does not fit the buffer raises ProtocolError.
     """
-    steps: list[Step] = []
-    run: list[tuple[str, int, Converter]] = []
-    for ctype in columns:
-        layout = _fixed_layout(ctype, encoding)
-        if layout is not None:
-            run.append(layout)
-            continue
-        if run:
-            steps.append(_run_step(run))
-            run = []
-        steps.append(_variable_step(ctype, encoding))
-    if run:
-        steps.append(_run_step(run))
+    return _compiled_decoder(tuple(columns), encoding)
 
-    def decode_row(buf: bytes | bytearray | memoryview, pos: int = 0) -> tuple[tuple, int]:
-        out: list = []
-        try:
-            for step in steps:
-                pos = step(buf, pos, out)
-        except (struct.error, IndexError) as exc:
-            raise ProtocolError(f"row image ends early: {exc}") from exc
-        except (ValueError, OverflowError) as exc:
-            raise ProtocolError(f"undecodable row value: {exc}") from exc
-        return tuple(out), pos
-    return decode_row
+
+# ---------------------------------------------------------------------------
+# Compiled row codecs
+# ---------------------------------------------------------------------------
+#
+# Every fetched row passes through a decoder and every served row through an
+# encoder, and a loop calling one converter per cell costs several times the
+# work itself.  So each row shape gets its own function of straight-line
+# Python, assembled from the fixed templates below: one struct call covers a
+# run of fixed-width columns together with the VARCHAR that opens or
+# interrupts it (a struct per text length, made on first use), NULL
+# sentinels are compared inline.  Only integer literals, struct format
+# letters and names chosen here are written into the source; the encoding,
+# structs and converters reach the code through its namespace, never as
+# text.  Shapes repeat (the same query runs again and again), so the
+# functions are cached.  bench/throughput/test_codec_speed.py measures them.
+
+_SHAPE_CACHE_SIZE = 256
+_STRUCT_CACHE_SIZE = 4096
+_TRUE_BYTES = (b"\x01", b"t", b"T")
+
+
+def _compile(source: str, namespace: dict, name: str) -> Callable:
+    namespace.update(ProtocolError=ProtocolError, StructError=struct.error)
+    exec(compile(source, f"<informix_stream.codecs {name}>", "exec"), namespace)
+    return namespace[name]
+
+
+def _indent(lines: list[str], depth: int) -> str:
+    pad = " " * depth
+    return "".join(f"{pad}{line}\n" for line in lines)
+
+
+def _struct_maker(fmt: str, cache: dict | list, fixed: int = 0, pad: bool = False,
+                  method: str = "pack") -> Callable[[int], Callable]:
+    """Lazily build the struct for one text length ``{0}`` in ``fmt``; with
+    ``pad`` a zero byte follows when ``fixed`` plus the length is odd."""
+    def make(length: int) -> Callable:
+        full = fmt.format(length) + ("x" if pad and (fixed + length) & 1 else "")
+        if isinstance(cache, dict) and len(cache) >= _STRUCT_CACHE_SIZE:
+            cache.clear()
+        cache[length] = fn = getattr(struct.Struct(full), method)
+        return fn
+    return make
+
+
+# DATE values repeat a lot within a result set, and a dict hit is cheaper
+# than building the date.
+_DATES: dict[int, datetime.date] = {}
+
+
+def _new_date(days: int) -> datetime.date:
+    if len(_DATES) >= _STRUCT_CACHE_SIZE:
+        _DATES.clear()
+    _DATES[days] = value = datetime.date.fromordinal(_EPOCH_ORDINAL + days)
+    return value
+
+
+# -- decoding ----------------------------------------------------------------
+
+_DECODER = """\
+def decode_row(buf, start=0):
+    pos = start
+    try:
+{body}        return {row}, pos
+    except (StructError, IndexError) as exc:
+        raise ProtocolError(f"row image ends early: {{exc}}") from exc
+    except (ValueError, OverflowError) as exc:
+        raise ProtocolError(f"undecodable row value: {{exc}}") from exc
+    except AttributeError:
+        if type(buf) is not memoryview:
+            raise
+        # A memoryview slice has no decode(): use a bytes copy of the rest.
+        row, end = decode_row(bytes(buf[start:]), 0)
+        return row, start + end
+"""
+
+_ENVELOPE_CELL = [
+    "z = buf[pos]",
+    "n = _int_at(buf, pos + 1)[0]",
+    "e = pos + 5 + n",
+    "if n < 0 or e > len(buf):",
+    "    raise ProtocolError('opaque-type value runs past the row image')",
+    "{v} = None if z == 1 else {value}",
+    "pos = e",
+]
+_ENVELOPE_VALUES = {TypeCode.LVARCHAR: "buf[pos + 5:e].decode(_enc)",
+                    TypeCode.BOOLEAN: "buf[pos + 5:e][:1] in _TRUE_BYTES"}
+
+
+def _fixed_cell(ctype: ColumnType) -> tuple[str, int, str, object] | None:
+    """How a fixed-width column decodes: (struct format, raw values it
+    yields, expression over the raws {a} {b} {c}, helper {f} it calls), or
+    None for a variable-width column."""
+    code = ctype.code
+    if code == TypeCode.DATE:
+        return "i", 1, "None if {a} == -2147483648 else (_dates.get({a}) or {f}({a}))", _new_date
+    if code in _INT_STRUCT:
+        null = _INT_NULL[code]
+        return _INT_STRUCT[code].format[1:], 1, f"None if {{a}} == {null} else {{a}}", None
+    if code in _FLOAT_STRUCT:
+        packer = _FLOAT_STRUCT[code]
+        return packer.format[1:], 1, "{a} if {a} == {a} else {f}({a})", _nan_or_null(packer)
+    if code in (TypeCode.INT8, TypeCode.SERIAL8):
+        return "hII", 3, "{f}({a}, {b}, {c})", _int8_value
+    if code in (TypeCode.CHAR, TypeCode.NCHAR):
+        return f"{ctype.length}s", 1, "None if {a}[0] == 0 else {a}.decode(_enc)", None
+    if code in _PACKED:
+        return f"{ctype.wire_width}s", 1, "{f}({a})", _packed_converter(ctype)
+    return None
+
+
+class _DecoderPlan:
+    """Columns grouped into struct reads.  A read covers fixed-width
+    columns and at most one VARCHAR (``B{0}s``, its length byte and text);
+    a second VARCHAR or an opaque-type envelope starts a new read."""
+
+    def __init__(self, ns: dict) -> None:
+        self.ns, self.body, self.cells = ns, [], []
+        self._fmt, self._raws = "", []
+        self._varchar: tuple[int, str] | None = None
+
+    def fixed(self, fmt: str, raws: list[str]) -> None:
+        self._fmt += fmt
+        self._raws += raws
+
+    def varchar(self, k: int) -> None:
+        if self._varchar is not None:
+            self.flush()
+        # where the length byte sits in the read, and its name
+        self._varchar = (struct.calcsize("!" + self._fmt), f"n{k}")
+        self.fixed("B{0}s", [f"n{k}", f"t{k}"])
+        self.cells.append(f"None if n{k} == 1 and t{k} == b'\\x00' else t{k}.decode(_enc)")
+
+    def statements(self, lines: list[str]) -> None:
+        self.flush()
+        self.body += lines
+
+    def flush(self) -> None:
+        if not self._raws:
+            return
+        name, target = f"_u{len(self.body)}", ", ".join(self._raws) + ","
+        if self._varchar is None:
+            packer = struct.Struct("!" + self._fmt)
+            self.ns[name] = packer.unpack_from
+            self.body += [f"{target} = {name}(buf, pos)", f"pos += {packer.size}"]
+        else:
+            cache: list = [None] * 256
+            self.ns[name], self.ns[f"{name}_new"] = cache, _struct_maker(
+                "!" + self._fmt, cache, method="unpack_from")
+            fixed = struct.calcsize("!" + self._fmt.replace("{0}s", ""))
+            offset, n = self._varchar
+            at = f"pos + {offset}" if offset else "pos"
+            self.body += [f"{n} = buf[{at}]",
+                          f"{target} = ({name}[{n}] or {name}_new({n}))(buf, pos)",
+                          f"pos += {fixed} + {n}"]
+        self._fmt, self._raws, self._varchar = "", [], None
+
+
+def _decoder_source(columns: tuple[ColumnType, ...], ns: dict) -> str:
+    plan = _DecoderPlan(ns)
+    for k, ctype in enumerate(columns):
+        cell = _fixed_cell(ctype)
+        if cell is not None:
+            fmt, count, expr, helper = cell
+            raws = [f"r{k}_{i}" for i in range(count)]
+            plan.fixed(fmt, raws)
+            if helper is not None:
+                ns[f"_f{k}"] = helper
+            plan.cells.append(expr.format(**dict(zip("abc", raws)), f=f"_f{k}"))
+        elif ctype.code in _VARCHARS:
+            plan.varchar(k)
+        elif ctype.code in _ENVELOPE_VALUES:
+            value = _ENVELOPE_VALUES[ctype.code]
+            plan.statements([line.format(v=f"c{k}", value=value) for line in _ENVELOPE_CELL])
+            plan.cells.append(f"c{k}")
+        else:
+            raise ValueError(f"no row decoding for {ctype.code!r}")
+    plan.flush()
+    row = f"({', '.join(plan.cells)},)" if plan.cells else "()"
+    return _DECODER.format(body=_indent(plan.body, 8), row=row)
+
+
+@functools.lru_cache(maxsize=_SHAPE_CACHE_SIZE)
+def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str
+                      ) -> Callable[[bytes | bytearray | memoryview, int], tuple[tuple, int]]:
+    ns: dict = {"_enc": encoding, "_int_at": _INT.unpack_from, "_TRUE_BYTES": _TRUE_BYTES,
+                "_dates": _DATES}
+    source = _decoder_source(columns, ns)
+    return _compile(source, ns, "decode_row")
+
+
+# -- encoding ----------------------------------------------------------------
+
+_ENCODER = """\
+def encode(values):
+    if len(values) != {count}:
+        raise ValueError(f"row has {{len(values)}} values for {count} columns")
+{unpack}    try:
+        if {guard}:
+{body}            return {image}
+    except Exception:
+        pass  # an odd value: the cell-by-cell encoder decides
+    return cellwise(values)
+"""
+
+
+class _EncoderPlan:
+    """The row image as struct fields (format, argument expression).  A text
+    of variable length has the format ``{0}s``, and its length is named in
+    ``lengths``."""
+
+    def __init__(self) -> None:
+        self.fields: list[tuple[str, str]] = []
+        self.prelude: list[str] = []
+        self.guards: list[str] = []
+        self.lengths: list[str] = []
+
+    def text(self, var: str, make: str) -> None:
+        self.prelude += [f"{var} = {make}", f"n{var} = len({var})"]
+        self.fields.append(("{0}s", var))
+        self.lengths.append(f"n{var}")
+
+
+def _float_null(packer: struct.Struct) -> float | None:
+    """The NaN that packs back to FLOAT's all-ones NULL bytes, or None where
+    the platform does not keep NaN payloads (then NULL takes the slow way)."""
+    null_bytes = b"\xff" * packer.size
+    value = packer.unpack(null_bytes)[0]
+    return value if packer.pack(value) == null_bytes else None
+
+
+def _plan_cell(plan: _EncoderPlan, ctype: ColumnType, k: int, ns: dict, encoding: str) -> None:
+    """Add one column; NULL is written inline wherever its bytes are a
+    value the struct can pack."""
+    code, v = ctype.code, f"v{k}"
+    if code == TypeCode.DATE:
+        plan.fields.append(("i", f"-2147483648 if {v} is None else _toord({v}) - {_EPOCH_ORDINAL}"))
+    elif code in _INT_STRUCT:
+        null = _INT_NULL[code]
+        plan.fields.append((_INT_STRUCT[code].format[1:], f"{null} if {v} is None else {v}"))
+        plan.guards.append(f"{v} != {null}")
+    elif code in _FLOAT_STRUCT:
+        packer = _FLOAT_STRUCT[code]
+        ns[f"_n{k}"] = _float_null(packer)
+        if ns[f"_n{k}"] is None:
+            plan.guards.append(f"{v} is not None")
+        plan.fields.append((packer.format[1:], f"_n{k} if {v} is None else {v}"))
+    elif code in (TypeCode.CHAR, TypeCode.NCHAR):
+        n = ctype.length
+        ns[f"_n{k}"] = b"\x00" + b" " * (n - 1)
+        plan.fields.append((f"{n}s", f"_n{k} if {v} is None else "
+                                     f"_encode({v}, _enc)[:{n}].ljust({n}, b' ')"))
+    elif code in _VARCHARS:
+        plan.fields.append(("B", f"nt{k}"))
+        plan.text(f"t{k}", f"b'\\x00' if {v} is None else _encode({v}, _enc)[:{ctype.length & 0xFF}]")
+    else:
+        # INT8, DECIMAL, DATETIME, ... : the cell encoder, whole.
+        ns[f"_e{k}"] = _CELL_ENCODERS[code](ctype, encoding)
+        if code in (TypeCode.LVARCHAR, TypeCode.BOOLEAN):
+            plan.text(f"t{k}", f"_e{k}({v})")
+        else:
+            width = 10 if code in (TypeCode.INT8, TypeCode.SERIAL8) else ctype.wire_width
+            plan.fields.append((f"{width}s", f"_e{k}({v})"))
+
+
+def _pack_call(fields: list[tuple[str, str]], ns: dict, name: str, length: str | None,
+               fixed: int = 0, pad: bool = False) -> str:
+    """Source packing ``fields``; ``length`` names the one text length they
+    hold, if any.  ``pad`` appends the SQ_TUPLE even-length pad byte."""
+    fmt = "!" + "".join(f for f, _ in fields)
+    args = ", ".join(e for _, e in fields)
+    if length is None:
+        ns[name] = struct.Struct(fmt + ("x" if pad and fixed & 1 else "")).pack
+        return f"{name}({args})"
+    cache: dict = {}
+    ns[name], ns[f"{name}_new"] = cache, _struct_maker(fmt, cache, fixed, pad)
+    return f"({name}.get({length}) or {name}_new({length}))({args})"
+
+
+def _packer_source(plan: _EncoderPlan, ns: dict, as_tuple: bool) -> tuple[list[str], str]:
+    """(statements, expression) making the row image, or the SQ_TUPLE message.
+
+    With one text at most, the whole row is one struct per text length.
+    More texts would multiply the structs, so each gets a struct of its own
+    (with the fields before it), the fields after the last one another.
+    """
+    fixed = struct.calcsize("!" + "".join(f for f, _ in plan.fields).replace("{0}s", ""))
+    lines, fields = list(plan.prelude), plan.fields
+    if as_tuple:
+        fields = [("hhi", "14, 0, size"), *fields]
+        lines.append(f"size = {' + '.join([str(fixed), *plan.lengths])}")
+    if len(plan.lengths) <= 1:
+        length = plan.lengths[0] if plan.lengths else None
+        return lines, _pack_call(fields, ns, "_p", length, fixed, as_tuple)
+    exprs, segment, texts = [], [], iter(plan.lengths)
+    for field in fields:
+        segment.append(field)
+        if field[0] == "{0}s":
+            length = next(texts)
+            # an opaque-type envelope alone is already its bytes
+            alone = len(segment) == 1
+            exprs.append(field[1] if alone else _pack_call(segment, ns, f"_p{len(exprs)}", length))
+            segment = []
+    if as_tuple:
+        fmt = "!" + "".join(f for f, _ in segment)
+        ns["_tail"] = (struct.Struct(fmt).pack, struct.Struct(fmt + "x").pack)
+        exprs.append(f"_tail[size & 1]({', '.join(e for _, e in segment)})")
+    elif segment:
+        exprs.append(_pack_call(segment, ns, "_tail", None))
+    return lines, " + ".join(exprs)
+
+
+@functools.lru_cache(maxsize=_SHAPE_CACHE_SIZE)
+def _compiled_encoder(columns: tuple[ColumnType, ...], encoding: str, as_tuple: bool
+                      ) -> Callable[[Sequence[object]], bytes]:
+    cellwise = (_cellwise_tuple_encoder if as_tuple else _cellwise_encoder)(columns, encoding)
+    ns: dict = {"_enc": encoding, "_encode": str.encode,
+                "_toord": datetime.date.toordinal, "cellwise": cellwise}
+    plan = _EncoderPlan()
+    for k, ctype in enumerate(columns):
+        _plan_cell(plan, ctype, k, ns, encoding)
+    lines, image = _packer_source(plan, ns, as_tuple)
+    names = [f"v{k}" for k in range(len(columns))]
+    source = _ENCODER.format(
+        count=len(columns), unpack=f"    {', '.join(names)}, = values\n" if names else "",
+        guard=" and ".join(plan.guards) or "True", body=_indent(lines, 12), image=image)
+    return _compile(source, ns, "encode")
 
 
 # ---------------------------------------------------------------------------
@@ -1123,6 +1348,58 @@ def _bind_packed(code: TypeCode, ctype: ColumnType, data: bytes) -> bytes:
     return _block(code, ctype.length, _short_prefixed(data))
 
 
+# Exact-type fast paths for the values executemany binds by the million.
+# Each returns the block, or None to leave the value to _encode_any (which
+# alone decides what is out of range or unencodable).  Subclasses such as
+# IntEnum or datetime miss the type() lookup and take _encode_any too.
+
+_PARAM_HEAD = struct.Struct("!hhh")
+_INT_PARAM = struct.Struct("!hhhi").pack
+_BIGINT_PARAM = struct.Struct("!hhhq").pack
+_FLOAT_PARAM = struct.Struct("!hhhd").pack
+_TEXT_PARAM = struct.Struct("!hhhh").pack
+_NULL_BLOCK = _PARAM_HEAD.pack(0, -1, 0)
+_PAD = (b"", b"\x00")
+
+
+def _param_int(value: int, encoding: str) -> bytes | None:
+    if -0x80000000 <= value <= 0x7FFFFFFF:
+        return _INT_PARAM(TypeCode.INTEGER, 0, 0x0A00, value)
+    if -0x8000000000000000 < value < 0x8000000000000000:
+        return _BIGINT_PARAM(TypeCode.BIGINT, 0, 0x1300, value)
+    return None
+
+
+def _param_str(value: str, encoding: str) -> bytes | None:
+    try:
+        data = value.encode(encoding)
+    except UnicodeEncodeError:
+        return None
+    n = len(data)
+    if n > 0x7FFF:
+        return None
+    return _TEXT_PARAM(TypeCode.CHAR, 0, 0, n) + data + _PAD[n & 1]
+
+
+def _param_bool(value: bool, encoding: str) -> bytes | None:
+    return _param_str("t" if value else "f", encoding)
+
+
+def _param_float(value: float, encoding: str) -> bytes:
+    return _FLOAT_PARAM(TypeCode.FLOAT, 0, 0, value)
+
+
+def _param_date(value: datetime.date, encoding: str) -> bytes:
+    return _INT_PARAM(TypeCode.DATE, 0, 0, value.toordinal() - _EPOCH_ORDINAL)
+
+
+_PARAM_ENCODERS: dict[type, Callable[[object, str], bytes | None]] = {
+    int: _param_int, str: _param_str, float: _param_float,  # type: ignore[dict-item]
+    datetime.date: _param_date, bool: _param_bool,  # type: ignore[dict-item]
+    type(None): lambda value, encoding: _NULL_BLOCK,
+}
+
+
 def encode_param(value: object, encoding: str = "iso-8859-1") -> bytes:
     """Client side: one SQ_BIND parameter block for a Python value.
 
@@ -1135,8 +1412,17 @@ def encode_param(value: object, encoding: str = "iso-8859-1") -> bytes:
     INTERVAL DAY(9) TO FRACTION(5); IntervalYM -> INTERVAL YEAR(9) TO MONTH;
     None -> NULL.  Others raise DataError.
     """
+    fast = _PARAM_ENCODERS.get(type(value))
+    if fast is not None:
+        block = fast(value, encoding)
+        if block is not None:
+            return block
+    return _encode_any(value, encoding)
+
+
+def _encode_any(value: object, encoding: str) -> bytes:
     if value is None:
-        return Writer().short(0).short(-1).short(0).getvalue()
+        return _NULL_BLOCK
     if isinstance(value, bool):
         value = "t" if value else "f"
     if isinstance(value, str):
@@ -1193,8 +1479,11 @@ def _param_decimal(raw: bytes, prec: int) -> decimal.Decimal:
     scale; either lets the exact scale of the bound value survive."""
     value = _decimal_from_bcd(raw, None)
     scale = prec & 0xFF if prec >> 8 else prec
-    if 0 <= scale <= 64 and value.as_tuple().exponent >= -scale:  # type: ignore[operator]
-        ctx = decimal.Context(prec=100)
+    exponent = value.as_tuple().exponent
+    # Only put back fraction zeros (12.5 bound as 12.50 keeps scale 2); a
+    # large value such as 1.5E+100 is left as it is, not spelt out in digits.
+    if 0 <= scale <= 64 and -scale <= exponent <= 0:  # type: ignore[operator]
+        ctx = decimal.Context(prec=200)
         value = value.quantize(decimal.Decimal(1).scaleb(-scale), context=ctx)
     return value
 
@@ -1242,6 +1531,73 @@ def _read_value(r: Reader, code: TypeCode, prec: int, encoding: str) -> object:
     raise ProtocolError(f"unsupported parameter type {int(code)}")
 
 
+# Fast readers for the common parameter blocks, keyed by the exact type
+# short.  Each reads its value at ``pos`` (just past the 6-byte head) and
+# moves the reader on, or returns _SLOW without touching it, so that
+# _read_any re-reads the block and raises Incomplete/ProtocolError exactly
+# as it always has.
+
+_SLOW = object()
+_FastReader = Callable[[Reader, "bytes | bytearray | memoryview", int, str], object]
+
+
+def _fixed_param_reader(packer: struct.Struct, null: object,
+                        convert: Callable[[int], object] | None = None) -> _FastReader:
+    """``null`` is the in-band NULL sentinel (None for FLOAT: no value equals it)."""
+    size, unpack_from = packer.size, packer.unpack_from
+
+    def read(reader: Reader, buf: bytes | bytearray | memoryview, pos: int,
+             encoding: str) -> object:
+        stop = pos + size
+        if stop > reader.end:
+            return _SLOW
+        value = unpack_from(buf, pos)[0]
+        if value == null:
+            value = None
+        elif convert is not None:
+            try:
+                value = convert(value)
+            except (ValueError, OverflowError):
+                return _SLOW
+        reader.pos = stop
+        return value
+    return read
+
+
+def _text_param_reader(reader: Reader, buf: bytes | bytearray | memoryview, pos: int,
+                       encoding: str) -> object:
+    start = pos + 2
+    if start > reader.end:
+        return _SLOW
+    n = _SHORT.unpack_from(buf, pos)[0]
+    stop = start + n
+    if n < 0 or stop + (n & 1) > reader.end:
+        return _SLOW
+    try:
+        text = buf[start:stop].decode(encoding)
+    except (UnicodeDecodeError, AttributeError):  # bad bytes, or a memoryview
+        return _SLOW
+    reader.pos = stop + (n & 1)
+    return text
+
+
+_INT_PARAM_READER = _fixed_param_reader(_INT, -0x80000000)
+_BIGINT_PARAM_READER = _fixed_param_reader(_BIGINT, -0x8000000000000000)
+_PARAM_READERS: dict[int, _FastReader] = {
+    TypeCode.CHAR: _text_param_reader, TypeCode.VARCHAR: _text_param_reader,
+    TypeCode.NCHAR: _text_param_reader, TypeCode.NVARCHAR: _text_param_reader,
+    TypeCode.SMALLINT: _fixed_param_reader(_SHORT, -0x8000),
+    TypeCode.INTEGER: _INT_PARAM_READER, TypeCode.SERIAL: _INT_PARAM_READER,
+    TypeCode.BIGINT: _BIGINT_PARAM_READER, TypeCode.BIGSERIAL: _BIGINT_PARAM_READER,
+    TypeCode.FLOAT: _fixed_param_reader(_DOUBLE, None),
+    TypeCode.SMALLFLOAT: _fixed_param_reader(_REAL, None),
+    TypeCode.DATE: _fixed_param_reader(_INT, None, _date_converter),
+}
+# Type shorts whose block has no extended owner/name: a NULL needs no more.
+_PLAIN_PARAM_CODES = frozenset([*range(TypeCode.SERIAL8 + 1), TypeCode.BIGINT,
+                                TypeCode.BIGSERIAL])
+
+
 def read_param(reader: Reader, encoding: str = "iso-8859-1") -> object:
     """Server side: decode one parameter block as JDBC, informix-driver or
     encode_param send it.
@@ -1251,6 +1607,22 @@ def read_param(reader: Reader, encoding: str = "iso-8859-1") -> object:
     indicator, or BlobParam for BYTE/TEXT.  Raises framing.Incomplete when the
     block is cut short and ProtocolError for an unknown type or bad bytes.
     """
+    pos = reader.pos
+    if pos + 6 <= reader.end:
+        code, indicator, _ = _PARAM_HEAD.unpack_from(reader.buf, pos)
+        if indicator == 0:
+            fast = _PARAM_READERS.get(code)
+            if fast is not None:
+                value = fast(reader, reader.buf, pos + 6, encoding)
+                if value is not _SLOW:
+                    return value
+        elif indicator in (-1, _DEFAULT_INDICATOR) and code in _PLAIN_PARAM_CODES:
+            reader.pos = pos + 6
+            return None
+    return _read_any(reader, encoding)
+
+
+def _read_any(reader: Reader, encoding: str) -> object:
     raw_code = reader.short()
     base = raw_code & 0xFF
     if base > TypeCode.SERIAL8 and base not in (TypeCode.BIGINT, TypeCode.BIGSERIAL):
