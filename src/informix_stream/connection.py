@@ -204,7 +204,8 @@ class Connection:
     # -- PEP 249 ---------------------------------------------------------------
     @property
     def closed(self) -> bool:
-        return self._wire is None
+        """True once closed, and as soon as the socket failed: it cannot be reused."""
+        return self._wire is None or self._wire.broken is not None
 
     @property
     def autocommit(self) -> bool:

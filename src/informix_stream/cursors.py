@@ -204,7 +204,8 @@ class Cursor:
             # send SQ_DONE at the end answer an exhausted NFETCH that way.
             self._exhausted = True
             self.rowcount = self._delivered
-            self._release()
+            if not self.materialize:     # _materialize releases at once instead
+                self._release()
         elif self.read_ahead and not self.materialize:
             self._send_ahead()
 
