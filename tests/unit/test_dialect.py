@@ -162,3 +162,78 @@ def test_garbage_is_syntax_error():
     with pytest.raises(SqlError) as exc:
         tr("frobnicate the table")
     assert exc.value.sqlcode == -201
+
+
+IMG = TableDef("img", [ColumnDef("a", parse_type("int")), ColumnDef("b", parse_type("varchar(9)")),
+                       ColumnDef("w", parse_type("decimal(30,4)"))], image=True)
+LOOKUP_IMG = {"t": T, "img": IMG}.get
+
+
+def test_braces_after_collection_keywords_are_literals_not_comments():
+    toks = tokenize("select * from table(set{1, '}'}) {a comment}")
+    assert [(t.kind, t.text) for t in toks][-3:] == [("word", "SET"), ("coll", "1, '}'"),
+                                                     ("op", ")")]
+    assert [t.kind for t in tokenize("update t set {note} name = 'x'")].count("coll") == 0
+
+
+def test_collection_derived_table_becomes_a_union_subquery():
+    t = tr("select dbinfo('version','full') from  table (set{1});")
+    assert t.sql == "SELECT ifx_dbinfo ( 'version' , 'full' ) from (SELECT 1 AS \"unnamed_col_1\")"
+    t = tr("select v from table(list{2, -1, 'x'}) as c(v)")
+    assert "SELECT 2 AS \"v\" UNION ALL SELECT -1 AS \"v\" UNION ALL SELECT 'x' AS \"v\"" in t.sql
+    assert [(c.name, c.type.code) for c in t.columns] == [("v", TypeCode.VARCHAR)]
+    with pytest.raises(SqlError) as exc:
+        tr("select * from table(set{id})")
+    assert exc.value.sqlcode == -201
+
+
+def test_interval_and_wide_decimal_literals_become_exact_binds():
+    t = translate("select a from img where w < -12345678901234567890.5 and a = 5"
+                  " and w > interval(1-06) year to month", LOOKUP_IMG)
+    assert t.sql.endswith("w < ? and a = 5 and w > ?")
+    assert [(b.const, b.type.sql()) for b in t.binds] == [
+        ("-12345678901234567890.5", "DECIMAL(32)"), ("1-06", "INTERVAL YEAR(4) TO MONTH")]
+    assert "amt < 0" in tr("select id from t where amt < 0").sql   # a double holds it
+
+
+def test_sum_and_avg_of_wide_decimals_use_exact_aggregates():
+    t = translate("select sum(w), avg(distinct img.w), sum(a) from img", LOOKUP_IMG)
+    assert "ifx_exact_sum ( w )" in t.sql and "ifx_exact_avg ( distinct img . w )" in t.sql
+    assert "sum ( a )" in t.sql
+
+
+def test_whole_row_select_reads_the_image_column():
+    t = translate("select first 2 a, img.b, w from informix.img where a > ? order by b",
+                  LOOKUP_IMG)
+    assert t.encoded and t.sql == "SELECT _ifx_row from img where a > ? order by b LIMIT 2"
+    assert [c.name for c in t.columns] == ["a", "b", "w"]
+    assert not translate("select * from img order by 1", LOOKUP_IMG).encoded
+    assert not translate("select * from t", LOOKUP_IMG).encoded      # no images kept
+
+
+def test_star_over_imaged_tables_lists_the_real_columns():
+    t = translate("select *, i.* from img i, t where i.a = t.id", LOOKUP_IMG)
+    assert t.sql.startswith('SELECT "i"."a", "i"."b", "i"."w", "t"."id", "t"."name", "t"."d",'
+                            ' "t"."amt", "i"."a", "i"."b", "i"."w" from img i')
+    with pytest.raises(SqlError) as exc:
+        translate("select _ifx_row from img", LOOKUP_IMG)
+    assert exc.value.sqlcode == -217
+
+
+def test_insert_binding_every_column_supplies_the_image():
+    t = translate("insert into img (w, a, b) values (?, ?, 'lit')", LOOKUP_IMG)
+    assert t.image_binds is None and "_ifx_row" not in t.sql   # a trigger computes it
+    t = translate("insert into img (w, b, a) values (?, ?, 7)", LOOKUP_IMG)
+    assert t.sql == "INSERT INTO img ( w, b, a, _ifx_row ) VALUES ( ?, ?, ?, ? )"
+    assert t.image_binds == [2, 1, 0]
+    assert translate("insert into img (a) values (?)", LOOKUP_IMG).image_binds is None
+    assert tr("insert into t values (?, ?, ?, ?)").image_binds is None
+
+
+def test_octet_length_of_char_counts_its_padding_and_length_is_integer():
+    t = translate("select octet_length(b), length(b) from img", LOOKUP_IMG)
+    assert "ifx_octet_length ( b , 0 )" in t.sql and "ifx_length ( b )" in t.sql
+    assert [c.type.code for c in t.columns] == [TypeCode.INTEGER, TypeCode.INTEGER]
+    c10 = TableDef("c", [ColumnDef("x", parse_type("char(10)"))])
+    assert "ifx_octet_length ( x , 10 )" in translate("select octet_length(x) from c",
+                                                      {"c": c10}.get).sql

@@ -1,13 +1,14 @@
 """Engine semantics: Informix types, errors, SERIAL, transactions, catalog."""
 
 import datetime as dt
+import struct
 import threading
 import time
 from decimal import Decimal
 
 import pytest
 
-from informix_stream.codecs import IntervalYM, TypeCode
+from informix_stream.codecs import IntervalYM, TypeCode, make_row_decoder
 from informix_stream.emulator.engine import Engine, SqlError, StatementKind
 
 
@@ -24,14 +25,25 @@ def s(engine):
 
 
 def run(session, sql, params=()):
+    """Execute; a SELECT's rows as values, decoding stored row images the way
+    a client would (so every whole-row SELECT also checks the images)."""
     stmt = session.prepare(sql)
     if stmt.kind is StatementKind.SELECT:
         rows = session.open_cursor(stmt, params)
         out = []
         while batch := rows.fetch(100):
             out += batch
-        return out
+        return [decode_tuple(stmt.columns, m) for m in out] if rows.encoded else out
     return session.execute(stmt, params)
+
+
+def decode_tuple(columns, message):
+    """Values of one SQ_TUPLE message: tag 14, no warnings, size, row image."""
+    tag, warnings, size = struct.unpack_from("!hhi", message)
+    assert (tag, warnings) == (14, 0) and len(message) == 8 + size + (size & 1)
+    row, end = make_row_decoder([c.type for c in columns])(message, 8)
+    assert end == 8 + size
+    return row
 
 
 def error_of(session, sql, params=()):
@@ -270,3 +282,185 @@ def test_data_dir_persists_across_engines(tmp_path):
     assert run(s, "select * from t order by id") == [
         (1, Decimal("1234567890123456.1234")), (3, Decimal("0.0000"))]
     eng.close()
+
+
+# -- collection-derived tables, dbinfo ----------------------------------------
+
+def test_jdbc_product_version_query(s):
+    assert run(s, "select dbinfo('version','full') from  table (set{1});") == [
+        ("IBM Informix Dynamic Server Version 14.10.FC10",)]
+
+
+def test_collection_derived_tables_yield_one_row_per_element(s):
+    assert sorted(run(s, "select * from table(set{3, 1, 3, -2})")) == [(-2,), (1,), (3,)]
+    assert run(s, "select * from table(list{3, 1, 3})") == [(3,), (1,), (3,)]
+    assert sorted(run(s, "select x.v from table(multiset{'b', 'a', 'b'}) x(v)")) == [
+        ("a",), ("b",), ("b",)]
+    stmt = s.prepare("select * from table(list{1.5, 2}) as t(amount) where amount > 1.6")
+    assert [c.name for c in stmt.columns] == ["amount"]
+    assert run(s, "select * from table(list{1.5, 2}) as t(amount) where amount > 1.6") == [
+        (Decimal("2"),)]
+
+
+# -- catalog and DESCRIBE of SERIAL and opaque built-ins ------------------------
+
+def test_catalog_codes_of_serials_and_builtin_opaque_types(s):
+    run(s, "create table k (a serial, b serial8, c bigserial, d lvarchar(300), e boolean)")
+    assert run(s, "select colname, coltype, collength, extended_id from syscolumns"
+                  " where tabid = 100 order by colno") == [
+        ("a", 262, 4, 0), ("b", 274, 10, 0), ("c", 309, 8, 0), ("d", 40, 300, 1),
+        ("e", 41, 1, 5)]
+    stmt = s.prepare("select a, b, c, d, e from k")
+    assert [c.type.nullable for c in stmt.columns] == [False, False, False, True, True]
+    assert [c.type.code for c in stmt.columns][3:] == [TypeCode.LVARCHAR, TypeCode.BOOLEAN]
+    run(s, "insert into k (d, e) values ('x', 't')")
+    assert run(s, "select a, b, c, d, e from k") == [(1, 1, 1, "x", True)]
+
+
+# -- INTERVAL literals ---------------------------------------------------------
+
+def test_interval_literals_insert_compare_and_select(s):
+    run(s, "create table iv (id int, ym interval year to month, df interval day to fraction(3),"
+           " hs interval hour to second)")
+    run(s, "insert into iv values (1, interval(1-06) year to month,"
+           " interval(1 10:00:00.000) day to fraction(3), interval(1:01:01) hour to second)")
+    run(s, "insert into iv values (2, INTERVAL(-2-03) YEAR TO MONTH,"
+           " INTERVAL(-1 02:03:04.567) DAY TO FRACTION(3), INTERVAL(-0:00:01) HOUR TO SECOND)")
+    assert run(s, "select ym, df, hs from iv order by id") == [
+        (IntervalYM(18), dt.timedelta(days=1, hours=10), dt.timedelta(seconds=3661)),
+        (IntervalYM(-27), -dt.timedelta(days=1, hours=2, minutes=3, seconds=4,
+                                        milliseconds=567), dt.timedelta(seconds=-1))]
+    assert run(s, "select id from iv where ym = interval(-2-03) year to month") == [(2,)]
+    assert run(s, "select id from iv where df > interval(0 00:00:00.000) day to fraction(3)"
+               ) == [(1,)]
+    assert run(s, "select interval(-5-03) year to month, interval(2 03:04:05.600) day to"
+                  " fraction(3) from iv where id = 1") == [
+        (IntervalYM(-63), dt.timedelta(days=2, hours=3, minutes=4, seconds=5,
+                                       milliseconds=600))]
+
+
+# -- DECIMAL wider than a double ----------------------------------------------
+
+@pytest.fixture
+def decimals(s):
+    run(s, "create table dz (id int, wide decimal(32,10), fl decimal(16), narrow decimal(10,2))")
+    rows = [(1, "-9999999999999999999999.9999999999", "1234567890123456", "-1.5"),
+            (2, "0.0000000001", "2", "3"), (3, "12345678901234567890.5", "-7", "0"),
+            (4, None, None, None), (5, "-0.5", "1234567890123455.5", "99999999.99")]
+    for row in rows:
+        run(s, "insert into dz values (?, ?, ?, ?)", row)
+    return s
+
+
+def test_wide_decimals_compare_and_sort_numerically(decimals):
+    s = decimals
+    ids = lambda sql: [r[0] for r in run(s, sql)]  # noqa: E731
+    assert ids("select id from dz where wide < 0 order by id") == [1, 5]
+    assert ids("select id from dz where wide = -9999999999999999999999.9999999999") == [1]
+    assert ids("select id from dz where wide = '12345678901234567890.5'") == [3]
+    assert ids("select id from dz where wide between -1 and 0.0000000001 order by id") == [2, 5]
+    # DECIMAL(16) kept 16 digits: row 5 was rounded up to row 1's value
+    assert ids("select id from dz where fl is not null order by fl, id") == [3, 2, 1, 5]
+    assert ids("select id from dz where wide is not null order by wide desc") == [3, 2, 5, 1]
+    assert ids("select id from dz where narrow > -2 order by narrow") == [1, 3, 2, 5]
+    assert run(s, "select min(wide), max(wide) from dz") == [
+        (Decimal("-9999999999999999999999.9999999999"), Decimal("12345678901234567890.5"))]
+
+
+def test_wide_decimal_parameters_and_aggregates_are_exact(decimals):
+    s = decimals
+    assert run(s, "select id from dz where wide > ? order by id", ["-0.6"]) == [(2,), (3,), (5,)]
+    assert run(s, "select sum(wide), sum(fl) from dz") == [
+        (Decimal("-9987654321098765432109.9999999998"), Decimal("2469135780246907"))]
+    assert run(s, "select avg(wide) from dz where id in (2, 5)") == [
+        (Decimal("-0.24999999995"),)]
+    assert run(s, "select count(distinct fl), sum(narrow) from dz") == [
+        (3, Decimal("100000001.49"))]
+
+
+def test_unique_index_on_wide_decimal_compares_values(s):
+    run(s, "create table du (v decimal(20,2) unique)")
+    run(s, "insert into du values (?)", ["12345678901234567.10"])
+    assert error_of(s, "insert into du values (?)", ["12345678901234567.1"])[0] == -268
+    run(s, "insert into du values (?)", ["12345678901234567.11"])
+
+
+# -- stored row images -----------------------------------------------------------
+
+def whole_rows(session, sql, params=()):
+    """Rows of a SELECT that must be served from stored images."""
+    stmt = session.prepare(sql)
+    source = session.open_cursor(stmt, params)
+    assert source.encoded
+    out = []
+    while batch := source.fetch(7):
+        assert all(isinstance(m, bytes) for m in batch)
+        out += [decode_tuple(stmt.columns, m) for m in batch]
+    return out
+
+
+def test_whole_row_selects_are_served_from_images(s):
+    run(s, "create table im (id serial, c char(4), v varchar(10), d date default today,"
+           " m decimal(20,3), b boolean)")
+    run(s, "insert into im (c, v, m, b) values ('a', 'x', 1.5, 't')")
+    run(s, "insert into im values (0, ?, ?, ?, ?, ?)", [None, None, None, None, None])
+    run(s, "insert into im (c) select c from im where id = 1")
+    today = dt.date.today()
+    expected = [(1, "a   ", "x", today, Decimal("1.500"), True),
+                (2, None, None, None, None, None), (3, "a   ", None, today, None, None)]
+    assert whole_rows(s, "select * from im order by id") == expected
+    assert whole_rows(s, "select first 1 skip 1 im.id, c, im.v, d, m, b from informix.im"
+                         " where id > ? order by id", [0]) == expected[1:2]
+    assert whole_rows(s, "select x.* from im x where m is null order by c desc, id") == [
+        expected[2], expected[1]]
+
+
+def test_images_follow_updates_and_rollbacks(s):
+    run(s, "create table up (id int, name char(6), n int)")
+    run(s, "insert into up values (?, ?, ?)", [1, "one", 10])
+    run(s, "insert into up values (2, 'two', 20)")
+    run(s, "update up set n = n + 1, name = name || '!' where id = 1")
+    assert whole_rows(s, "select * from up order by id") == [(1, "one!  ", 11),
+                                                             (2, "two   ", 20)]
+    s.begin()
+    run(s, "update up set n = null where id = 2")
+    run(s, "delete from up where id = 1")
+    run(s, "insert into up values (?, ?, ?)", [3, "three", 30])
+    assert whole_rows(s, "select * from up order by id") == [(2, "two   ", None),
+                                                             (3, "three ", 30)]
+    s.rollback()
+    assert whole_rows(s, "select * from up order by id") == [(1, "one!  ", 11),
+                                                             (2, "two   ", 20)]
+
+
+def test_image_column_stays_hidden(s):
+    run(s, "create table h (a int, b varchar(5))")
+    run(s, "insert into h values (1, 'x')")
+    assert [c.name for c in s.prepare("select * from h").columns] == ["a", "b"]
+    assert run(s, "select count(*) from syscolumns where tabid = 100") == [(2,)]
+    assert run(s, "select ncols from systables where tabid = 100") == [(2,)]
+    assert run(s, "select * from h, h g") == [(1, "x", 1, "x")]
+    assert run(s, "select * from (select * from h) q") == [(1, "x")]
+    assert error_of(s, "insert into h values (1, 'x', null)")[0] == -236
+    assert error_of(s, "select _ifx_row from h")[0] == -217
+
+
+def test_only_whole_rows_in_table_order_are_encoded(s):
+    run(s, "create table w (a int, b int)")
+    run(s, "insert into w values (1, 2)")
+    for sql in ("select b, a from w", "select a from w", "select a, b, a from w",
+                "select a, b from w order by 2", "select distinct * from w",
+                "select a x, b from w", "select * from w, w v", "select a, b from w group by a, b",
+                "select * from w union all select * from w", "select a, b + 0 from w"):
+        stmt = s.prepare(sql)
+        source = s.open_cursor(stmt)
+        assert not source.encoded, sql
+        assert source.fetch(10)[0][:2] in ((1, 2), (2, 1), (1,)), sql
+        source.close()
+
+
+def test_text_outside_the_codeset_is_rejected_on_insert(s):
+    run(s, "create table cs (id int, v varchar(10))")
+    assert error_of(s, "insert into cs values (?, ?)", [1, "\u20ac"])[0] == -23103
+    assert error_of(s, "insert into cs (v) values (?)", ["\u20ac"])[0] == -23103
+    assert run(s, "select count(*) from cs") == [(0,)]

@@ -23,8 +23,19 @@ from informix_stream.codecs import TU_SECOND, ColumnType, TypeCode, parse_type
 __all__ = [
     "SqlError", "StatementKind", "ResultColumn", "ColumnDef", "TableDef", "Bind",
     "Translation", "CreateTable", "CreateIndex", "Drop", "Token", "tokenize",
-    "translate", "CURRENT_SQL",
+    "translate", "CURRENT_SQL", "IMAGE_COLUMN", "exact_decimal",
 ]
+
+IMAGE_COLUMN = "_ifx_row"
+"""Hidden column of every user table whose types all have a row encoding:
+the row's complete SQ_TUPLE message, kept current by the engine so a
+``SELECT *`` can be served without encoding anything."""
+
+
+def exact_decimal(ctype: ColumnType) -> bool:
+    """DECIMAL/MONEY too wide for a double: stored as exact text and compared
+    through the engine's decimal collation instead of as SQLite numbers."""
+    return ctype.code in _DECIMAL_CODES and ctype.precision > 15
 
 
 class SqlError(Exception):
@@ -80,6 +91,7 @@ class ColumnDef:
 class TableDef:
     name: str
     columns: list[ColumnDef]
+    image: bool = False      # the table keeps row images in IMAGE_COLUMN
 
     def column(self, name: str) -> ColumnDef | None:
         for col in self.columns:
@@ -139,6 +151,11 @@ class Translation:
     table: str | None = None
     ddl: CreateTable | CreateIndex | Drop | None = None
     option: tuple[str, ...] = ()       # SET/DATABASE details for the engine
+    # SELECT: the statement reads the row images of ``table`` instead of values.
+    encoded: bool = False
+    # INSERT: positions in ``binds`` of each table column's value, table order;
+    # the engine computes the row image from them and binds it after the rest.
+    image_binds: list[int] | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -174,6 +191,11 @@ def tokenize(sql: str) -> list[Token]:
     tokens: list[Token] = []
     pos = 0
     while pos < len(sql):
+        if sql[pos] == "{" and _opens_collection(tokens):
+            end = _collection_end(sql, pos)
+            tokens.append(Token("coll", sql[pos + 1:end - 1], pos, sql[pos:end]))
+            pos = end
+            continue
         m = _TOKEN_RE.match(sql, pos)
         if m is None:
             raise SqlError(-201, message=f"syntax error near {sql[pos:pos + 20]!r}")
@@ -191,6 +213,42 @@ def tokenize(sql: str) -> list[Token]:
     while tokens and tokens[-1].text == ";":
         tokens.pop()
     return tokens
+
+
+_COLLECTIONS = frozenset({"SET", "MULTISET", "LIST"})
+
+
+def _opens_collection(tokens: list[Token]) -> bool:
+    """Is a '{' here a collection literal such as SET{1, 2} and not a comment?
+
+    Only where an expression may start: UPDATE's ``SET {note} col = 1``
+    follows a table name, a literal's keyword follows '(' ',' or an operator.
+    """
+    if not tokens or tokens[-1].kind != "word" or tokens[-1].text not in _COLLECTIONS:
+        return False
+    before = tokens[-2] if len(tokens) > 1 else None
+    return before is None or before.kind == "op" or before.text in ("IN", "VALUES",
+                                                                    "SELECT")
+
+
+def _collection_end(sql: str, pos: int) -> int:
+    """Index just after the '}' closing the collection literal opened at pos."""
+    depth, i = 0, pos
+    while i < len(sql):
+        ch = sql[i]
+        if ch in "'\"":
+            close = sql.find(ch, i + 1)
+            if close < 0:
+                break
+            i = close
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise SqlError(-201, message="unterminated collection literal")
 
 
 def _quote(text: str) -> str:
@@ -213,6 +271,7 @@ _CMP_OPS = frozenset({"=", "<>", "!=", "<", ">", "<=", ">=", "LIKE", "MATCHES"})
 _AGGREGATES = frozenset({"COUNT", "SUM", "AVG", "MIN", "MAX"})
 _CLAUSE_END = frozenset({"WHERE", "GROUP", "HAVING", "ORDER", "UNION", "INTO",
                          "FOR", "LIMIT", "OFFSET", "INTERSECT", "EXCEPT"})
+_NOT_ROW_PRESERVING = frozenset({"GROUP", "HAVING", "UNION", "INTERSECT", "EXCEPT", "INTO"})
 _JOIN_WORDS = frozenset({"JOIN", "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "CROSS",
                          "NATURAL", "ON", "USING"})
 
@@ -235,6 +294,7 @@ _UNIT_END = {0: 4, 2: 7, 4: 10, 6: 13, 8: 16, 10: 19, 11: 21, 12: 22, 13: 23, 14
 _UNIT_WORDS = ("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND", "FRACTION")
 _FUNCTION_RENAMES = {"NVL": "coalesce", "CHAR_LENGTH": "length",
                      "CHARACTER_LENGTH": "length", "DBINFO": "ifx_dbinfo",
+                     "LENGTH": "ifx_length",
                      "MOD": "ifx_mod", "YEAR": "ifx_year", "MONTH": "ifx_month",
                      "DAY": "ifx_day", "WEEKDAY": "ifx_weekday", "MDY": "ifx_mdy"}
 
@@ -248,12 +308,51 @@ def current_sql(dtype: ColumnType) -> str:
     return f"substr({text}, {start + 1}, {end - start})"
 
 
-def _datetime_type(words: list[str]) -> ColumnType:
-    """ColumnType for a qualifier spelled as words, e.g. YEAR TO FRACTION ( 3 )."""
+def _temporal_type(kind: str, words: list[str]) -> ColumnType:
+    """DATETIME/INTERVAL type for a qualifier spelled as words, e.g.
+    YEAR TO FRACTION(3)."""
     try:
-        return parse_type("DATETIME " + " ".join(words))
+        return parse_type(f"{kind} " + " ".join(words))
     except ValueError as exc:
         raise SqlError(-201, message=str(exc)) from None
+
+
+def _datetime_type(words: list[str]) -> ColumnType:
+    return _temporal_type("DATETIME", words)
+
+
+def _collection_values(text: str) -> tuple[list[str], ColumnType]:
+    """SQLite literals for the elements of a collection literal, and their type."""
+    toks = tokenize(text)
+    values: list[str] = []
+    types: list[ColumnType] = []
+    start = 0
+    for end in [k for k, t in enumerate(toks) if t.text == ","] + [len(toks)]:
+        part = toks[start:end]
+        start = end + 1
+        if not part and not toks:
+            break
+        sign = "-" if len(part) == 2 and part[0].text == "-" else ""
+        last = part[-1] if part and len(part) == 1 + bool(sign) else None
+        if last is not None and last.kind == "num":
+            values.append(sign + last.raw)
+            types.append(_number_type(last.raw))
+        elif last is not None and last.kind == "str" and not sign:
+            values.append(_quote(last.text))
+            types.append(ColumnType(TypeCode.CHAR, max(1, len(last.text))))
+        elif last is not None and last.text == "NULL" and not sign:
+            values.append("NULL")
+        else:
+            raise SqlError(-201, message="collection elements must be literals")
+    codes = {t.code for t in types}
+    if codes == {TypeCode.CHAR}:
+        return values, ColumnType(TypeCode.CHAR, max(t.length for t in types))
+    if len(codes) == 1 and codes != {TypeCode.DECIMAL}:
+        return values, types[0]
+    if codes & {TypeCode.DECIMAL} and not codes & _FLOAT_CODES:
+        # SQLite holds these literals as doubles: 15 digits, not exact text
+        return values, ColumnType(TypeCode.DECIMAL, (15 << 8) | 0xFF)
+    return values, _combine(codes, set()) if codes else T_INTEGER
 
 
 # ---------------------------------------------------------------------------
@@ -268,6 +367,8 @@ def translate(sql: str, lookup: Lookup) -> Translation:
     tokens = tokenize(sql)
     if not tokens:
         raise SqlError(-201, message="empty statement")
+    if any(t.kind == "word" and t.text == IMAGE_COLUMN.upper() for t in tokens):
+        raise SqlError(-217, 0, IMAGE_COLUMN, f"column {IMAGE_COLUMN} not found")
     try:
         return _Translator(sql, tokens, lookup).run()
     except (IndexError, ValueError):
@@ -413,6 +514,11 @@ class _Translator:
             elif t.kind == "param":
                 self.binds.append(Bind(self.param_index(i), None, self.compared_type(i)))
                 out.append("?")
+            elif t.kind == "num" or t.text == "-" and self.signed_number(i):
+                i += self.number(i, out)
+                continue
+            elif t.kind == "coll":
+                raise SqlError(-201, message="collections are supported only in TABLE()")
             elif t.kind == "op" and t.text == "::":
                 raise SqlError(-201, message="casts with :: are not supported")
             else:
@@ -429,10 +535,35 @@ class _Translator:
         if target is not None and target.code not in (
                 TypeCode.CHAR, TypeCode.VARCHAR, TypeCode.NCHAR, TypeCode.NVARCHAR,
                 TypeCode.LVARCHAR, TypeCode.TEXT):
-            self.binds.append(Bind(None, self.toks[i].text, target))
+            exact = T_DECIMAL if exact_decimal(target) else target
+            self.binds.append(Bind(None, self.toks[i].text, exact))
             out.append("?")
         else:
             out.append(_quote(self.toks[i].text))
+
+    def signed_number(self, i: int) -> bool:
+        """Is the '-' at i the sign of a number literal rather than a minus?"""
+        before = self.toks[i - 1] if i else None
+        return self.text(i + 1) != "" and self.toks[i + 1].kind == "num" and (
+            before is None or before.kind == "op" and before.text != ")"
+            or before.text in _CMP_OPS or before.text in ("BETWEEN", "AND", "OR", "NOT",
+                                                          "IN", "WHERE", "SELECT"))
+
+    def number(self, i: int, out: list[str]) -> int:
+        """Emit a number literal at i (with its sign); returns tokens used.
+
+        Compared with a DECIMAL kept as exact text it becomes a bind of its
+        exact digits: left to SQLite it would be read as a double first.
+        """
+        used = 2 if self.text(i) == "-" else 1
+        text = "-" + self.toks[i + 1].text if used == 2 else self.toks[i].text
+        target = self.compared_type(i)
+        if target is not None and exact_decimal(target):
+            self.binds.append(Bind(None, text, T_DECIMAL))
+            out.append("?")
+        else:
+            out.append(text)
+        return used
 
     def rewrite_word(self, i: int, end: int, out: list[str]) -> int:
         """Handle an Informix-only word at i; returns tokens consumed (0: none)."""
@@ -448,8 +579,25 @@ class _Translator:
             dtype = _datetime_type(words or ["YEAR", "TO", "FRACTION(3)"])
             out.append(current_sql(dtype))
             return 1 + n
-        if w == "DATETIME" and nxt == "(":
-            return self.datetime_literal(i, end, out)
+        if w in ("DATETIME", "INTERVAL") and nxt == "(":
+            return self.temporal_literal(i, end, out)
+        if w == "TABLE" and nxt == "(":
+            sql, _, _, after = self.collection_table(i, end)
+            out.append(sql)
+            return after - i
+        if w in ("SUM", "AVG") and nxt == "(":
+            arg = self.argument_column(i + 1, end)
+            if arg is not None and exact_decimal(arg):
+                out.append(f"ifx_exact_{w.lower()}")
+                return 1
+        if w == "OCTET_LENGTH" and nxt == "(":
+            # CHAR is stored without its blank padding, which this counts.
+            close = self.close_paren(i + 1, end)
+            arg = self.argument_column(i + 1, end)
+            width = arg.length if arg is not None and arg.code in (
+                TypeCode.CHAR, TypeCode.NCHAR) else 0
+            out += ["ifx_octet_length", "(", *self.rewrite(i + 2, close), f", {width}", ")"]
+            return close + 1 - i
         if w == "MATCHES":
             out.append("GLOB")
             return 1
@@ -476,14 +624,47 @@ class _Translator:
                 j = close + 1
         return words, j - i
 
-    def datetime_literal(self, i: int, end: int, out: list[str]) -> int:
-        """DATETIME (2024-01-02 10:00) YEAR TO MINUTE -> a typed bind."""
+    def temporal_literal(self, i: int, end: int, out: list[str]) -> int:
+        """DATETIME (2024-01-02 10:00) YEAR TO MINUTE or INTERVAL (1-06)
+        YEAR TO MONTH -> a bind converted like a value of that type."""
         close = self.close_paren(i + 1, end)
         text = self.sql[self.toks[i + 1].pos + 1:self.toks[close].pos].strip()
         words, n = self.qualifier_words(close + 1, end)
-        self.binds.append(Bind(None, text, _datetime_type(words)))
+        self.binds.append(Bind(None, text, _temporal_type(self.toks[i].text, words)))
         out.append("?")
         return close + 1 - i + n
+
+    def argument_column(self, i: int, end: int) -> ColumnType | None:
+        """Type of the one column named inside the '(' at i, e.g. SUM(t.c)."""
+        close = self.close_paren(i, end)
+        j = i + 2 if self.word(i + 1) in ("DISTINCT", "UNIQUE", "ALL") else i + 1
+        if close - j == 1 and self.toks[j].kind == "word":
+            return self.column_type(None, self.toks[j].raw.lower())
+        if close - j == 3 and self.text(j + 1) == ".":
+            return self.column_type(self.toks[j].raw.lower(), self.toks[j + 2].raw.lower())
+        return None
+
+    def collection_table(self, i: int, end: int) -> tuple[str, str | None, TableDef, int]:
+        """TABLE(SET{...}) [AS] alias [(column)] at i, for literal elements.
+
+        Returns the SQLite subquery (one row per element), the alias, the
+        derived table for typing, and the index after the clause.
+        """
+        close = self.close_paren(i + 1, end)
+        kind = self.word(i + 2)
+        if close != i + 4 or kind not in _COLLECTIONS or self.toks[i + 3].kind != "coll":
+            raise SqlError(-201, message="TABLE() needs a literal SET, MULTISET or LIST")
+        values, ctype = _collection_values(self.toks[i + 3].text)
+        alias, j = self.alias_after(close + 1, end)
+        column = "unnamed_col_1"
+        if alias is not None and self.text(j) == "(":
+            after = self.close_paren(j, end)
+            column, j = self.toks[j + 1].raw.lower(), after + 1
+        rows = [f'SELECT {v} AS "{column}"' for v in values] or \
+            [f'SELECT NULL AS "{column}" WHERE 0']
+        union = " UNION " if kind == "SET" else " UNION ALL "
+        sql = "(" + union.join(rows) + ")" + (f' AS "{alias}"' if alias else "")
+        return sql, alias, TableDef(alias or "", [ColumnDef(column, ctype)]), j
 
     # -- typing of ? and literals -----------------------------------------
     def compared_type(self, i: int) -> ColumnType | None:
@@ -534,13 +715,73 @@ class _Translator:
 
     # -- SELECT --------------------------------------------------------------
     def select(self) -> Translation:
-        self.collect_scope(0, len(self.toks))
-        pieces = self.rewrite(0, len(self.toks))
+        end = len(self.toks)
+        self.collect_scope(0, end)
+        encoded = self.reads_whole_rows()
+        pieces = self.select_body(0, end, encoded) if encoded else self.rewrite(0, end)
         columns = self.describe(0) if self.word(0) == "SELECT" else []
-        return self.finish(StatementKind.SELECT, pieces, columns=columns)
+        return self.finish(StatementKind.SELECT, pieces, columns=columns, encoded=encoded)
 
-    def select_body(self, start: int, end: int) -> list[str]:
-        """One SELECT level: FIRST/SKIP/LIMIT move to a trailing LIMIT clause."""
+    def reads_whole_rows(self) -> bool:
+        """Does this SELECT return exactly the columns of one table with row
+        images, in table order, one result row per table row?  Then it can
+        read the stored images instead of the values."""
+        end = len(self.toks)
+        if self.word(0) != "SELECT":
+            return False
+        i = self.select_list_start(0)
+        if self.word(i) in ("DISTINCT", "UNIQUE"):
+            return False
+        i += self.word(i) == "ALL"
+        list_end = self.find_top(frozenset({"FROM"}) | _CLAUSE_END, i, end)
+        if self.word(list_end) != "FROM" or self.find_top(_NOT_ROW_PRESERVING, i, end) < end:
+            return False
+        from_end = self.find_top(_CLAUSE_END, list_end + 1, end)
+        if any(self.word(k) in _JOIN_WORDS or self.text(k) == "," or self.word(k) == "TABLE"
+               for k in range(list_end + 1, from_end)):
+            return False
+        items = self.from_items(list_end + 1, from_end)
+        if len(items) != 1 or not items[0][1].image:
+            return False
+        alias, tdef = items[0]
+        names: list[str] = []
+        for a, b in self.split_commas(i, list_end):
+            named = self.plain_column(a, b, (alias, tdef.name))
+            if named is None:
+                return False
+            names += [c.name for c in tdef.columns] if named == "*" else [named]
+        return names == [c.name for c in tdef.columns] and not self.orders_by_position(
+            list_end, end)
+
+    def plain_column(self, a: int, b: int, names: tuple[str, str]) -> str | None:
+        """'*' or the column name when [a, b) is ``*``, ``col``, ``t.*`` or
+        ``t.col`` with t one of ``names``; None for anything else."""
+        if b - a == 1:
+            t = self.toks[a]
+            return "*" if t.text == "*" else t.raw.lower() if t.kind == "word" else None
+        if b - a == 3 and self.text(a + 1) == "." and self.toks[a].raw.lower() in names:
+            t = self.toks[a + 2]
+            return "*" if t.text == "*" else t.raw.lower() if t.kind == "word" else None
+        return None
+
+    def orders_by_position(self, start: int, end: int) -> bool:
+        """ORDER BY 2 names a select-list position, which images do not have."""
+        order = self.find_top(frozenset({"ORDER"}), start, end)
+        if order == end:
+            return False
+        stop = self.find_top(frozenset({"FOR", "LIMIT", "OFFSET"}), order, end)
+        return any(self.toks[a].kind == "num" for a, _ in self.split_commas(order + 2, stop))
+
+    def select_list_start(self, start: int) -> int:
+        """Index after SELECT and its FIRST/SKIP/LIMIT counts."""
+        i = start + 1
+        while self.word(i) in ("SKIP", "FIRST", "LIMIT"):
+            i += 2
+        return i
+
+    def select_body(self, start: int, end: int, images: bool = False) -> list[str]:
+        """One SELECT level: FIRST/SKIP/LIMIT move to a trailing LIMIT clause;
+        ``images`` selects the row images instead of the select list."""
         i = start + 1
         limits: dict[str, int] = {}
         while self.word(i) in ("SKIP", "FIRST", "LIMIT"):
@@ -549,13 +790,43 @@ class _Translator:
             limits["OFFSET" if self.word(i) == "SKIP" else "LIMIT"] = i + 1
             i += 2
         stop = self.find_top(frozenset({"FOR"}), i, end)
-        body = ["SELECT"] + self.rewrite(i, stop)
+        body = ["SELECT"] + self.select_list(i, stop, images)
         if limits:
             limits.setdefault("LIMIT", -1)
             for word in ("LIMIT", "OFFSET"):
                 if word in limits:
                     body += [word, self.limit_value(limits[word])]
         return body
+
+    def select_list(self, i: int, stop: int, images: bool) -> list[str]:
+        """The select list and the clauses after it, with every ``*`` over a
+        table with row images spelled out so the image column stays hidden."""
+        head: list[str] = []
+        if self.word(i) in ("DISTINCT", "UNIQUE", "ALL"):
+            head = ["ALL" if self.word(i) == "ALL" else "DISTINCT"]
+            i += 1
+        list_end = self.find_top(frozenset({"FROM"}) | _CLAUSE_END, i, stop)
+        scope = self.from_items(list_end + 1, stop) if self.word(list_end) == "FROM" else []
+        if images:
+            items = [IMAGE_COLUMN]
+        elif any(tdef.image for _, tdef in scope):
+            items = [", ".join(self.star_columns(a, b, scope) or " ".join(self.rewrite(a, b))
+                               for a, b in self.split_commas(i, list_end))]
+        else:
+            items = self.rewrite(i, list_end)
+        return head + items + self.rewrite(list_end, stop)
+
+    def star_columns(self, a: int, b: int, scope: list[tuple[str, TableDef]]) -> str:
+        """Explicit column list for a ``*`` or ``t.*`` item; "" for other items."""
+        if b - a == 1 and self.text(a) == "*":
+            chosen = scope
+        elif b - a == 3 and self.text(a + 1) == "." and self.text(a + 2) == "*":
+            qual = self.toks[a].raw.lower()
+            chosen = [(alias, t) for alias, t in scope if qual in (alias, t.name)]
+        else:
+            return ""
+        return ", ".join(f'"{alias}"."{c.name}"' if alias else f'"{c.name}"'
+                         for alias, t in chosen for c in t.columns)
 
     def limit_value(self, i: int) -> str:
         """A FIRST/SKIP count; a '?' one is bound where LIMIT now stands."""
@@ -581,8 +852,8 @@ class _Translator:
             if t.kind == "op" and t.text == "(":
                 close = self.close_paren(i, stop)
                 if self.word(i + 1) == "SELECT":
-                    alias, i = self.alias_after(close + 1, stop)
                     cols = [ColumnDef(c.name, c.type) for c in self.describe(i + 1)]
+                    alias, _ = self.alias_after(close + 1, stop)
                     items.append((alias or "", TableDef(alias or "", cols)))
                 i = close + 1
                 continue
@@ -590,6 +861,10 @@ class _Translator:
                                               or self.word(i - 1) == "OUTER"):
                 if t.kind == "word" and t.text in _JOIN_WORDS:
                     i += 1
+                    continue
+                if t.text == "TABLE" and self.text(i + 1) == "(":
+                    _, alias, tdef, i = self.collection_table(i, stop)
+                    items.append((alias or "", tdef))
                     continue
                 name, i = self.table_name(i)
                 tdef = self.table(name)
@@ -610,9 +885,9 @@ class _Translator:
     def describe(self, start: int) -> list[ResultColumn]:
         """Result columns of the SELECT starting at token ``start``."""
         end = len(self.toks)
-        i = start + 1
-        while self.word(i) in ("SKIP", "FIRST", "LIMIT"):
-            i += 2
+        if start and self.text(start - 1) == "(":
+            end = self.close_paren(start - 1)
+        i = self.select_list_start(start)
         if self.word(i) in ("DISTINCT", "UNIQUE", "ALL"):
             i += 1
         stop = self.find_top(frozenset({"FROM"}) | _CLAUSE_END, i, end)
@@ -676,6 +951,11 @@ class _Translator:
         if first.text == "CURRENT":
             words, _ = self.qualifier_words(a + 1, b)
             return "(current)", _datetime_type(words or ["YEAR", "TO", "FRACTION(3)"]), False
+        if first.text in ("DATETIME", "INTERVAL") and self.text(a + 1) == "(":
+            close = self.close_paren(a + 1, b)
+            words, n = self.qualifier_words(close + 1, b)
+            if close + 1 + n == b:
+                return "(constant)", _temporal_type(first.text, words), False
         if first.text == "DBINFO" and len(toks) > 2 and toks[2].kind == "str":
             what = toks[2].text.lower()
             if what.startswith("sqlca") or what == "sessionid":
@@ -683,9 +963,12 @@ class _Translator:
             if what in ("serial8", "bigserial", "utc_current"):
                 return "(expression)", T_BIGINT, False
             return "(expression)", T_VARCHAR, False
-        if first.kind == "word" and first.text in _AGGREGATES and self.text(a + 1) == "(" \
-                and self.close_paren(a + 1, b) == b - 1:
+        call = first.kind == "word" and self.text(a + 1) == "(" and \
+            self.close_paren(a + 1, b) == b - 1
+        if call and first.text in _AGGREGATES:
             return self.aggregate_type(first.text, a + 2, b - 1)
+        if call and first.text in _FUNCTION_RESULTS:
+            return "(expression)", _FUNCTION_RESULTS[first.text], False
         return "(expression)", self.operand_type(a, b), False
 
     def aggregate_type(self, func: str, a: int, b: int) -> tuple[str, ColumnType, bool]:
@@ -745,19 +1028,23 @@ class _Translator:
             i = close + 1
         missing = [c.name for c in tdef.serial_columns if c.name not in targets]
         cols = targets + missing
-        head = ["INSERT", "INTO", name, "(", ", ".join(cols), ")"]
+        image = None
         if self.word(i) == "VALUES":
-            body = self.insert_values(tdef, targets, missing, i + 1)
+            body, image = self.insert_values(tdef, targets, missing, i + 1)
         elif self.word(i) == "SELECT" or self.text(i) == "(":
             self.collect_scope(i, len(self.toks))
             self.scope.insert(0, (name, tdef))
             body = self.insert_select(tdef, targets, missing, i)
         else:
             raise SqlError(-201, message="VALUES or SELECT expected")
-        return self.finish(StatementKind.INSERT, head + body, table=name)
+        head = ["INSERT", "INTO", name, "(", ", ".join(cols + [IMAGE_COLUMN] * bool(image)), ")"]
+        return self.finish(StatementKind.INSERT, head + body, table=name, image_binds=image)
 
     def insert_values(self, tdef: TableDef, targets: list[str], missing: list[str],
-                      i: int) -> list[str]:
+                      i: int) -> tuple[list[str], list[int] | None]:
+        """VALUES (...) and, when every column's value is one bind and no
+        SERIAL is generated, where each is: then the engine supplies the row
+        image as one more bind instead of a trigger computing it afterwards."""
         if self.text(i) != "(":
             raise SqlError(-201, message="( expected after VALUES")
         close = self.close_paren(i)
@@ -767,11 +1054,20 @@ class _Translator:
         if len(values) != len(targets):
             raise SqlError(-236, message="number of columns in INSERT does not match VALUES")
         pieces: list[str] = []
+        positions: dict[str, int] = {}
         for (a, b), col in zip(values, targets):
             ctype = tdef.column(col).type
-            pieces.append(self.serial_wrap(tdef.name, ctype, self.value_expr(a, b, ctype)))
+            before = len(self.binds)
+            expr = self.value_expr(a, b, ctype)
+            if expr == "?" and len(self.binds) == before + 1:
+                positions[col] = before
+            pieces.append(self.serial_wrap(tdef.name, ctype, expr))
         pieces += [self.serial_wrap(tdef.name, tdef.column(c).type, "NULL") for c in missing]
-        return ["VALUES", "(", ", ".join(pieces), ")"]
+        image = None
+        if tdef.image and not tdef.serial_columns and len(positions) == len(tdef.columns):
+            image = [positions[c.name] for c in tdef.columns]
+            pieces.append("?")
+        return ["VALUES", "(", ", ".join(pieces), ")"], image
 
     def value_expr(self, a: int, b: int, ctype: ColumnType) -> str:
         """SQLite text for one value assigned to a column of type ``ctype``."""
@@ -962,7 +1258,8 @@ class _Translator:
                     j = self.close_paren(j) + 1
             else:
                 raise SqlError(-201, 0, self.toks[j].raw, "unexpected word in column definition")
-        cdef.type = ColumnType(ctype.code, ctype.length, nullable)
+        cdef.type = ColumnType(ctype.code, ctype.length,
+                               nullable and ctype.code not in _SERIAL_CODES)
         spec.columns.append(cdef)
 
     def constraint_name(self, j: int) -> tuple[str | None, int]:
@@ -1035,6 +1332,14 @@ _FUNCTION_TYPES = {
     "TRUNC": TypeCode.DECIMAL, "MOD": TypeCode.INTEGER, "COUNT": TypeCode.INTEGER,
     "SUM": TypeCode.DECIMAL, "AVG": TypeCode.DECIMAL,
 }
+
+
+# Functions whose result type does not depend on their arguments.
+_FUNCTION_RESULTS = {
+    name: {TypeCode.INTEGER: T_INTEGER, TypeCode.SMALLINT: ColumnType(TypeCode.SMALLINT, 2),
+           TypeCode.DATE: T_DATE}[code]
+    for name, code in _FUNCTION_TYPES.items()
+    if code in (TypeCode.INTEGER, TypeCode.SMALLINT, TypeCode.DATE) and name not in _AGGREGATES}
 
 
 def _number_type(raw: str) -> ColumnType:

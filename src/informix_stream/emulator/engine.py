@@ -6,13 +6,26 @@ Storage choices, made so fetch stays cheap and comparisons stay right:
   without any per-value work;
 * DATE: INTEGER Informix day numbers (day 0 = 1899-12-31), so arithmetic and
   ordering work in SQL and fetch is one dict lookup;
-* DECIMAL/MONEY: a column without affinity holding REAL when the value has at
-  most 15 significant digits (a double round-trips those exactly, and numeric
-  comparisons keep working) and exact TEXT otherwise;
+* DECIMAL/MONEY of precision <= 15: a column without affinity holding REAL
+  (a double round-trips 15 significant digits exactly, and SQLite compares,
+  sorts and sums them natively);
+* wider DECIMAL/MONEY: exact canonical TEXT in a column collated by
+  ``ifx_decimal``, which compares values as numbers.  A compared literal
+  takes the column's TEXT affinity and then that collation, so ``<``, ``=``,
+  ORDER BY, MIN/MAX, GROUP BY and indexes are numeric and exact; SUM and AVG
+  are exact through the ``ifx_exact_*`` aggregates the dialect substitutes;
+  other arithmetic converts the text to a double (approximate);
 * DATETIME: TEXT in Informix literal form for exactly its qualifier fields,
   which sorts correctly and compares with Informix literals;
 * INTERVAL: INTEGER microseconds (day-time) or months (year-month);
 * BOOLEAN: INTEGER 0/1.
+
+Every user table whose column types all have a row encoding also keeps each
+row's complete SQ_TUPLE message in a hidden column (dialect.IMAGE_COLUMN),
+so a SELECT of whole rows is served without encoding a value: INSERTs that
+bind every column supply the image themselves, triggers compute it for every
+other INSERT and for UPDATEs from the stored values, inside the same
+statement and so under the same transaction.
 
 Each database is a SQLite file in WAL mode (in memory: a temporary directory,
 on /dev/shm when available).  WAL gives what shared-cache in-memory SQLite
@@ -25,10 +38,12 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import itertools
+import operator
 import os
 import re
 import shutil
 import sqlite3
+import struct
 import tempfile
 import threading
 import weakref
@@ -36,16 +51,19 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Callable, Iterable, Sequence
 
-from informix_stream.codecs import (TU_DAY, TU_HOUR, TU_SECOND, TU_YEAR,
-                                    ColumnType, IntervalYM, TypeCode, parse_type)
+from informix_stream.codecs import (TU_DAY, TU_HOUR, TU_SECOND, TU_YEAR, ColumnType,
+                                    IntervalYM, TypeCode, make_tuple_encoder, parse_type)
+from informix_stream.errors import DataError
 
-from .dialect import (Bind, ColumnDef, CreateIndex, CreateTable, Drop, ResultColumn,
-                      SqlError, StatementKind, TableDef, Translation, translate)
+from .dialect import (IMAGE_COLUMN, Bind, ColumnDef, CreateIndex, CreateTable, Drop,
+                      ResultColumn, SqlError, StatementKind, TableDef, Translation,
+                      exact_decimal, translate)
 
 __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultColumn",
            "StatementKind", "SqlError"]
 
-SERVER_VERSION = "IBM Informix Dynamic Server Version 14.10.FC1"
+SERVER_VERSION = "IBM Informix Dynamic Server Version 14.10.FC10"
+"""What dbinfo('version', 'full') reports; the login reply announces the same."""
 OWNER = "informix"
 DEFAULT_LOCK_WAIT_MS = 1000
 """Wait for SQLite's database-wide write lock.  Informix locks rows, so two
@@ -139,7 +157,8 @@ def _decimal_writer(ctype: ColumnType) -> Converter:
                 d = decimal.Context(prec=precision, rounding=decimal.ROUND_HALF_UP).plus(d)
             if d and abs(d.adjusted()) > 125:
                 raise _conversion_error(-1226, v)
-        return float(d) if len(d.as_tuple().digits) <= 15 else str(d)
+        return str(d) if exact else float(d)
+    exact = exact_decimal(ctype)
     return write
 
 
@@ -480,6 +499,67 @@ def row_converter(columns: Sequence[ResultColumn]) -> Callable[[list], list] | N
     return namespace["convert"]  # type: ignore[return-value]
 
 
+def _image_maker(columns: Sequence[ColumnDef]) -> Callable[[Sequence[object]], bytes] | None:
+    """Stored values of one row -> its SQ_TUPLE message, exactly what the
+    server would send after reading them; None if a type has no row encoding."""
+    try:
+        encode = make_tuple_encoder([c.type for c in columns])
+    except ValueError:
+        return None
+    convert = row_converter([ResultColumn(c.name, c.type, True) for c in columns])
+    if convert is None:
+        return encode
+    return lambda values: encode(convert((values,))[0])
+
+
+def _image_failure(exc: DataError) -> SqlError:
+    """Informix's error for a value its row encoding rejects."""
+    cause = exc.__cause__
+    if isinstance(cause, UnicodeError):
+        code = -23103          # code-set conversion failed
+    elif isinstance(cause, (struct.error, OverflowError)):
+        code = -1215           # value exceeds the column's range
+    else:
+        code = -1213
+    return SqlError(code, 0, "", str(exc))
+
+
+def _decimal_order(a: str, b: str) -> int:
+    """The ifx_decimal collation: exact decimal text in numeric order."""
+    try:
+        x, y = Decimal(a), Decimal(b)
+        return (x > y) - (x < y)
+    except decimal.InvalidOperation:
+        return (a > b) - (a < b)
+
+
+class _ExactSum:
+    """SUM of exact-text DECIMALs; SQLite's sum() would add doubles."""
+
+    def __init__(self) -> None:
+        self.total: Decimal | None = None
+        self.count = 0
+
+    def step(self, value: object) -> None:
+        if value is not None:
+            d = _to_decimal(value)
+            self.total = d if self.total is None else _DEC_CONTEXT.add(self.total, d)
+            self.count += 1
+
+    def finalize(self) -> str | None:
+        return None if self.total is None else str(self.total)
+
+
+class _ExactAvg(_ExactSum):
+    def finalize(self) -> str | None:
+        if self.total is None:
+            return None
+        return str(_AVG_CONTEXT.divide(self.total, self.count))
+
+
+_AVG_CONTEXT = decimal.Context(prec=32, rounding=decimal.ROUND_HALF_UP)
+
+
 # ---------------------------------------------------------------------------
 # Public result types
 # ---------------------------------------------------------------------------
@@ -504,14 +584,22 @@ class Prepared:
     binds: list[tuple[int | None, object, Converter]] = field(repr=False, default_factory=list)
     direct: bool = field(repr=False, default=False)   # binds are params in order
     convert: Callable[[list], list] | None = field(repr=False, default=None)
+    # INSERT: converted bind values -> the row image bound after them
+    image: Callable[[list], bytes | None] | None = field(repr=False, default=None)
 
 
 class RowSource:
-    """A lazily stepped SQLite cursor; rows are converted one batch at a time."""
+    """A lazily stepped SQLite cursor; rows are converted one batch at a time.
+
+    When ``encoded`` is True, fetch returns each row as its complete SQ_TUPLE
+    message (bytes) instead of a tuple of values.
+    """
 
     def __init__(self, cursor: sqlite3.Cursor, columns: list[ResultColumn],
-                 convert: Callable[[list], list] | None, kind: StatementKind) -> None:
+                 convert: Callable[[list], list] | None, kind: StatementKind,
+                 encoded: bool = False) -> None:
         self.columns = columns
+        self.encoded = encoded
         self._cursor: sqlite3.Cursor | None = cursor
         self._convert = convert
         self._kind = kind
@@ -549,6 +637,10 @@ def _map_error(exc: sqlite3.Error, kind: StatementKind,
                db: "_Database | None" = None) -> SqlError:
     """Informix's sqlcode/ISAM/near for a SQLite failure."""
     msg = str(exc)
+    failed = getattr(db.failures, "error", None) if db is not None else None
+    if failed is not None and "user-defined function raised exception" in msg:
+        db.failures.error = None
+        return _image_failure(failed)
     name = getattr(exc, "sqlite_errorname", "")
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in msg:
         return SqlError(_LOCK_CODES.get(kind, -244), -107, "", "record is locked")
@@ -631,7 +723,8 @@ CREATE TABLE IF NOT EXISTS _ifx_tables (
     serial8_hw INTEGER DEFAULT 0);
 CREATE TABLE IF NOT EXISTS _ifx_columns (
     tabid INTEGER, colno INTEGER, colname TEXT, coltype INTEGER, collength INTEGER,
-    defsql TEXT, serial_start INTEGER DEFAULT 1, PRIMARY KEY (tabid, colno));
+    defsql TEXT, serial_start INTEGER DEFAULT 1, syscoltype INTEGER,
+    extended_id INTEGER DEFAULT 0, PRIMARY KEY (tabid, colno));
 CREATE TABLE IF NOT EXISTS _ifx_indexes (
     idxname TEXT PRIMARY KEY, tabid INTEGER, idxtype TEXT, constrtype TEXT, cols TEXT,
     constrid INTEGER);
@@ -641,8 +734,9 @@ CREATE VIEW IF NOT EXISTS systables AS SELECT tabname, owner, tabid * 1048576 AS
     0.0 AS nrows, created, 1 AS version, tabtype, 'R' AS locklevel, 0.0 AS npused,
     16 AS fextsize, 16 AS nextsize, 0 AS flags, NULL AS site, NULL AS dbname
     FROM _ifx_tables t;
-CREATE VIEW IF NOT EXISTS syscolumns AS SELECT colname, tabid, colno, coltype, collength,
-    NULL AS colmin, NULL AS colmax, 0 AS extended_id FROM _ifx_columns;
+CREATE VIEW IF NOT EXISTS syscolumns AS SELECT colname, tabid, colno,
+    syscoltype AS coltype, collength, NULL AS colmin, NULL AS colmax, extended_id
+    FROM _ifx_columns;
 CREATE VIEW IF NOT EXISTS sysindexes AS SELECT idxname, '{OWNER}' AS owner, tabid, idxtype,
     'F' AS clustered, {", ".join(
         f"(SELECT c.colno FROM _ifx_columns c WHERE c.tabid = i.tabid AND c.colname = "
@@ -667,6 +761,8 @@ class _Database:
         self.tabids: dict[str, int] = {}
         self.indexes: dict[str, _Index] = {}
         self.counters: dict[tuple[str, int], int] = {}
+        self.images: dict[str, Callable[[Sequence[object]], bytes]] = {}
+        self.failures = threading.local()     # why ifx_image last failed, per thread
         self.keeper = self.connect(0)
         self.keeper.execute("PRAGMA journal_mode=WAL")
         if not self.keeper.execute(
@@ -680,7 +776,20 @@ class _Database:
                                check_same_thread=False, cached_statements=256)
         conn.execute(f"PRAGMA synchronous={'NORMAL' if self.durable else 'OFF'}")
         conn.execute("PRAGMA case_sensitive_like=ON")
+        # Every connection: the schema names the collation and the triggers
+        # call ifx_image, so no connection may lack them.
+        conn.create_collation("ifx_decimal", _decimal_order)
+        conn.create_aggregate("ifx_exact_sum", 1, _ExactSum)
+        conn.create_aggregate("ifx_exact_avg", 1, _ExactAvg)
+        conn.create_function("ifx_image", -1, self._image)
         return conn
+
+    def _image(self, table: str, *values: object) -> bytes:
+        try:
+            return self.images[table](values)
+        except DataError as exc:
+            self.failures.error = exc
+            raise
 
     def _register_system_tables(self) -> None:
         today = dt.date.today().toordinal() - _DAY0
@@ -693,10 +802,7 @@ class _Database:
                     (tabid, tabname, OWNER, today, len(cols)))
                 for colno, (colname, type_text) in enumerate(cols, start=1):
                     ctype = parse_type(type_text)
-                    self.keeper.execute(
-                        "INSERT INTO _ifx_columns (tabid, colno, colname, coltype, collength)"
-                        " VALUES (?, ?, ?, ?, ?)",
-                        (tabid, colno, colname, ctype.wire_code, ctype.length))
+                    _add_column(self.keeper, tabid, colno, ColumnDef(colname, ctype))
 
     def reload(self, conn: sqlite3.Connection) -> None:
         """Rebuild the in-memory catalog from the meta tables."""
@@ -704,8 +810,11 @@ class _Database:
             tables: dict[str, TableDef] = {}
             tabids: dict[str, int] = {}
             names = {}
+            imaged = {name for (name,) in conn.execute(
+                "SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) p"
+                " WHERE m.type = 'table' AND p.name = ?", (IMAGE_COLUMN,))}
             for tabid, tabname in conn.execute("SELECT tabid, tabname FROM _ifx_tables"):
-                tables[tabname] = TableDef(tabname, [])
+                tables[tabname] = TableDef(tabname, [], tabname in imaged)
                 tabids[tabname] = tabid
                 names[tabid] = tabname
             for tabid, colname, coltype, collength, defsql, start in conn.execute(
@@ -720,6 +829,8 @@ class _Database:
                 for idxname, tabid, idxtype, constrtype, cols in conn.execute(
                     "SELECT idxname, tabid, idxtype, constrtype, cols FROM _ifx_indexes")}
             self.tables, self.tabids = tables, tabids
+            self.images = {name: _image_maker(t.columns) for name, t in tables.items()
+                           if t.image}
             self._load_counters(conn)
 
     def _load_counters(self, conn: sqlite3.Connection) -> None:
@@ -845,6 +956,8 @@ class Session:
             conn.create_function(name, 1, _date_part(part), deterministic=True)
         conn.create_function("ifx_weekday", 1, lambda d: None if d is None else
                              (d + _DAY0) % 7, deterministic=True)
+        conn.create_function("ifx_length", 1, _informix_length, deterministic=True)
+        conn.create_function("ifx_octet_length", 2, _octet_length, deterministic=True)
         conn.create_function("ifx_mdy", 3, lambda m, d, y: dt.date(y, m, d).toordinal() - _DAY0,
                              deterministic=True)
         return conn
@@ -872,7 +985,7 @@ class Session:
             return self._db.name
         if key == "version":
             part = str(args[0]).lower() if args else "full"
-            return {"full": SERVER_VERSION, "major": 14, "minor": 10, "level": "FC1",
+            return {"full": SERVER_VERSION, "major": 14, "minor": 10, "level": "FC10",
                     "os": "U", "server-type": "IBM Informix Dynamic Server"}.get(part)
         if key == "utc_current":
             return int(dt.datetime.now(dt.timezone.utc).timestamp())
@@ -936,11 +1049,24 @@ class Session:
                 param_types[b.index] = b.type
         direct = [b.index for b in t.binds] == list(range(t.param_count))
         return Prepared(sql, t.kind, t.columns, t.param_count, param_types, t.table, t,
-                        binds, direct)
+                        binds, direct, image=self._image_binder(t))
+
+    def _image_binder(self, t: Translation) -> Callable[[list], bytes | None] | None:
+        """For an INSERT binding every column: bind values -> row image."""
+        picks = t.image_binds
+        if picks is None:
+            return None
+        make = self._db.images.get(t.table or "")
+        if make is None:           # the trigger computes it instead
+            return lambda values: None
+        if picks == list(range(len(t.binds))):
+            return make
+        return lambda values: make([values[p] for p in picks])
 
     def _validate(self, t: Translation) -> None:
+        slots = len(t.binds) + (t.image_binds is not None)
         try:
-            self._conn.execute("EXPLAIN " + t.sql, [None] * len(t.binds)).close()
+            self._conn.execute("EXPLAIN " + t.sql, [None] * slots).close()
         except sqlite3.Error as exc:
             raise _map_error(exc, t.kind, self._db) from None
 
@@ -949,8 +1075,16 @@ class Session:
             raise SqlError(-254, message=f"{len(params)} values for {stmt.param_count} "
                            "placeholders")
         if stmt.direct:
-            return [conv(v) for (_, _, conv), v in zip(stmt.binds, params)]
-        return [conv(params[i]) if i is not None else const for i, const, conv in stmt.binds]
+            values = [conv(v) for (_, _, conv), v in zip(stmt.binds, params)]
+        else:
+            values = [conv(params[i]) if i is not None else const
+                      for i, const, conv in stmt.binds]
+        if stmt.image is not None:
+            try:
+                values.append(stmt.image(values))
+            except DataError as exc:
+                raise _image_failure(exc) from None
+        return values
 
     # -- execute ----------------------------------------------------------------------
     def execute(self, stmt: Prepared, params: Sequence[object] = ()) -> ExecResult:
@@ -1010,10 +1144,11 @@ class Session:
             cursor = conn.execute(stmt.translation.sql, values)
         except sqlite3.Error as exc:
             raise _map_error(exc, stmt.kind, self._db) from None
+        encoded = stmt.translation.encoded
         if stmt.convert is None and stmt.columns:
-            stmt.convert = row_converter(stmt.columns) or _identity
+            stmt.convert = _images if encoded else row_converter(stmt.columns) or _identity
         convert = None if stmt.convert is _identity else stmt.convert
-        return RowSource(cursor, stmt.columns, convert, stmt.kind)
+        return RowSource(cursor, stmt.columns, convert, stmt.kind, encoded)
 
     def _reading_connection(self) -> sqlite3.Connection:
         """Cursors outside a transaction read on their own connection.
@@ -1055,6 +1190,29 @@ class Session:
 
 def _identity(rows: list) -> list:
     return rows
+
+
+_first = operator.itemgetter(0)
+
+
+def _images(rows: list) -> list:
+    return list(map(_first, rows))
+
+
+def _informix_length(value: object) -> int | None:
+    """Informix LENGTH: bytes without the trailing blanks, for any text."""
+    if value is None:
+        return None
+    text = value if isinstance(value, str) else str(value)
+    return len(text.rstrip(" ").encode("iso-8859-1", "replace"))
+
+
+def _octet_length(value: object, width: int) -> int | None:
+    """OCTET_LENGTH counts trailing blanks, so a CHAR(n) is always n bytes."""
+    if value is None:
+        return None
+    text = value if isinstance(value, str) else str(value)
+    return max(len(text.encode("iso-8859-1", "replace")), width)
 
 
 def _date_part(part: str) -> Callable[[object], object]:
@@ -1099,10 +1257,15 @@ def _literal(value: object) -> str:
     return repr(value)
 
 
+def _storage(ctype: ColumnType) -> str:
+    """SQLite declared type, which fixes the column's affinity and collation."""
+    if exact_decimal(ctype):
+        return "TEXT COLLATE ifx_decimal"
+    return _STORAGE.get(ctype.code, "TEXT" if ctype.code in _TEXT_CODES else "INTEGER")
+
+
 def _column_sql(col: ColumnDef) -> str:
-    storage = _STORAGE.get(col.type.code, "TEXT" if col.type.code in _TEXT_CODES
-                           or col.type.code == TypeCode.DATETIME else "INTEGER")
-    parts = [f'"{col.name}"', storage]
+    parts = [f'"{col.name}"', _storage(col.type)]
     if not col.type.nullable:
         parts.append("NOT NULL")
     if isinstance(col.default, Bind):
@@ -1123,21 +1286,51 @@ def _create_table(db: _Database, conn: sqlite3.Connection, ddl: CreateTable) -> 
             if col not in names:
                 raise SqlError(-217, 0, col, f"column {col} not found")
     tabid = max([99, *db.tabids.values()]) + 1
-    body = [_column_sql(c) for c in ddl.columns] + [f"CHECK {c}" for c in ddl.checks]
+    body = [_column_sql(c) for c in ddl.columns]
+    imaged = _image_maker(ddl.columns) is not None
+    if imaged:
+        body.append(f"{IMAGE_COLUMN} BLOB")
+    body += [f"CHECK {c}" for c in ddl.checks]
     conn.execute(f'CREATE TABLE "{ddl.name}" ({", ".join(body)})')
+    if imaged:
+        for trigger in _image_triggers(ddl.name, ddl.columns):
+            conn.execute(trigger)
     conn.execute("INSERT INTO _ifx_tables (tabid, tabname, owner, created, tabtype, ncols,"
                  " rowsize) VALUES (?, ?, ?, ?, 'T', ?, ?)",
                  (tabid, ddl.name, OWNER, dt.date.today().toordinal() - _DAY0,
                   len(ddl.columns), sum(c.type.wire_width for c in ddl.columns)))
     for colno, col in enumerate(ddl.columns, start=1):
-        conn.execute("INSERT INTO _ifx_columns VALUES (?, ?, ?, ?, ?, NULL, ?)",
-                     (tabid, colno, col.name, col.type.wire_code, col.type.length,
-                      col.serial_start))
+        _add_column(conn, tabid, colno, col)
     for seq, (cname, cols, primary) in enumerate(ddl.uniques, start=1):
         name = cname or f"u{tabid}_{seq}"
         _add_index(db, conn, _Index(name, ddl.name, cols, True, "P" if primary else "U"),
                    tabid)
     db.reload(conn)
+
+
+def _image_triggers(table: str, columns: Sequence[ColumnDef]) -> list[str]:
+    """Triggers recomputing a row's image from what was actually stored, so
+    defaults, SERIAL numbers, INSERT ... SELECT and UPDATE expressions are all
+    covered.  An INSERT that supplied the image itself skips the work."""
+    names = ", ".join(f'"{c.name}"' for c in columns)
+    args = ", ".join(f'new."{c.name}"' for c in columns)
+    refresh = (f'UPDATE "{table}" SET {IMAGE_COLUMN} = ifx_image({_literal(table)}, {args})'
+               " WHERE rowid = new.rowid;")
+    return [f'CREATE TRIGGER "_ifx_image_ins_{table}" AFTER INSERT ON "{table}"'
+            f" WHEN new.{IMAGE_COLUMN} IS NULL BEGIN {refresh} END",
+            f'CREATE TRIGGER "_ifx_image_upd_{table}" AFTER UPDATE OF {names} ON "{table}"'
+            f" BEGIN {refresh} END"]
+
+
+def _add_column(conn: sqlite3.Connection, tabid: int, colno: int, col: ColumnDef) -> None:
+    """Record a column: ``coltype`` is the type the engine stores, while
+    syscolumns shows ``syscoltype``/``extended_id`` as Informix does, with
+    LVARCHAR and BOOLEAN as built-in opaque types."""
+    ctype = col.type
+    conn.execute("INSERT INTO _ifx_columns (tabid, colno, colname, coltype, collength,"
+                 " serial_start, syscoltype, extended_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                 (tabid, colno, col.name, ctype.wire_code, ctype.length, col.serial_start,
+                  ctype.describe_code, ctype.extended_id))
 
 
 def _add_index(db: _Database, conn: sqlite3.Connection, idx: _Index, tabid: int) -> None:
