@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import select
+from collections import deque
 import socket
 import ssl
 import threading
@@ -192,7 +193,7 @@ class Connection:
         # their own, and so are each sent alone with errors ignored.
         self._piggyback: list[bytes] = []
         self._owed: list[bytes] = []
-        self._inflight: tuple | None = None     # (cursor, row decoder) of a read-ahead
+        self._inflight: deque = deque()   # (cursor, row decoder) per reply not yet read
         self.fetch_buffer_size = fetch_buffer_size
         self.database = database
         # Transactions exist only in a logged database (DBOPEN's DONE says so);
@@ -289,11 +290,14 @@ class Connection:
         return wire
 
     def request(self, w: Writer, *, decode_row: Callable | None = None,
-                rows: list | None = None, begin: bool = False) -> Reply:
+                rows: list | None = None, begin: bool = False,
+                ahead: tuple | None = None) -> Reply:
         """Send one request (``w`` without its EOT) and read the whole reply.
 
         ``begin`` marks statements that start a transaction when autocommit
-        is off: the SQ_BEGIN travels in the same request.
+        is off: the SQ_BEGIN travels in the same request.  ``ahead`` is
+        ``(owner, request, decode_row)``: a further request sent in the same
+        write, whose reply is left for later (see ``send_ahead``).
         """
         with self._lock:
             wire = self._check()
@@ -305,8 +309,13 @@ class Connection:
             if opens:
                 data += Writer().short(Tag.BEGIN).getvalue()
             data += w.getvalue() + b"\x00\x0c"
+            if ahead is not None:
+                owner, later, later_decode = ahead
+                data += later.getvalue() + b"\x00\x0c"
             wire.send(data)
             reply = wire.read_reply(Reply(rows), decode_row)
+            if ahead is not None:
+                self._inflight.append((owner, later_decode))
             if opens and not (reply.error and reply.error.sqlcode == -535):
                 self._in_transaction = True
             raise_for(reply)
@@ -326,39 +335,37 @@ class Connection:
             payload = self._take_piggyback() + eot.join(requests) + eot
             return wire.pipeline(payload, len(requests))
 
-    # -- read-ahead: one request whose reply is read later ------------------------
+    # -- read-ahead: requests whose replies are read later ------------------------
     def send_ahead(self, owner, w: Writer, decode_row: Callable) -> None:
         """Send a request now and read its reply later (a cursor's next fetch).
 
-        The server works on the next batch while the caller consumes the
-        current one.  Whoever needs the wire first reads this reply: its
-        owner through ``read_ahead``, anyone else through
-        ``_absorb_inflight``, which hands it to the owner.
+        Replies come back in request order, so nothing has to be read before
+        sending: the server works on this request while the caller decodes
+        the reply before it.  Whoever needs the wire for a new exchange first
+        reads every outstanding reply (``_absorb_inflight``) and hands each to
+        its owner; the owner itself reads its own with ``read_ahead``.
         """
         with self._lock:
-            wire = self._check()
-            self._absorb_inflight(wire)
-            wire.send(w.getvalue() + b"\x00\x0c")
-            self._inflight = (owner, decode_row)
+            self._check().send(w.getvalue() + b"\x00\x0c")
+            self._inflight.append((owner, decode_row))
 
     def read_ahead(self, owner) -> Reply | None:
-        """The reply to ``owner``'s request in flight, or None if already absorbed."""
+        """The oldest reply in flight for ``owner``, or None if none is left."""
         with self._lock:
-            if self._inflight is None or self._inflight[0] is not owner:
-                return None
             wire = self._check()
-            decode_row = self._inflight[1]
-            self._inflight = None
-            reply = wire.read_reply(Reply(), decode_row)
-            raise_for(reply)
-            return reply
+            while self._inflight:
+                who, decode_row = self._inflight.popleft()
+                reply = wire.read_reply(Reply(), decode_row)
+                if who is owner:
+                    raise_for(reply)
+                    return reply
+                who.absorb(reply)
+            return None
 
     def _absorb_inflight(self, wire: Wire) -> None:
-        if self._inflight is None:
-            return
-        owner, decode_row = self._inflight
-        self._inflight = None
-        owner.absorb(wire.read_reply(Reply(), decode_row))
+        while self._inflight:
+            owner, decode_row = self._inflight.popleft()
+            owner.absorb(wire.read_reply(Reply(), decode_row))
 
     def _take_piggyback(self) -> bytes:
         if not self._piggyback:

@@ -17,6 +17,7 @@ Round trips per operation (the cost that matters on a real network):
 from __future__ import annotations
 
 import weakref
+from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -97,9 +98,9 @@ class Cursor:
         self._decode = None
         self._position = 0            # scrollable: 1-based row last returned
         self._total: int | None = None
-        self.read_ahead = read_ahead and not materialize and not scrollable
-        self._inflight = False        # our next NFETCH is on the wire
-        self._ahead = None            # its reply, if the connection read it for us
+        self.read_ahead = read_ahead and not scrollable
+        self._inflight = 0            # our NFETCHes whose replies are not read yet
+        self._absorbed: deque = deque()   # replies the connection read for us
         self._finalizer = weakref.finalize(self, _Cleanup.run, _Cleanup(conn))
 
     # -- execution -------------------------------------------------------------
@@ -185,6 +186,8 @@ class Cursor:
         self._finalizer = weakref.finalize(self, _Cleanup.run,
                                            _Cleanup(conn, describe.stmt_id))
         try:
+            # No read-ahead yet: a result that fits one buffer (the common
+            # small SELECT) must not cost the server an extra NFETCH.
             reply = conn.request(w, decode_row=self._decode)
         except Exception:
             self._abandon()
@@ -206,37 +209,49 @@ class Cursor:
             self.rowcount = self._delivered
             if not self.materialize:     # _materialize releases at once instead
                 self._release()
-        elif self.read_ahead and not self.materialize:
-            self._send_ahead()
 
     def _nfetch(self) -> Writer:
         w = Writer().short(Tag.ID).short(self._stmt_id).short(Tag.NFETCH)
         return w.int(self.fetch_buffer_size).short(0)
 
-    def _send_ahead(self) -> None:
-        """Ask for the next batch now, so the server fills it while ours is consumed."""
-        self.connection.send_ahead(self, self._nfetch(), self._decode)
-        self._inflight = True
+    def _ahead_request(self) -> tuple | None:
+        """The next NFETCH, to travel with a request (None without read-ahead)."""
+        if not self.read_ahead:
+            return None
+        self._inflight += 1
+        return (self, self._nfetch(), self._decode)
 
     def absorb(self, reply) -> None:
-        """The connection read our in-flight reply because it needed the wire."""
-        self._inflight = False
-        self._ahead = reply
+        """The connection read one of our replies in flight because it needed
+        the wire; replies after the end of the result are dropped."""
+        self._inflight -= 1
+        if not self._exhausted:
+            self._absorbed.append(reply)
 
     def _next_reply(self):
-        """The next batch's reply: absorbed, in flight, or asked for now."""
+        """The next batch's reply: absorbed, in flight, or asked for now.
+
+        With read-ahead there are up to two NFETCHes out: before blocking on
+        the older reply, the next request is sent, so the server builds batch
+        n+1 while this client decodes batch n.  After the last batch one
+        request may still be out; its reply (an empty DONE) is read and
+        dropped by whoever needs the wire next.
+        """
         conn = self.connection
         try:
-            if self._inflight:
-                reply = conn.read_ahead(self)
-                self._inflight = False
-                if reply is not None:
-                    return reply
-            if self._ahead is not None:
-                reply, self._ahead = self._ahead, None
+            if self._absorbed:
+                reply = self._absorbed.popleft()
                 raise_for(reply)
                 return reply
-            return conn.request(self._nfetch(), decode_row=self._decode)
+            if self._inflight:
+                if self.read_ahead:
+                    conn.send_ahead(self, self._nfetch(), self._decode)
+                    self._inflight += 1
+                reply = conn.read_ahead(self)
+                self._inflight -= 1
+                return reply
+            return conn.request(self._nfetch(), decode_row=self._decode,
+                                ahead=self._ahead_request())
         except Exception:
             self._abandon()
             raise
@@ -436,7 +451,7 @@ class Cursor:
         self.lastrowid = None
         self._batch, self._pos, self._delivered = [], 0, 0
         self._exhausted = True
-        self._ahead = None
+        self._absorbed.clear()
         self._decode = None
         self._position, self._total = 0, None
 
