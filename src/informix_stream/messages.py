@@ -169,54 +169,53 @@ def parse_request(buf: bytes | bytearray | memoryview, pos: int, read_param) -> 
     Raises ``Incomplete`` when the buffer ends first and ``ProtocolError`` on
     an unknown tag.  ``read_param(reader)`` decodes one SQ_BIND value; it is
     passed in so that this module does not depend on the type codecs.
+    Messages without a body are returned as their ``Tag``.
     """
     r = Reader(buf, pos)
     out: list = []
+    parsers = _PARSERS
     while True:
         raw = r.short()
-        try:
-            tag = Tag(raw)
-        except ValueError:
-            raise ProtocolError(f"unknown request message tag {raw}") from None
-        if tag is Tag.EOT:
+        if raw == Tag.EOT:
             return out, r.pos
-        if tag is Tag.EXIT:
+        parse = parsers.get(raw)
+        if parse is None:
+            raise ProtocolError(f"unknown or unsupported request message tag {raw}")
+        out.append(parse(r, read_param))
+        if raw == Tag.EXIT:
             # A disconnect is a bare SQ_EXIT with no SQ_EOT after it.
-            out.append(tag)
             return out, r.pos
-        out.append(_parse_body(tag, r, read_param))
 
 
-def _parse_body(tag: Tag, r: Reader, read_param):
-    if tag in _BARE:
-        return tag
-    if tag is Tag.COMMAND or tag is Tag.PREPARE:
+def _parse_command(tag: Tag):
+    def parse(r: Reader, _read_param) -> Command:
         nq = r.short()
         return Command(tag, nq, read_sql(r))
-    if tag is Tag.ID:
-        return StmtId(r.short())
-    if tag is Tag.CURNAME:
-        return CurName(r.short_string())
-    if tag is Tag.BIND:
-        n = r.short()
-        if n < 0:
-            raise ProtocolError(f"negative parameter count {n}")
-        return Bind([read_param(r) for _ in range(n)])
-    if tag is Tag.NFETCH:
-        return NFetch(r.int(), r.short())
-    if tag is Tag.SFETCH:
-        return SFetch(r.short(), r.int(), r.int())
-    if tag is Tag.DBOPEN:
-        return DbOpen(r.short_string(), r.short())
-    if tag is Tag.RBWORK:
-        return Rollback(r.short())
-    if tag is Tag.INFO:
-        return Info(_parse_info(r))
-    if tag is Tag.PROTOCOLS:
-        return Protocols(r.short_string())
-    if tag is Tag.RET_TYPE:
-        return _parse_ret_type(r)
-    raise ProtocolError(f"request message {tag.name} is not supported")
+    return parse
+
+
+def _parse_bind(r: Reader, read_param) -> Bind:
+    n = r.short()
+    if n < 0:
+        raise ProtocolError(f"negative parameter count {n}")
+    return Bind([read_param(r) for _ in range(n)])
+
+
+_PARSERS = {int(t): (lambda r, _rp, t=t: t) for t in _BARE}
+_PARSERS.update({
+    Tag.COMMAND: _parse_command(Tag.COMMAND),
+    Tag.PREPARE: _parse_command(Tag.PREPARE),
+    Tag.ID: lambda r, _rp: StmtId(r.short()),
+    Tag.CURNAME: lambda r, _rp: CurName(r.short_string()),
+    Tag.BIND: _parse_bind,
+    Tag.NFETCH: lambda r, _rp: NFetch(r.int(), r.short()),
+    Tag.SFETCH: lambda r, _rp: SFetch(r.short(), r.int(), r.int()),
+    Tag.DBOPEN: lambda r, _rp: DbOpen(r.short_string(), r.short()),
+    Tag.RBWORK: lambda r, _rp: Rollback(r.short()),
+    Tag.INFO: lambda r, _rp: Info(_parse_info(r)),
+    Tag.PROTOCOLS: lambda r, _rp: Protocols(r.short_string()),
+    Tag.RET_TYPE: lambda r, _rp: _parse_ret_type(r),
+})
 
 
 def _parse_info(r: Reader) -> list:

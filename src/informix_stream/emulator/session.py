@@ -166,13 +166,28 @@ class Session:
 
     # -- request processing ------------------------------------------------
     def handle(self, messages: list) -> bytes:
-        """Run one request and return its whole reply."""
+        """Run one request and return its whole reply.
+
+        The first error ends the request: it is written as SQ_ERR and the
+        remaining (already parsed) messages are skipped.  An unexpected
+        exception is an emulator bug; it is reported the same way so that the
+        session, and the client's wire, survive it.
+        """
         w = Writer()
+        handlers = _HANDLERS
         try:
             for msg in messages:
-                self._dispatch(msg, w)
+                handler = handlers.get(msg if type(msg) is Tag else type(msg))
+                if handler is None:
+                    raise SqlError(-408, message=f"message {msg!r} is not supported")
+                handler(self, msg, w)
         except _Stop:
             pass
+        except SqlError as err:
+            self._fail(w, err)
+        except Exception as exc:  # noqa: BLE001 - see the docstring
+            log.exception("internal error handling a request")
+            self._fail(w, SqlError(INTERNAL_ERROR, message=f"emulator internal error: {exc}"))
         if not self.finished:
             w.short(Tag.EOT)
         return w.getvalue()
@@ -192,23 +207,6 @@ class Session:
         st = self.current
         if st is not None and st.immediate:
             self._release(st)
-        raise _Stop
-
-    def _dispatch(self, msg, w: Writer) -> None:
-        try:
-            handler = _HANDLERS[type(msg) if not isinstance(msg, Tag) else msg]
-        except KeyError:
-            self._fail(w, SqlError(-408, message=f"message {msg!r} not supported"))
-            return
-        try:
-            handler(self, msg, w)
-        except SqlError as err:
-            self._fail(w, err)
-        except _Stop:
-            raise
-        except Exception as exc:  # noqa: BLE001 - an engine bug must not kill the session
-            log.exception("internal error handling %r", msg)
-            self._fail(w, SqlError(INTERNAL_ERROR, message=f"emulator internal error: {exc}"))
 
     # -- statements ----------------------------------------------------------
     def _need_db(self):
