@@ -479,14 +479,17 @@ def _their_block(value: object) -> bytes:
         return struct.pack("!hhh", 0, -1, 0)
     if isinstance(value, IntervalYM):
         value = ifx_conv.IntervalYM(value.months)
-    if isinstance(value, dt.time):
-        pytest.skip("informix-driver cannot bind datetime.time")
     code, prec, raw = ifx_conv.encode_param(value)
     return struct.pack("!hhh", code, 0, prec) + raw + b"\x00" * (len(raw) & 1)
 
 
+# informix-driver cannot bind datetime.time at all: there is nothing of its
+# to cross-check for that type (our own time binds are tested above).
+_THEIR_PARAM_VALUES = [v for v in PARAM_VALUES if not isinstance(v, dt.time)]
+
+
 @needs_ifx
-@pytest.mark.parametrize("value", [*PARAM_VALUES, True, False,
+@pytest.mark.parametrize("value", [*_THEIR_PARAM_VALUES, True, False,
                                    dt.datetime(2024, 5, 6, 7, 8, 9, 123456)])
 def test_read_param_decodes_informix_driver(value: object) -> None:
     r = Reader(_their_block(value))
@@ -497,7 +500,7 @@ def test_read_param_decodes_informix_driver(value: object) -> None:
 
 
 @needs_ifx
-@pytest.mark.parametrize("value", [*PARAM_VALUES, True, False])
+@pytest.mark.parametrize("value", [*_THEIR_PARAM_VALUES, True, False])
 def test_encode_param_matches_informix_driver(value: object) -> None:
     assert encode_param(value) == _their_block(value)
 
