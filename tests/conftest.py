@@ -104,3 +104,11 @@ def ifx_target() -> Iterator[Target]:
     with EmulatorServer(databases=("testdb", "otherdb")) as server:
         yield Target(server.host, server.port, "informix", "in4mix", "testdb",
                      "informix", "emulator")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Load the package's own pytest plugin when running from a source tree
+    that is not pip-installed (installed, its entry point loads it)."""
+    if not config.pluginmanager.has_plugin("informix_stream"):
+        from informix_stream.emulator import pytest_plugin
+        config.pluginmanager.register(pytest_plugin, "informix_stream")
