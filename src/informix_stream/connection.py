@@ -49,6 +49,10 @@ class Wire:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.buf = bytearray()
+        # recv_into one reused buffer: a fresh 256 KiB bytes per recv() was
+        # most of a long stream's allocation churn (memray).
+        self._scratch = bytearray(RECV_SIZE)
+        self._scratch_view = memoryview(self._scratch)
         self.pos = 0
         self.broken: BaseException | None = None
 
@@ -64,14 +68,14 @@ class Wire:
             del self.buf[:self.pos]
             self.pos = 0
         try:
-            data = self.sock.recv(RECV_SIZE)
+            n = self.sock.recv_into(self._scratch)
         except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
             return
         except (OSError, ValueError) as exc:
             raise self._break(exc) from exc
-        if not data:
+        if not n:
             raise self._break(ConnectionResetError("server closed the connection"))
-        self.buf += data
+        self.buf += self._scratch_view[:n]
 
     def _break(self, exc: BaseException) -> OperationalError:
         self.broken = exc

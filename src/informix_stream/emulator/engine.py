@@ -1014,7 +1014,13 @@ class Session:
     def rollback(self) -> None:
         if not self._in_tx:
             raise SqlError(-255, message="not in transaction")
-        self._conn.execute("ROLLBACK")
+        try:
+            self._conn.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            # A transaction that never wrote has nothing for SQLite to undo;
+            # the Informix transaction still ends here.
+            if "no transaction is active" not in str(exc):
+                raise
         if self._ddl_in_tx:
             self._db.reload(self._conn)
         self._end_tx()
