@@ -1,0 +1,185 @@
+"""One consumer, measured in a fresh process: prints one JSON line.
+
+    python bench/memory/consumer.py CONSUMER N HOST PORT [--range LO HI] [--wait-go]
+
+A fresh interpreter per measurement, so that no consumer inherits another's
+heap, imports or allocator state.  The baseline is taken after connecting
+(and after a garbage collection), immediately before the statement runs;
+growth is the peak RSS sampled while rows flow, minus that baseline.
+
+``--wait-go`` lets a parent start several consumers at once (the strategy
+lab's fan-out): the consumer connects, prints ``ready``, and starts only when
+a line arrives on stdin, so process start-up is not part of the timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import RssSampler, Target, select_for, target_at  # noqa: E402
+
+from common import DDL, TABLE, RawClient, rows  # noqa: E402
+
+FETCHMANY = 10_000
+
+# A consumer, set up and connected: something to close, and the measured work.
+Prepared = tuple[Any, Callable[[RssSampler], None]]
+
+
+def _iterate(cur, s: RssSampler) -> None:
+    for s.rows, _ in enumerate(cur, 1):
+        pass
+
+
+def stream_iterate(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+    conn = t.ours()
+    cur = conn.cursor()
+
+    def run(s: RssSampler) -> None:
+        cur.execute(sql, params)
+        _iterate(cur, s)
+    return conn, run
+
+
+def stream_fetchmany(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+    conn = t.ours()
+    cur = conn.cursor()
+
+    def run(s: RssSampler) -> None:
+        cur.execute(sql)
+        while batch := cur.fetchmany(FETCHMANY):
+            s.rows += len(batch)
+    return conn, run
+
+
+def materialize(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+    conn = t.ours()
+    cur = conn.cursor(materialize=True)
+    kept: list = []
+
+    def run(s: RssSampler) -> None:
+        cur.execute(sql)
+        kept.append(cur.fetchall())   # alive until the sampler's last sample
+        s.rows = len(kept[0])
+    return conn, run
+
+
+def informix_driver(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+    """informix-driver reads the whole result during execute; iterating walks that list."""
+    conn = t.theirs()
+    cur = conn.cursor()
+
+    def run(s: RssSampler) -> None:
+        cur.execute(sql)
+        _iterate(cur, s)
+    return conn, run
+
+
+def executemany(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+    """Loads n generated rows into a fresh table in one transaction."""
+    conn = t.ours()
+    table = f"em_{n}_{os.getpid()}"
+    cur = conn.cursor()
+    cur.execute(DDL.replace(TABLE, table))
+    conn.commit()
+
+    def counted(s: RssSampler):
+        for s.rows, row in enumerate(rows(n), 1):
+            yield row
+
+    def run(s: RssSampler) -> None:
+        cur.executemany(f"INSERT INTO {table} VALUES (?, ?, ?, ?, ?)", counted(s))
+        conn.commit()
+        s.rows = cur.rowcount
+    return _Dropping(conn, table), run
+
+
+def floor(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+    client = RawClient(t.host, t.port)
+
+    def run(s: RssSampler) -> None:
+        s.rows = client.drain(sql)
+    return client, run
+
+
+class _Dropping:
+    """Closes the connection after dropping the table the consumer filled."""
+
+    def __init__(self, conn, table: str) -> None:
+        self.conn, self.table = conn, table
+
+    def close(self) -> None:
+        self.conn.cursor().execute(f"DROP TABLE {self.table}")
+        self.conn.commit()
+        self.conn.close()
+
+
+CONSUMERS: dict[str, Callable[[Target, str, tuple, int], Prepared]] = {
+    "stream-iterate": stream_iterate,
+    "stream-fetchmany": stream_fetchmany,
+    "materialize": materialize,
+    "informix-driver": informix_driver,
+    "executemany": executemany,
+    "floor": floor,
+}
+
+
+def measure(name: str, n: int, t: Target, sql: str, params: tuple, wait_go: bool) -> dict:
+    closer, run = CONSUMERS[name](t, sql, params, n)
+    gc.collect()
+    if wait_go:
+        print("ready", flush=True)
+        sys.stdin.readline()
+    sampler = RssSampler()
+    baseline = sampler.rss()
+    start = time.time()
+    t0 = time.perf_counter()
+    with sampler:
+        run(sampler)
+    seconds = time.perf_counter() - t0
+    end = time.time()
+    closer.close()
+    peak = sampler.peak
+    return {
+        "consumer": name, "n": n, "rows": sampler.rows, "seconds": seconds,
+        "rows_per_s": sampler.rows / seconds if seconds else 0.0,
+        "start": start, "end": end,
+        "baseline": baseline, "peak": peak, "growth": peak - baseline,
+        "sample_count": sampler.count,
+        "mean_interval_ms": 1000 * seconds / sampler.count,
+        "samples": sampler.samples,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("consumer", choices=CONSUMERS)
+    ap.add_argument("n", type=int, help="rows in the table (names the table, bench_rows_<n>)")
+    ap.add_argument("host")
+    ap.add_argument("port", type=int)
+    ap.add_argument("--range", nargs=2, type=int, metavar=("LO", "HI"),
+                    help="stream-iterate only ids LO <= id < HI (one worker of a fan-out)")
+    ap.add_argument("--wait-go", action="store_true")
+    args = ap.parse_args()
+    if args.range and args.consumer != "stream-iterate":
+        ap.error("--range is for stream-iterate")
+    sql, params = select_for(args.n), ()
+    if args.range:
+        sql, params = sql + " WHERE id >= ? AND id < ?", tuple(args.range)
+    result = measure(args.consumer, args.n, target_at(args.host, args.port), sql, params,
+                     args.wait_go)
+    print(json.dumps(result), flush=True)
+
+
+if __name__ == "__main__":
+    main()
