@@ -1111,6 +1111,12 @@ class Session:
             self.open_cursor(stmt, params).close()
         return ExecResult(0)
 
+    def can_batch(self, stmt: object) -> bool:
+        """True for an INSERT ... VALUES binding every column of a table without
+        SERIAL columns: one row per execution, nothing generated to report."""
+        return isinstance(stmt, Prepared) and stmt.kind is StatementKind.INSERT \
+            and stmt.image is not None
+
     def execute_many(self, stmt: Prepared, rows: Iterable[Sequence[object]]) -> ExecResult:
         """Run one DML statement for many parameter rows as a single unit."""
         total = 0

@@ -35,7 +35,8 @@ SERVER_SERIAL = "Software Serial Number AAA#B000000"
 # an endless request without an SQ_EOT.
 MAX_PENDING = 256 * 1024 * 1024
 RECV_SIZE = 256 * 1024
-FLUSH_AT = 256 * 1024
+# Requests answered as one burst at most (bounds the reply held in memory).
+MAX_BURST = 2048
 LOGIN_TIMEOUT = 30.0
 
 
@@ -156,50 +157,48 @@ class EmulatorServer:
         return session
 
     def _serve_requests(self, conn: socket.socket, buf: bytearray, session: Session) -> None:
-        """Answer requests in order; replies to a pipelined burst go out together.
+        """Answer requests in order; a pipelined burst is answered together.
 
-        Every complete request already in the buffer is answered before
-        anything is sent, so a client that pipelines a thousand requests gets
-        its thousand replies in a few large sends rather than a thousand
-        small ones.  Replies are flushed before blocking on the socket again,
-        and past a size limit, so a client reading its replies never waits on
-        a reply we are still holding.
+        Every complete request already in the buffer is parsed, then the
+        whole burst goes to the session (which may batch runs of inserts) and
+        the replies go out in one send.  Replies are always sent before the
+        server blocks on reading again, so a client reading its replies
+        never waits on one we are holding.
         """
         pos = 0
-        out = bytearray()
         while not session.finished:
+            burst: list[list] = []
             try:
-                messages, end = parse_request(buf, pos, codecs.read_param)
+                while len(burst) < MAX_BURST:
+                    messages, end = parse_request(buf, pos, codecs.read_param)
+                    if self.on_request is not None:
+                        self.on_request(bytes(buf[pos:end]))
+                    pos = end
+                    burst.append(messages)
+                    if messages and messages[-1] is Tag.EXIT:
+                        break
             except Incomplete:
-                if out:
-                    conn.sendall(out)
-                    out.clear()
-                if pos:
-                    del buf[:pos]
-                    pos = 0
-                if len(buf) > MAX_PENDING:
-                    raise ProtocolError("request exceeds the emulator's size limit")
-                if not _recv_into(conn, buf):
-                    return
-                continue
+                pass
             except ProtocolError as exc:
-                conn.sendall(bytes(out) + _protocol_error_reply(str(exc)))
+                conn.sendall(session.handle_many(burst) + _protocol_error_reply(str(exc)))
                 raise
             except Exception as exc:  # noqa: BLE001 - a codec bug on hostile bytes
                 # Where a request could not be parsed the wire position is
                 # lost: answer with -408 and end this connection only.
                 log.exception("cannot parse a request")
-                conn.sendall(bytes(out) + _protocol_error_reply(f"unparsable request: {exc}"))
+                conn.sendall(session.handle_many(burst)
+                             + _protocol_error_reply(f"unparsable request: {exc}"))
                 raise ProtocolError(str(exc)) from exc
-            if self.on_request is not None:
-                self.on_request(bytes(buf[pos:end]))
-            pos = end
-            out += session.handle(messages)
-            if len(out) >= FLUSH_AT:
-                conn.sendall(out)
-                out.clear()
-        if out:
-            conn.sendall(out)
+            if burst:
+                conn.sendall(session.handle_many(burst))
+                continue
+            if pos:
+                del buf[:pos]
+                pos = 0
+            if len(buf) > MAX_PENDING:
+                raise ProtocolError("request exceeds the emulator's size limit")
+            if not _recv_into(conn, buf):
+                return
 
 
 def _protocol_error_reply(text: str) -> bytes:

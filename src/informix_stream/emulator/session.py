@@ -200,6 +200,63 @@ class Session:
             w.short(Tag.EOT)
         return w.getvalue()
 
+    def handle_many(self, requests: list[list]) -> bytes:
+        """Answer several requests that arrived together (a pipelining client).
+
+        Runs of identical-shape row inserts -- ``SQ_ID k, SQ_BIND, SQ_EXECUTE``
+        on the same plain INSERT ... VALUES -- go to the engine as one batch:
+        same rows, same order, same per-request replies, one SQLite call.
+        If the batch fails, it was undone as a whole, and the run is replayed
+        request by request so that each request gets its own answer exactly
+        as if it had come alone.
+        """
+        out = bytearray()
+        i, n = 0, len(requests)
+        while i < n:
+            j = self._insert_run_end(requests, i)
+            if j - i > 1 and self._run_batch(requests[i:j], out):
+                i = j
+                continue
+            out += self.handle(requests[i])
+            i += 1
+        return bytes(out)
+
+    def _insert_run_end(self, requests: list[list], i: int) -> int:
+        """End of the run of batchable insert requests starting at ``i``."""
+        first = requests[i]
+        if len(first) != 3 or type(first[0]) is not StmtId:
+            return i
+        st = self.statements.get(first[0].id)
+        if st is None or self.db is None or not self.db.can_batch(st.prepared):
+            return i
+        sid = first[0].id
+        j = i
+        while j < len(requests):
+            req = requests[j]
+            if (len(req) != 3 or type(req[0]) is not StmtId or req[0].id != sid
+                    or type(req[1]) is not Bind or req[2] is not Tag.EXECUTE):
+                break
+            j += 1
+        return j
+
+    def _run_batch(self, run: list[list], out: bytearray) -> bool:
+        st = self.statements[run[0][0].id]
+        try:
+            result = self.db.execute_many(st.prepared, [req[1].values for req in run])
+        except SqlError:
+            return False
+        if result.rowcount != len(run):
+            raise AssertionError("a batched INSERT ... VALUES did not insert one row each")
+        st.params = run[-1][1].values
+        self.current = st
+        w = Writer()
+        for _ in run:
+            write_done(w, 1)
+            write_cost(w, 0, 0)
+            w.short(Tag.EOT)
+        out += w.parts
+        return True
+
     def close(self) -> None:
         """The client went away: free cursors and roll back open work."""
         for st in self.statements.values():
