@@ -32,6 +32,7 @@ DEFAULT_PORT = 9088
 DEFAULT_FETCH_BUFFER = 64 * 1024
 MAX_FETCH_BUFFER = 2 * 1024 * 1024 * 1024 - 1
 RECV_SIZE = 256 * 1024
+_NOTHING = memoryview(b"")
 
 # SQ_DONE warning bit after a database is opened: the database is logged.
 DB_LOGGED = 0x01
@@ -107,7 +108,8 @@ class Wire:
                 return reply
             self._recv()
 
-    def pipeline(self, payload: bytes, count: int) -> list[Reply]:
+    def pipeline(self, payload: bytes, count: int,
+                 meanwhile: Callable[[], None] | None = None) -> list[Reply]:
         """Send ``count`` requests while reading their replies as they come.
 
         Sending everything before reading anything deadlocks once the
@@ -115,10 +117,13 @@ class Wire:
         our send blocks, both wait forever.  So the socket is driven with
         select(): write when it can take bytes, read whenever replies are
         there, until every request is out and every reply is in.
+        ``meanwhile`` runs once, when everything is sent: client work that
+        overlaps with the server's (it must not raise).
         """
         sock = self.sock
         timeout = sock.gettimeout()
         view = memoryview(payload)
+        del payload      # once sent, the bytes can go (``_pump`` drops the view)
         replies: list[Reply] = []
         current = Reply()
         sock.setblocking(False)
@@ -130,6 +135,10 @@ class Wire:
                         break
                     replies.append(current)
                     current = Reply()
+                if not view and meanwhile is not None:
+                    meanwhile()
+                    meanwhile = None
+                    continue
                 if len(replies) == count and not view:
                     return replies
                 view = self._pump(view, timeout)
@@ -162,7 +171,8 @@ class Wire:
                 sent = 0
             except OSError as exc:
                 raise self._break(exc) from exc
-            view = view[sent:]
+            # An empty slice would still hold the whole payload alive.
+            view = view[sent:] if sent < len(view) else _NOTHING
         if readable:
             self._recv()
         return view
@@ -325,19 +335,24 @@ class Connection:
             raise_for(reply)
             return reply
 
-    def pipeline(self, requests: list[bytes]) -> list[Reply]:
+    def pipeline(self, requests: list[bytes],
+                 meanwhile: Callable[[], None] | None = None) -> list[Reply]:
         """Send several requests (each without EOT) back to back; return every reply.
 
         Server errors are not raised here: each reply carries its own, so the
         caller can tell which request failed while the wire stays aligned.
+        ``meanwhile`` runs once all requests are sent (see ``Wire.pipeline``);
+        ``requests`` is emptied, so that by then the chunk is no longer held.
         """
         with self._lock:
             wire = self._check()
             self._absorb_inflight(wire)
             self._settle_owed(wire)
             eot = b"\x00\x0c"
-            payload = self._take_piggyback() + eot.join(requests) + eot
-            return wire.pipeline(payload, len(requests))
+            count = len(requests)
+            payload = [self._take_piggyback() + eot.join(requests) + eot]
+            requests.clear()     # the caller's chunk is now in the payload only
+            return wire.pipeline(payload.pop(), count, meanwhile)
 
     # -- read-ahead: requests whose replies are read later ------------------------
     def send_ahead(self, owner, w: Writer, decode_row: Callable) -> None:

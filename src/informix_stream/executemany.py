@@ -2,7 +2,11 @@
 
 Within a chunk every request is sent back to back and the replies are read
 as they arrive (``Wire.pipeline`` never lets the two directions block each
-other), so a chunk of N rows costs about one round trip instead of N.
+other), so a chunk of N rows costs about one round trip instead of N.  Once
+a chunk is on the wire its requests are let go, and the next chunk is encoded
+while the server works through this one; it is sent only after this chunk's
+replies are in, so the client's encoding costs no wall time and memory still
+holds one chunk of requests.
 Chunks bound three things: client memory (one chunk of encoded requests),
 how long the connection's lock and wire are held (other threads get a turn
 between chunks), and how much work one failure can leave behind.
@@ -88,12 +92,15 @@ def execute_many(cursor, operation: str, seq_of_parameters: Iterable[Sequence[An
     prefix = Writer().short(Tag.ID).short(stmt_id).getvalue()
     is_insert = describe.stmt_type == StmtType.INSERT
     cursor.rowcount = 0
+    chunks = _Lookahead(_chunks(seq_of_parameters, order, count, prefix,
+                                chunk_size, chunk_bytes))
     try:
-        for first, requests in _chunks(seq_of_parameters, order, count, prefix,
-                                       chunk_size, chunk_bytes):
+        for first, requests in chunks:
             if commit_every_chunk and not conn.autocommit and not conn._in_transaction:
                 conn.request(Writer(), begin=True)
-            replies = conn.pipeline(requests)
+            # While the server works through this chunk, encode the next one
+            # (sent only after this chunk's replies are in and all succeeded).
+            replies = conn.pipeline(requests, chunks.prepare)
             failed = None
             for i, reply in enumerate(replies):
                 if reply.error is None:
@@ -112,6 +119,46 @@ def execute_many(cursor, operation: str, seq_of_parameters: Iterable[Sequence[An
         # Releasing a statement with no open cursor cannot fail: it rides
         # on the next request instead of costing a round trip now.
         conn.defer_cleanup(prefix + b"\x00\x0b")
+
+
+class _Lookahead:
+    """Iterates the chunks, able to build the next one ahead of time.
+
+    ``prepare`` pulls the next chunk early (the client's encoding then
+    overlaps with the server's work on the current chunk); an exception it
+    meets -- a row that cannot be encoded, or the caller's generator failing --
+    is kept and raised when the loop reaches that point, after the current
+    chunk's replies were handled.
+    """
+
+    _EMPTY = object()
+
+    def __init__(self, chunks: Iterator) -> None:
+        self._chunks = chunks
+        self._next: object = self._EMPTY
+        self._error: BaseException | None = None
+
+    def prepare(self) -> None:
+        if self._next is self._EMPTY and self._error is None:
+            try:
+                self._next = next(self._chunks)
+            except StopIteration:
+                self._next = None
+            except BaseException as exc:  # noqa: BLE001 - re-raised in order
+                self._error = exc
+
+    def __iter__(self) -> _Lookahead:
+        return self
+
+    def __next__(self):
+        self.prepare()
+        item, self._next = self._next, self._EMPTY
+        if item is not None and item is not self._EMPTY:
+            return item
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+        raise StopIteration
 
 
 def _raise_row_error(index: int, reply) -> None:
