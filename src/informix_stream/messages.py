@@ -380,6 +380,7 @@ class Reply:
 
 
 _TUPLE_HEAD = struct.Struct("!hhi")
+_DONE = struct.Struct("!hiii")
 _SHORT = struct.Struct("!h")
 
 
@@ -406,6 +407,14 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None) -> tuple[int, bool
                 raise ProtocolError("row data arrived for a statement without columns")
             rows_append(decode_row(buf, pos + 8)[0])
             pos = stop + (size & 1)
+            continue
+        if tag == 15 and pos + 16 <= end:        # SQ_DONE: every DML reply has one
+            reply.warnings, reply.rowcount, _rowid, reply.serial = _DONE.unpack_from(buf, pos + 2)
+            reply.done = True
+            pos += 16
+            continue
+        if tag == 55 and pos + 10 <= end:        # SQ_COST: nothing we use
+            pos += 10
             continue
         r = Reader(buf, pos + 2, end)
         try:
