@@ -37,6 +37,9 @@ _TX_CLOSERS = {StmtType.COMMIT, StmtType.ROLLBACK, StmtType.DATABASE,
 _NO_IMPLICIT_BEGIN = {"BEGIN", "COMMIT", "ROLLBACK", "DATABASE", "CLOSE",
                       "CREATE DATABASE", "SAVEPOINT"}
 
+_CLOSE = Writer().short(Tag.CLOSE).getvalue()
+_RELEASE = Writer().short(Tag.RELEASE).getvalue()
+
 # SFETCH scroll types.
 _SCROLL_ABSOLUTE, _SCROLL_LAST = 6, 4
 
@@ -66,7 +69,7 @@ def _bind(w: Writer, encoded: list[bytes]) -> None:
             w.raw(block)
 
 
-def _release_request(stmt_id: int, cursor_open: bool) -> bytes:
+def release_request(stmt_id: int, cursor_open: bool) -> bytes:
     w = Writer().short(Tag.ID).short(stmt_id)
     if cursor_open:
         w.short(Tag.CLOSE)
@@ -152,7 +155,7 @@ class Cursor:
             reply = conn.request(w)
         except Exception:
             # The failed EXECUTE skipped the RELEASE: it is owed to the server.
-            conn.owe_cleanup(_release_request(stmt_id, False))
+            conn.owe_cleanup(release_request(stmt_id, False))
             raise
         self.rowcount = reply.rowcount
         if describe.stmt_type == StmtType.INSERT:
@@ -421,7 +424,7 @@ class Cursor:
         """Give the statement back: now, or at the front of the next request."""
         if self._stmt_id is None:
             return
-        data = _release_request(self._stmt_id, self._open)
+        data = release_request(self._stmt_id, self._open)
         self._stmt_id = None
         self._open = False
         self._finalizer.detach()
@@ -437,8 +440,8 @@ class Cursor:
         owe a CLOSE and a RELEASE separately so that either state is cleaned."""
         if self._stmt_id is None:
             return
-        sid = Writer().short(Tag.ID).short(self._stmt_id).getvalue()
-        self.connection.owe_cleanup(sid + b"\x00\x0a", sid + b"\x00\x0b")
+        sid = Writer().short(Tag.ID).short(self._stmt_id)
+        self.connection.owe_cleanup(bytes(sid) + _CLOSE, bytes(sid) + _RELEASE)
         self._stmt_id = None
         self._open = False
         self._exhausted = True
@@ -481,7 +484,7 @@ class _Cleanup:
     def run(self) -> None:
         conn = self.conn()
         if conn is not None and self.stmt_id is not None and not conn.closed:
-            conn.defer_cleanup(_release_request(self.stmt_id, True))
+            conn.defer_cleanup(release_request(self.stmt_id, True))
 
 
 def _starts_session_statement(sql: str) -> bool:

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from .connection import raise_for
-from .cursors import encode_params
+from .cursors import encode_params, release_request
 from .errors import Error
 from .framing import Writer
 from .messages import StmtType, Tag
@@ -38,7 +38,7 @@ DEFAULT_CHUNK_SIZE = 4000
 DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024
 
 _BIND_HEAD = struct.Struct("!hh")
-_EXECUTE = b"\x00\x07"
+_EXECUTE = Writer().short(Tag.EXECUTE).getvalue()
 
 
 def _chunks(rows: Iterable[Sequence[Any]], order, count: int, prefix: bytes,
@@ -119,7 +119,7 @@ def execute_many(cursor, operation: str, seq_of_parameters: Iterable[Sequence[An
         cursor._stmt_id = None
         # Releasing a statement with no open cursor cannot fail: it rides
         # on the next request instead of costing a round trip now.
-        conn.defer_cleanup(prefix + b"\x00\x0b")
+        conn.defer_cleanup(release_request(stmt_id, False))
 
 
 class _Lookahead:
