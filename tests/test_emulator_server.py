@@ -15,7 +15,7 @@ import pytest
 
 import informix_stream
 from informix_stream.emulator import EmulatorServer
-from informix_stream.framing import Reader, Writer
+from informix_stream.framing import Reader
 from informix_stream.login import LoginRequest, build_login_request, parse_login_reply, read_sl_pdu
 from informix_stream.messages import Tag
 

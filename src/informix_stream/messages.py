@@ -408,12 +408,16 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None) -> tuple[int, bool
             rows_append(decode_row(buf, pos + 8)[0])
             pos = stop + (size & 1)
             continue
-        if tag == 15 and pos + 16 <= end:        # SQ_DONE: every DML reply has one
-            reply.warnings, reply.rowcount, _rowid, reply.serial = _DONE.unpack_from(buf, pos + 2)
+        if tag == 15:                            # SQ_DONE: every DML reply has one
+            if pos + 16 > end:
+                return pos, False
+            reply.warnings, reply.rowcount, _, reply.serial = _DONE.unpack_from(buf, pos + 2)
             reply.done = True
             pos += 16
             continue
-        if tag == 55 and pos + 10 <= end:        # SQ_COST: nothing we use
+        if tag == 55:                            # SQ_COST: nothing we use
+            if pos + 10 > end:
+                return pos, False
             pos += 10
             continue
         r = Reader(buf, pos + 2, end)
@@ -430,16 +434,11 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None) -> tuple[int, bool
 def _parse_reply_message(tag: int, r: Reader, reply: Reply) -> bool:
     if tag == Tag.EOT:
         return True
-    if tag == Tag.DONE:
-        warnings, rows, _rowid, serial = r.short(), r.int(), r.int(), r.int()
-        reply.done, reply.warnings, reply.rowcount, reply.serial = True, warnings, rows, serial
-    elif tag == Tag.ERR:
+    if tag == Tag.ERR:
         sqlcode, isam, offset = r.short(), r.short(), r.int()
         reply.error = ServerError(sqlcode, isam, offset, r.short_string().decode("iso-8859-1"))
     elif tag == Tag.DESCRIBE:
         reply.describe = _parse_describe(r)
-    elif tag == Tag.COST:
-        r.skip(8)
     elif tag == Tag.XACTSTAT:
         r.skip(6)
     elif tag == Tag.INSERTDONE:

@@ -251,8 +251,7 @@ class Session:
         self.current = st
         w = Writer()
         for _ in run:
-            write_done(w, 1)
-            write_cost(w, 0, 0)
+            _done(w, 1)
             w.short(Tag.EOT)
         out += w.parts
         return True
@@ -321,8 +320,7 @@ class Session:
         return _STMT_TYPES[p.kind]
 
     def _want_done(self, _msg, w: Writer) -> None:
-        write_done(w, 0)
-        write_cost(w, 0, 0)
+        _done(w, 0)
 
     def _input_describe(self, _msg, w: Writer) -> None:
         st = self._need_current()
@@ -365,8 +363,7 @@ class Session:
         if cur is None or cur.rows is not None:
             raise SqlError(-400, message="fetch attempted on unopened cursor")
         if cur.fetch(max(msg.bufsize, 1), w.parts):
-            write_done(w, cur.sent)
-            write_cost(w, 0, 0)
+            _done(w, cur.sent)
 
     def _sfetch(self, msg: SFetch, w: Writer) -> None:
         st = self._need_current()
@@ -415,8 +412,7 @@ class Session:
         result = db.execute(p, st.params)
         if p.kind is StatementKind.INSERT and result.serial8:
             write_insertdone(w, result.serial8, result.serial8)
-        write_done(w, result.rowcount, serial=result.serial)
-        write_cost(w, 0, 0)
+        _done(w, result.rowcount, result.serial)
 
     def _run_session_statement(self, p: _SessionStatement, w: Writer) -> None:
         if p.closes:
@@ -498,6 +494,12 @@ class _SessionStatement:
         return parts[1].strip(";").lower()
 
     columns: tuple = ()
+
+
+def _done(w: Writer, rows: int, serial: int = 0) -> None:
+    """End of a statement's work: SQ_DONE, then SQ_COST as a real server sends it."""
+    write_done(w, rows, serial=serial)
+    write_cost(w, 0, 0)
 
 
 def _scroll_target(msg: SFetch, position: int, total: int) -> int:
