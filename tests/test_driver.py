@@ -894,7 +894,7 @@ def test_dropped_socket_makes_connection_unusable(ifx_target):
     cur = c.cursor()
     cur.execute("SELECT tabid FROM systables WHERE tabid = 1")
     assert cur.fetchall() == [(1,)]
-    c._wire.sock.close()
+    c._io.sock.close()
     with pytest.raises(ifx.OperationalError):
         cur.execute("SELECT tabid FROM systables WHERE tabid = 1")
     assert c.closed

@@ -104,7 +104,7 @@ def test_client_vanishing_mid_fetch_frees_its_cursor(server):
     rc = reader.cursor()
     rc.execute("SELECT id FROM vanish")
     assert rc.fetchone() == (0,)
-    reader._wire.sock.close()          # the client dies without a goodbye
+    reader._io.sock.close()          # the client dies without a goodbye
     deadline = time.time() + 5
     while threading.active_count() >= before + 1 and time.time() < deadline:
         time.sleep(0.05)
@@ -232,12 +232,17 @@ def test_tls_connections_verified_and_unverified(tls_files):
     server_ctx.load_cert_chain(cert, key)
     with EmulatorServer(tls=server_ctx) as srv:
         verified = ssl.create_default_context(cafile=str(cert))
-        for tls in (verified, True):
+        for kw in ({"tls": verified}, {"tls": True, "tls_insecure_skip_verify": True}):
             with informix_stream.connect(host="127.0.0.1", port=srv.port, password="in4mix",
-                                         database="testdb", tls=tls) as conn:
+                                         database="testdb", **kw) as conn:
                 cur = conn.cursor()
                 cur.execute("SELECT COUNT(*) FROM systables WHERE tabid = ?", (1,))
                 assert cur.fetchone() == (1,)
+        # tls=True verifies with the system trust store: a self-signed
+        # certificate is refused before the password is sent.
+        with pytest.raises(informix_stream.OperationalError, match="CERTIFICATE_VERIFY_FAILED"):
+            informix_stream.connect(host="127.0.0.1", port=srv.port, password="in4mix",
+                                    database="testdb", tls=True)
         with pytest.raises(informix_stream.OperationalError, match="TLS"):
             informix_stream.connect(host="127.0.0.1", port=srv.port, password="in4mix",
                                     database="testdb", tls=ssl.create_default_context())

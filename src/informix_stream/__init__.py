@@ -12,7 +12,7 @@ import time as _time
 
 from .codecs import IntervalYM, TypeCode
 from .connection import Connection, connect
-from .cursors import Cursor
+from .cursors import Cursor, MaterializingCursor, ScrollableCursor
 from .errors import (DatabaseError, DataError, Error, IntegrityError,
                      InterfaceError, InternalError, NotSupportedError,
                      OperationalError, ProgrammingError, Warning)
@@ -20,11 +20,11 @@ from .errors import (DatabaseError, DataError, Error, IntegrityError,
 __version__ = "0.1.0"
 
 apilevel = "2.0"
-threadsafety = 1          # threads may share the module, not connections
+threadsafety = 2          # threads may share connections; a cursor is one thread's at a time
 paramstyle = "qmark"      # ":1" numeric markers are accepted as well
 
 __all__ = [
-    "connect", "Connection", "Cursor", "IntervalYM", "apilevel", "threadsafety",
+    "connect", "Connection", "Cursor", "MaterializingCursor", "ScrollableCursor", "IntervalYM", "apilevel", "threadsafety",
     "paramstyle", "Warning", "Error", "InterfaceError", "DatabaseError", "DataError",
     "OperationalError", "IntegrityError", "InternalError", "ProgrammingError",
     "NotSupportedError", "Date", "Time", "Timestamp", "DateFromTicks", "TimeFromTicks",

@@ -1,20 +1,23 @@
 """Pipelined executemany: prepare once, then BIND+EXECUTE requests in chunks.
 
 Within a chunk every request is sent back to back and the replies are read
-as they arrive (``Wire.pipeline`` never lets the two directions block each
-other), so a chunk of N rows costs about one round trip instead of N.  Once
-a chunk is on the wire its requests are let go, and the next chunk is encoded
-while the server works through this one; it is sent only after this chunk's
-replies are in, so the client's encoding costs no wall time and memory still
-holds one chunk of requests.
-Chunks bound three things: client memory (one chunk of encoded requests),
-how long the connection's lock and wire are held (other threads get a turn
-between chunks), and how much work one failure can leave behind.
+as they arrive (the I/O layers never let the two directions block each
+other), so a chunk of N rows costs about one round trip instead of N.  The
+next chunk is encoded while the server works through this one and sent only
+after this chunk's replies are checked.  Chunks bound client memory (one
+chunk of encoded requests, kept until its replies are in), how long the
+connection is held for one step, and how much a failure has to repair.
 
-Errors: each request has its own reply, so when row k fails the rest of its
-chunk has already executed or failed on its own; their replies are read,
-``rowcount`` counts exactly the rows applied, nothing after that chunk is
-sent, and the exception names row k (zero-based, over the whole call).
+The error contract (README "Guarantees"): when row k fails, the call raises
+that row's error with ``row_index = k`` and afterwards exactly ``rows[:k]``
+are applied -- in autocommit mode each chunk runs as one transaction that is
+rolled back and replayed up to row k; inside a transaction each chunk starts
+with a savepoint that is rolled back to and replayed up to row k.  The
+replay costs at most one chunk.  In a database without logging nothing can
+be undone: the error then says which later rows of the chunk were applied
+(``e.applied_after``); ``chunk_size=1`` stops exactly at the failing row.
+With ``batch_errors=True`` every good row is applied and each failing row's
+error, with its ``row_index``, lands in ``cursor.batch_errors``.
 """
 
 from __future__ import annotations
@@ -23,22 +26,27 @@ import struct
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from .connection import raise_for
-from .cursors import encode_params, release_request
-from .errors import Error
+from .core import requests as rq
+from .core import statement as st
+from .core.session import FLUSH, Expect
+from .errors import Error, InterfaceError
 from .framing import Writer
 from .messages import StmtType, Tag
-from .placeholders import convert
 
 # Chosen by measurement (100k-row executemany against the emulator, one
 # transaction, median of 3): 250 rows a chunk 40.0k rows/s, 1,000 44.9k,
 # 4,000 48.7k, 16,000 47.9k.  Past a few thousand rows the per-chunk pause
-# is amortised, and a chunk still holds the lock for only ~0.1 s.
+# is amortised, and a chunk still holds the connection for only ~0.1 s.
 DEFAULT_CHUNK_SIZE = 4000
 DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024
 
 _BIND_HEAD = struct.Struct("!hh")
-_EXECUTE = Writer().short(Tag.EXECUTE).getvalue()
+_BEGIN = Writer().short(Tag.BEGIN).getvalue()
+SAVEPOINT = "SAVEPOINT _ifxs_executemany"
+ROLLBACK_TO_SAVEPOINT = "ROLLBACK WORK TO SAVEPOINT _ifxs_executemany"
+
+# How a chunk is protected against a failing row.
+BATCH, AUTOCOMMIT, SAVEPOINT_MODE, UNLOGGED = "batch", "autocommit", "savepoint", "unlogged"
 
 
 def _chunks(rows: Iterable[Sequence[Any]], order, count: int, prefix: bytes,
@@ -51,6 +59,8 @@ def _chunks(rows: Iterable[Sequence[Any]], order, count: int, prefix: bytes,
     """
     requests: list[bytes] = []
     size, first = 0, 0
+    if isinstance(rows, (str, bytes)):
+        raise InterfaceError("executemany takes an iterable of parameter rows")
     source = iter(rows)
     index = 0
     while True:
@@ -63,12 +73,10 @@ def _chunks(rows: Iterable[Sequence[Any]], order, count: int, prefix: bytes,
                 yield first, requests
             raise
         try:
-            encoded = encode_params(params, order, count)
+            encoded = st.encode_params(params, order, count)
         except Error as exc:
-            exc.row_index = index
-            exc.args = (f"row {index}: {exc.args[0]}",)
-            raise
-        request = prefix + _BIND_HEAD.pack(Tag.BIND, len(encoded)) + b"".join(encoded) + _EXECUTE
+            raise _at_row(exc, index) from exc.__cause__
+        request = prefix + _BIND_HEAD.pack(Tag.BIND, len(encoded)) + b"".join(encoded) + rq.EXECUTE
         requests.append(request)
         size += len(request)
         index += 1
@@ -79,50 +87,182 @@ def _chunks(rows: Iterable[Sequence[Any]], order, count: int, prefix: bytes,
         yield first, requests
 
 
-def execute_many(cursor, operation: str, seq_of_parameters: Iterable[Sequence[Any]], *,
-                 chunk_size: int = DEFAULT_CHUNK_SIZE,
-                 chunk_bytes: int = DEFAULT_CHUNK_BYTES,
-                 commit_every_chunk: bool = False) -> None:
-    """Run ``operation`` for every parameter row; see the module docstring."""
-    if chunk_size < 1 or chunk_bytes < 1:
-        raise ValueError("chunk_size and chunk_bytes must be positive")
-    conn = cursor.connection
-    sql, order, count = convert(operation)
-    describe = cursor._prepare(sql, count)
-    stmt_id = describe.stmt_id
-    prefix = Writer().short(Tag.ID).short(stmt_id).getvalue()
-    is_insert = describe.stmt_type == StmtType.INSERT
-    cursor.rowcount = 0
-    chunks = _Lookahead(_chunks(seq_of_parameters, order, count, prefix,
-                                chunk_size, chunk_bytes))
+def _at_row(exc: Error, index: int) -> Error:
+    exc.row_index = index
+    exc.args = (f"row {index}: {exc.args[0]}",)
+    return exc
+
+
+class Plan:
+    """One executemany call: its statement, chunking and failure mode."""
+
+    def __init__(self, cursor, operation: str, *, batch_errors: bool,
+                 chunk_size: int | None, chunk_bytes: int | None,
+                 commit_every_chunk: bool) -> None:
+        self.chunk_size = DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size
+        self.chunk_bytes = DEFAULT_CHUNK_BYTES if chunk_bytes is None else chunk_bytes
+        if self.chunk_size < 1 or self.chunk_bytes < 1:
+            raise InterfaceError("chunk_size and chunk_bytes must be positive")
+        self.cursor = cursor
+        self.session = cursor._session
+        self.sql, self.order, self.count = st.parse_sql(operation)
+        self.batch_errors = batch_errors
+        self.commit_every_chunk = commit_every_chunk
+        self.stmt_id: int | None = None
+        self.savepoint_id: int | None = None
+        self.rollback_id: int | None = None
+        self.mode = BATCH
+        self.is_insert = False
+        cursor.rowcount = 0
+        cursor.batch_errors = [] if batch_errors else None
+
+    # -- the statement ---------------------------------------------------------
+    def start_gen(self):
+        session = self.session
+        prepared = yield from st.prepare(session, self.sql, self.count)
+        self.stmt_id = prepared.stmt_id
+        self.is_insert = prepared.describe.stmt_type == StmtType.INSERT
+        self.mode = self._choose_mode()
+        if self.mode == SAVEPOINT_MODE:
+            self.savepoint_id = (yield from st.prepare(session, SAVEPOINT, 0)).stmt_id
+
+    def _choose_mode(self) -> str:
+        if self.batch_errors:
+            return BATCH
+        if not self.session.logged:
+            return UNLOGGED
+        return AUTOCOMMIT if self.session.autocommit else SAVEPOINT_MODE
+
+    def chunks(self, rows: Iterable[Sequence[Any]]) -> Iterator[tuple[int, list[bytes]]]:
+        return _chunks(rows, self.order, self.count, rq.statement_id(self.stmt_id),
+                       self.chunk_size, self.chunk_bytes)
+
+    def finish(self) -> None:
+        """Release the statements: cleanup that cannot fail rides on the next request."""
+        for stmt_id in (self.stmt_id, self.savepoint_id, self.rollback_id):
+            if stmt_id is not None:
+                self.session.defer_cleanup(rq.release(stmt_id, False))
+        self.stmt_id = self.savepoint_id = self.rollback_id = None
+
+    # -- one chunk -----------------------------------------------------------------
+    def _open_chunk(self) -> Expect | None:
+        """What protects the chunk: a transaction of its own, or a savepoint."""
+        session = self.session
+        if self.mode == AUTOCOMMIT:
+            return session.send(_BEGIN, opens=True)
+        if self.mode == SAVEPOINT_MODE:
+            return session.send(rq.execute(self.savepoint_id, [], release=False), begin=True)
+        return None
+
+    def chunk_gen(self, chunk: tuple[int, list[bytes]], meanwhile=None):
+        first, requests = chunk
+        session = self.session
+        guard = self._open_chunk()
+        expects = [session.send(r) for r in requests]
+        yield FLUSH
+        if meanwhile is not None:
+            meanwhile()
+        yield expects[-1]
+        if guard is not None:
+            st.raise_for(guard.reply)
+        failed = self._account(first, expects)
+        if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE):
+            yield from self._repair(first, requests, failed)
+        if self.mode == AUTOCOMMIT or (self.commit_every_chunk and self.mode != UNLOGGED):
+            yield from _commit(session)
+        if failed is not None and self.mode != BATCH:
+            raise failed
+
+    def _account(self, first: int, expects: list[Expect]) -> Error | None:
+        """Count what landed; the first failure's error (None if all landed).
+
+        When the chunk will be repaired (rolled back and replayed), nothing
+        of this pass is counted: the replay counts what finally landed.
+        """
+        cursor = self.cursor
+        failed: Error | None = None
+        applied, lastrowid, applied_after = 0, cursor.lastrowid, []
+        for i, expect in enumerate(expects):
+            reply = expect.reply
+            if reply.error is None:
+                if failed is not None:
+                    applied_after.append(first + i)
+                applied += max(reply.rowcount, 0)
+                if self.is_insert:
+                    lastrowid = reply.serial8 or reply.bigserial or reply.serial or lastrowid
+                continue
+            error = _row_error(first + i, reply)
+            if self.mode == BATCH:
+                cursor.batch_errors.append(error)
+            elif failed is None:
+                failed = error
+        if failed is None or self.mode in (BATCH, UNLOGGED):
+            cursor.rowcount += applied
+            cursor.lastrowid = lastrowid
+        if failed is not None and self.mode == UNLOGGED and applied_after:
+            failed.applied_after = applied_after
+            failed.args = (f"{failed.args[0]} (database without logging: rows "
+                           f"{_ranges(applied_after)} after it in the same chunk were "
+                           "applied and cannot be rolled back)",)
+        return failed
+
+    def _repair(self, first: int, requests: list[bytes], failed: Error):
+        """Undo the chunk, then apply exactly the rows before the failing one."""
+        session = self.session
+        upto = failed.row_index - first
+        while True:
+            yield from self._undo_chunk()
+            guard = self._open_chunk()
+            expects = [session.send(r) for r in requests[:upto]]
+            yield FLUSH
+            if not expects:
+                if guard is not None:
+                    yield guard
+                    st.raise_for(guard.reply)
+                return
+            yield expects[-1]
+            if guard is not None:
+                st.raise_for(guard.reply)
+            again = self._account(first, expects)
+            if again is None:
+                return
+            # A row that succeeded before fails now (a concurrent change):
+            # that row is the one the caller hears about.
+            failed.row_index, upto = again.row_index, again.row_index - first
+            failed.args = again.args
+
+    def _undo_chunk(self):
+        session = self.session
+        if self.mode == AUTOCOMMIT:
+            yield from st.exchange(session, rq.ROLLBACK)
+            session.in_transaction = False
+            return
+        if self.rollback_id is None:
+            self.rollback_id = (yield from st.prepare(session, ROLLBACK_TO_SAVEPOINT, 0)).stmt_id
+        yield from st.exchange(session, rq.execute(self.rollback_id, [], release=False))
+
+
+def _commit(session):
+    if session.in_transaction:
+        try:
+            yield from st.exchange(session, rq.COMMIT)
+        finally:
+            session.in_transaction = False
+
+
+def _row_error(index: int, reply) -> Error:
     try:
-        for first, requests in chunks:
-            if commit_every_chunk and not conn.autocommit and not conn._in_transaction:
-                conn.request(Writer(), begin=True)
-            # While the server works through this chunk, encode the next one
-            # (sent only after this chunk's replies are in and all succeeded).
-            replies = conn.pipeline(requests, chunks.prepare)
-            failed = None
-            for i, reply in enumerate(replies):
-                if reply.error is None:
-                    cursor.rowcount += max(reply.rowcount, 0)
-                    if is_insert:
-                        cursor.lastrowid = (reply.serial8 or reply.bigserial
-                                            or reply.serial or cursor.lastrowid)
-                elif failed is None:
-                    failed = (first + i, reply)
-            if failed is not None:
-                _raise_row_error(*failed)
-            if commit_every_chunk:
-                conn.commit()
-    finally:
-        cursor._stmt_id = None
-        # Releasing a statement with no open cursor cannot fail: it rides
-        # on the next request instead of costing a round trip now.
-        conn.defer_cleanup(release_request(stmt_id, False))
+        st.raise_for(reply)
+    except Error as exc:
+        return _at_row(exc, index)
+    raise AssertionError("a failed reply without an error")  # pragma: no cover
 
 
-class _Lookahead:
+def _ranges(indices: list[int]) -> str:
+    return f"{indices[0]}..{indices[-1]}" if len(indices) > 1 else str(indices[0])
+
+
+class Lookahead:
     """Iterates the chunks, able to build the next one ahead of time.
 
     ``prepare`` pulls the next chunk early (the client's encoding then
@@ -148,7 +288,7 @@ class _Lookahead:
             except BaseException as exc:  # noqa: BLE001 - re-raised in order
                 self._error = exc
 
-    def __iter__(self) -> _Lookahead:
+    def __iter__(self) -> Lookahead:
         return self
 
     def __next__(self):
@@ -160,12 +300,3 @@ class _Lookahead:
             error, self._error = self._error, None
             raise error
         raise StopIteration
-
-
-def _raise_row_error(index: int, reply) -> None:
-    try:
-        raise_for(reply)
-    except Error as exc:
-        exc.row_index = index
-        exc.args = (f"row {index}: {exc.args[0]}",)
-        raise

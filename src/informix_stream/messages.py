@@ -20,7 +20,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from .errors import ProtocolError
-from .framing import Incomplete, Reader, Writer
+from .framing import MAX_FIELD, Incomplete, Reader, Writer
 
 
 class Tag(IntEnum):
@@ -384,12 +384,16 @@ _DONE = struct.Struct("!hiii")
 _SHORT = struct.Struct("!h")
 
 
-def parse_reply(buf, pos: int, reply: Reply, decode_row=None) -> tuple[int, bool]:
+def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
+                max_size: int = MAX_FIELD) -> tuple[int, bool]:
     """Consume reply messages from ``buf[pos:]``; returns (new pos, saw EOT).
 
-    ``decode_row(buf, offset)`` turns one row image into a tuple; tuples are
-    the hot path, so they are cut out with one ``unpack_from`` each and never
-    go through the generic message dispatch.
+    ``decode_row(buf, offset)`` turns one row image into ``(row, end)``;
+    tuples are the hot path, so they are cut out with one ``unpack_from``
+    each and never go through the generic message dispatch.  A tuple whose
+    size is negative or over ``max_size``, or whose columns do not end
+    exactly where its size says, is a ProtocolError: a decoder that reads a
+    byte too few or too many would shift every later column silently.
     """
     end = len(buf)
     rows_append = reply.rows.append
@@ -400,12 +404,18 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None) -> tuple[int, bool
             if pos + 8 > end:
                 return pos, False
             size = head(buf, pos)[2]
+            if size < 0 or size > max_size:
+                raise ProtocolError(f"SQ_TUPLE declares {size} bytes")
             stop = pos + 8 + size
             if stop + (size & 1) > end:
                 return pos, False
             if decode_row is None:
                 raise ProtocolError("row data arrived for a statement without columns")
-            rows_append(decode_row(buf, pos + 8)[0])
+            row, at = decode_row(buf, pos + 8)
+            if at != stop:
+                raise ProtocolError(f"row image of {size} bytes decoded as {at - pos - 8}: "
+                                    "the described columns do not match the row")
+            rows_append(row)
             pos = stop + (size & 1)
             continue
         if tag == 15:                            # SQ_DONE: every DML reply has one

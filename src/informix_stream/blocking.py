@@ -1,0 +1,201 @@
+"""Blocking I/O for the client core: a socket, and the loop that runs operations.
+
+``BlockingIO.run(op)`` drives one generator operation (``core``) to its end:
+whenever the operation waits for a reply, the queued request bytes go out and
+received bytes go into the ``ClientSession`` until that reply is complete.
+Sending never blocks while replies may be arriving (select() on both
+directions once the output is large), so a pipelined burst cannot deadlock
+with a server whose replies fill our receive buffer.
+
+Whatever interrupts a run (KeyboardInterrupt, a signal handler's exception,
+SystemExit, a timeout) leaves the session either at a point it can account
+for or marked broken (``ClientSession.end_op``): the next call then fails
+clearly instead of reading an earlier statement's reply.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import socket
+import ssl
+from collections.abc import Generator
+from typing import Any
+
+from .core.session import FLUSH, ClientSession
+from .errors import OperationalError
+
+RECV_SIZE = 256 * 1024
+# Output up to this size is sent with a plain blocking send: a socket buffer
+# takes it at once, so it cannot deadlock against incoming replies.
+_SMALL_SEND = 64 * 1024
+# SQLI's cancel: one byte of TCP urgent data (IBM JDBC asf.Connection.sOOBSocket).
+CANCEL_BYTE = b"\x42"
+
+
+def open_socket(host: str, port: int, *, connect_timeout: float | None,
+                tls: ssl.SSLContext | None, server_hostname: str | None,
+                keepalive: bool) -> tuple[socket.socket, socket.socket]:
+    """Connect (and wrap in TLS); returns (the socket to use, the raw TCP socket)."""
+    try:
+        raw = socket.create_connection((host, port), timeout=connect_timeout)
+    except OSError as exc:
+        raise OperationalError(f"cannot connect to {host}:{port}: {exc}") from exc
+    raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    if keepalive:
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    if tls is None:
+        return raw, raw
+    try:
+        sock = tls.wrap_socket(raw, server_hostname=server_hostname or host)
+    except (OSError, ssl.SSLError, ValueError) as exc:
+        raw.close()
+        raise OperationalError(f"TLS handshake with {host}:{port} failed: {exc}") from exc
+    return sock, raw
+
+
+def send_cancel(raw: socket.socket) -> None:
+    """Send the urgent byte on the TCP socket beneath any TLS layer."""
+    dup = socket.socket(fileno=os.dup(raw.fileno()))
+    try:
+        dup.send(CANCEL_BYTE, socket.MSG_OOB)
+    finally:
+        dup.close()
+
+
+class BlockingIO:
+    """Moves bytes between one socket and one ClientSession."""
+
+    def __init__(self, sock: socket.socket, session: ClientSession) -> None:
+        self.sock = sock
+        self.session = session
+        self.timeout = sock.gettimeout()
+        self._scratch = bytearray(RECV_SIZE)
+        self._view = memoryview(self._scratch)
+
+    def run(self, op: Generator[Any, None, Any]) -> Any:
+        """Drive ``op`` to its end and return its value (see module docstring)."""
+        session = self.session
+        session.check()
+        session.begin_op()
+        try:
+            try:
+                step = next(op)
+                while True:
+                    self._until(step)
+                    step = op.send(None)
+            except StopIteration as stop:
+                if session.data_to_send():
+                    self._flush()
+                result = stop.value
+        except BaseException as exc:
+            session.end_op(exc)
+            if session.broken is not None:
+                self.close()
+            raise
+        session.end_op(None)
+        return result
+
+    def _until(self, step) -> None:
+        """Do I/O until ``step`` (an Expect) is done, or all is sent (FLUSH)."""
+        session = self.session
+        if step is FLUSH:
+            self._flush()
+            return
+        if session.data_to_send():
+            self._flush()
+        while not step.done:
+            self._recv()
+
+    def _flush(self) -> None:
+        session = self.session
+        out = session.data_to_send()
+        while out:
+            if len(out) <= _SMALL_SEND or not session.awaiting_reply:
+                self._send(out)
+            else:
+                self._pump(out)
+
+    def _send(self, out: bytearray) -> None:
+        try:
+            n = self.sock.send(out)
+        except (OSError, ValueError) as exc:
+            raise self._fail(exc) from exc
+        self.session.sent(n)
+
+    def _pump(self, out: bytearray) -> None:
+        """One select() round: send what fits, receive what arrived."""
+        sock = self.sock
+        pending = getattr(sock, "pending", None)
+        if pending is not None and pending():
+            self._recv()
+            return
+        try:
+            r, w, _ = select.select([sock], [sock], [], sock.gettimeout())
+        except (OSError, ValueError) as exc:
+            raise self._fail(exc) from exc
+        if not r and not w:
+            raise self._fail(TimeoutError("no progress sending the pipelined requests"))
+        if w:
+            sock.setblocking(False)
+            try:
+                n = sock.send(out[:1 << 20])
+            except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
+                n = 0
+            except OSError as exc:
+                raise self._fail(exc) from exc
+            finally:
+                if self.session.broken is None:
+                    sock.settimeout(self.timeout)
+            self.session.sent(n)
+        if r:
+            self._recv()
+
+    def set_timeout(self, timeout: float | None) -> None:
+        self.timeout = timeout
+        self.sock.settimeout(timeout)
+
+    def _recv(self) -> None:
+        try:
+            n = self.sock.recv_into(self._scratch)
+        except (OSError, ValueError) as exc:
+            raise self._fail(exc) from exc
+        if not n:
+            raise self._fail(ConnectionResetError("the server closed the connection"))
+        self.session.receive(self._view[:n])
+
+    def check_idle(self) -> None:
+        """Bytes waiting when no reply is owed are a server out of step: refuse
+        to send a statement into that stream."""
+        session = self.session
+        if session.awaiting_reply or session.broken is not None or session.closed:
+            return
+        sock = self.sock
+        pending = getattr(sock, "pending", None)
+        try:
+            ready = (pending is not None and pending()) or select.select([sock], [], [], 0)[0]
+        except (OSError, ValueError):
+            return
+        if ready:
+            try:
+                session.receive(sock.recv(RECV_SIZE))
+            except OSError as exc:
+                raise self._fail(exc) from exc
+            except OperationalError:
+                self.close()
+                raise
+
+    def _fail(self, exc: BaseException) -> OperationalError:
+        if isinstance(exc, (TimeoutError, socket.timeout)):
+            why = f"timed out waiting for the server: {exc}"
+        else:
+            why = f"connection to the server failed: {exc}"
+        self.session.mark_broken(why)
+        self.close()
+        return OperationalError(why)
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass

@@ -1,0 +1,133 @@
+"""What the blocking and the asyncio connection share, without I/O.
+
+Login, commit, rollback and goodbye are generator operations over the
+``ClientSession``; ``connection.Connection`` runs them with blocking I/O and
+``async_connection.AsyncConnection`` with asyncio.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from .connect_params import MAX_FETCH_BUFFER, ConnectParams
+from .core import requests as rq
+from .core import statement as st
+from .core.session import ClientSession
+from .errors import InterfaceError, OperationalError
+from .errtext import message_for
+from .login import LoginRequest, build_login_request, parse_login_reply
+
+log = logging.getLogger("informix_stream")
+
+# SQ_DONE warning bit after a database is opened: the database is logged.
+DB_LOGGED = 0x01
+# What we offer in SQ_PROTOCOLS: the same feature set IBM's clients offer.
+CLIENT_PROTOCOLS = bytes.fromhex("fffc7ffc3c8caa97")
+_BASE_ENV = {"CLIENT_LOCALE": "en_US.8859-1", "DBDATE": "Y4MD-", "DBPATH": ".",
+             "IFX_UPDDESC": "1", "NODEFDAC": "no"}
+
+
+def login_env(params: ConnectParams) -> dict[str, str]:
+    env = dict(_BASE_ENV)
+    env.update({str(k): str(v) for k, v in params.env.items()})
+    if params.client_locale:
+        env["CLIENT_LOCALE"] = params.client_locale
+    if params.db_locale:
+        env["DB_LOCALE"] = params.db_locale
+    return env
+
+
+def login_gen(session: ClientSession, params: ConnectParams):
+    """The login PDU, SQ_PROTOCOLS, then SQ_DBOPEN; returns the server version."""
+    request = LoginRequest(params.user, params.password, params.server,
+                           env=login_env(params))
+    expect = session.send_login(build_login_request(request))
+    yield expect
+    reply = parse_login_reply(*expect.pdu)
+    if not reply.accepted:
+        text = reply.message or message_for(reply.error)
+        raise OperationalError(f"[{reply.error}] login rejected: {text}", sqlcode=reply.error)
+    yield from st.exchange(session, rq.protocols(CLIENT_PROTOCOLS))
+    if params.database is not None:
+        # An unknown database fails here with -329 (an OperationalError).
+        done = yield from st.exchange(session, rq.dbopen(st.encode_sql(params.database)))
+        session.logged = bool(done.warnings & DB_LOGGED)
+    return reply.version
+
+
+class ConnectionBase:
+    """State shared by both connection classes (see module docstring)."""
+
+    def __init__(self, session: ClientSession, params: ConnectParams) -> None:
+        self._session = session
+        self._params = params
+        self._pid = os.getpid()
+        self._cursor_seq = 0
+        self.fetch_buffer_size = params.fetch_buffer_size
+        self.database = params.database
+        self.row_factory = params.row_factory
+        self.statement_timeout = params.statement_timeout
+        self.server_version = ""
+        session.autocommit = params.autocommit
+
+    # -- state -----------------------------------------------------------------
+    @property
+    def closed(self) -> bool:
+        """True once closed, and as soon as the connection broke: it cannot be reused."""
+        s = self._session
+        return s.closed or s.broken is not None
+
+    @property
+    def broken(self) -> bool:
+        return self._session.broken is not None
+
+    @property
+    def logged(self) -> bool:
+        return self._session.logged
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._session.in_transaction
+
+    def _check_process(self) -> None:
+        if os.getpid() != self._pid:
+            raise InterfaceError("this connection was opened in another process; "
+                                 "a child process after fork() must open its own")
+
+    def _cursor_args(self, fetch_buffer_size: int | None) -> int:
+        self._check_process()
+        self._session.check()
+        size = fetch_buffer_size or self.fetch_buffer_size
+        if not 1 <= size <= MAX_FETCH_BUFFER:
+            raise InterfaceError(f"fetch_buffer_size must be 1..{MAX_FETCH_BUFFER}")
+        return size
+
+    def _next_cursor_name(self) -> bytes:
+        self._cursor_seq += 1
+        return f"_ifxs{os.getpid() % 100000}_{self._cursor_seq}".encode()
+
+    # -- operations -------------------------------------------------------------
+    def _end_transaction_gen(self, body: bytes):
+        session = self._session
+        if not session.in_transaction:
+            return
+        try:
+            yield from st.exchange(session, body)
+        finally:
+            session.in_transaction = False
+
+    def _commit_gen(self):
+        return self._end_transaction_gen(rq.COMMIT)
+
+    def _rollback_gen(self):
+        return self._end_transaction_gen(rq.ROLLBACK)
+
+    def _goodbye_gen(self):
+        """Roll back uncommitted work (as PEP 249 asks) and say goodbye."""
+        session = self._session
+        if session.in_transaction:
+            yield from st.exchange(session, rq.ROLLBACK)
+            session.in_transaction = False
+        expect = session.send_exit()
+        yield expect

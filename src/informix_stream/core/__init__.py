@@ -1,0 +1,1 @@
+"""The client core without I/O: session state machine, requests, statement operations."""

@@ -1,0 +1,271 @@
+"""The client side of an SQLI session as a state machine over bytes.
+
+Nothing here touches a socket.  ``ClientSession`` is told what to send
+(``send``) and what arrived (``receive``); it keeps every piece of protocol
+state in one place, in the spirit of h11's ``Connection``:
+
+* the bytes not yet handed to the transport (``data_to_send``/``sent``);
+* the replies still owed by the server, in request order, each an
+  ``Expect`` that the parser fills as bytes arrive -- replies come back in
+  the order requests went out, so whichever caller reads the wire completes
+  every earlier reply on the way (a streaming cursor's read-ahead NFETCH is
+  parsed into its own ``Expect`` even when another cursor is reading);
+* the statement cleanup owed to the server (CLOSE/RELEASE that rides at the
+  front of the next request);
+* the transaction state, updated from the replies themselves;
+* the broken flag: once the byte stream cannot be trusted, every later call
+  is refused, so a statement can never read another one's reply.
+
+The I/O layers (``blocking``, ``asyncio_io``) only move bytes between a
+socket and this object; the operations in ``ops`` are written once against it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+
+from ..errors import InterfaceError, OperationalError, ProtocolError
+from ..framing import Incomplete, Writer
+from ..login import read_sl_pdu
+from ..messages import Reply, Tag, parse_reply
+
+EOT = Writer().short(Tag.EOT).getvalue()
+EXIT_MESSAGE = Writer().short(Tag.EXIT).getvalue()
+_BEGIN = Writer().short(Tag.BEGIN).getvalue()
+# Past this much consumed input the receive buffer is compacted.
+_COMPACT_AT = 1 << 20
+ALREADY_IN_TRANSACTION = -535
+
+
+class Expect:
+    """One reply the server owes, filled in by ``ClientSession.receive``.
+
+    ``detached`` marks a reply its operation does not wait for before
+    returning (read-ahead): it may stay outstanding when the operation ends.
+    """
+
+    __slots__ = ("reply", "decode", "done", "detached", "opens_transaction")
+
+    def __init__(self, reply: Reply, decode: Callable | None, detached: bool,
+                 opens_transaction: bool) -> None:
+        self.reply = reply
+        self.decode = decode
+        self.done = False
+        self.detached = detached
+        self.opens_transaction = opens_transaction
+
+
+class LoginExpect:
+    """The login reply: the one length-framed PDU of the protocol."""
+
+    __slots__ = ("done", "pdu", "detached")
+
+    def __init__(self) -> None:
+        self.done = False
+        self.detached = False
+        self.pdu: tuple[int, bytes] | None = None
+
+
+class Flush:
+    """Yielded by an operation: send everything queued (reading replies as
+    they arrive, so that neither side can block the other) and resume."""
+
+    __slots__ = ()
+
+
+FLUSH = Flush()
+
+
+class ClientSession:
+    """All protocol state of one connection; see the module docstring."""
+
+    def __init__(self, *, max_message_size: int) -> None:
+        self.max_message_size = max_message_size
+        self._out = bytearray()
+        self._in = bytearray()
+        self._pos = 0
+        self._pending: deque[Expect] = deque()
+        self._cleanup: deque[bytes] = deque()
+        self._owed: deque[bytes] = deque()
+        self._op: list[Expect] = []
+        self._receiving = False
+        self._login: LoginExpect | None = None
+        self.broken: str | None = None
+        self.closed = False
+        self.autocommit = False
+        self.logged = False
+        self.in_transaction = False
+
+    # -- state checks -------------------------------------------------------
+    def check(self) -> None:
+        """Refuse to go on once closed or broken, saying why."""
+        if self.closed:
+            raise InterfaceError("connection is closed")
+        if self.broken is not None:
+            raise OperationalError(f"connection is unusable: {self.broken}")
+
+    def mark_broken(self, why: str) -> None:
+        if self.broken is None:
+            self.broken = why
+        self._out.clear()
+
+    # -- building requests ---------------------------------------------------
+    def send(self, body: bytes | bytearray, *, decode: Callable | None = None,
+             rows: list | None = None, begin: bool = False,
+             detached: bool = False, opens: bool = False) -> Expect:
+        """Queue one request (``body`` without its SQ_EOT); return its Expect.
+
+        ``begin`` marks a statement that opens a transaction when autocommit
+        is off in a logged database: SQ_BEGIN travels in the same request.
+        ``opens`` says the body itself is an SQ_BEGIN.
+        Cleanup that cannot fail rides at the front of the request.
+        """
+        implicit = begin and self.logged and not self.autocommit and not self.in_transaction
+        out = self._out
+        while self._owed:
+            # Cleanup after a failure may itself fail (the statement may
+            # already be gone): each goes alone, its reply read and ignored.
+            out += self._owed.popleft()
+            out += EOT
+            self._pending.append(Expect(Reply(), None, True, False))
+        cleanup = self._cleanup
+        while cleanup:
+            out += cleanup.popleft()
+        if implicit:
+            out += _BEGIN
+        out += body
+        out += EOT
+        expect = Expect(Reply(rows), decode, detached, opens or implicit)
+        self._pending.append(expect)
+        self._op.append(expect)
+        return expect
+
+    def send_login(self, pdu: bytes) -> LoginExpect:
+        """Queue the login PDU; its reply is framed by length, not by SQ_EOT."""
+        self._out += pdu
+        self._login = expect = LoginExpect()
+        self._op.append(expect)
+        return expect
+
+    def send_exit(self) -> Expect:
+        """SQ_EXIT goes without an SQ_EOT; the server answers SQ_EXIT."""
+        self._out += EXIT_MESSAGE
+        expect = Expect(Reply(), None, False, False)
+        self._pending.append(expect)
+        self._op.append(expect)
+        return expect
+
+    def defer_cleanup(self, data: bytes) -> None:
+        """Queue cleanup that cannot fail (CLOSE/RELEASE of a statement we know
+        is open) to ride on the next request.  Safe from a finalizer: no I/O."""
+        if not self.closed and self.broken is None:
+            self._cleanup.append(data)
+
+    def owe(self, *bodies: bytes) -> None:
+        """Queue cleanup after a failed statement, each part a request of its
+        own (any of them may fail), sent in front of the next request."""
+        if not self.closed and self.broken is None:
+            self._owed.extend(bodies)
+
+    @property
+    def cleanup_queued(self) -> bool:
+        return bool(self._cleanup or self._owed)
+
+    # -- the transport's side -------------------------------------------------
+    def data_to_send(self) -> bytearray:
+        return self._out
+
+    def sent(self, n: int) -> None:
+        del self._out[:n]
+
+    @property
+    def awaiting_reply(self) -> bool:
+        return bool(self._pending) or self._login is not None
+
+    def receive(self, data: bytes | bytearray | memoryview) -> None:
+        """Parse what arrived into the outstanding replies, in order.
+
+        Bytes with no reply outstanding, or left after the last one, can
+        only be a server out of step with us: the session is broken.
+        """
+        if not data:
+            self.mark_broken("the server closed the connection")
+            raise OperationalError("the server closed the connection")
+        self._receiving = True
+        try:
+            if self._login is not None:
+                self._receive_login(data)
+                return
+            if not self._pending:
+                raise ProtocolError(f"{len(data)} bytes arrived with no request outstanding")
+            buf = self._in
+            buf += data
+            pos = self._pos
+            pending = self._pending
+            while pending:
+                expect = pending[0]
+                pos, done = parse_reply(buf, pos, expect.reply, expect.decode,
+                                        self.max_message_size)
+                if not done:
+                    break
+                pending.popleft()
+                self._complete(expect)
+            if not pending and pos < len(buf):
+                raise ProtocolError(f"{len(buf) - pos} bytes arrived after the last reply")
+            if len(buf) - pos > self.max_message_size + 64:
+                raise ProtocolError(f"a reply message exceeds max_message_size "
+                                    f"({self.max_message_size} bytes)")
+            if pos >= _COMPACT_AT or pos == len(buf):
+                del buf[:pos]
+                pos = 0
+            self._pos = pos
+        except ProtocolError as exc:
+            self.mark_broken(f"protocol error: {exc}")
+            raise
+        finally:
+            self._receiving = False
+
+    def _receive_login(self, data: bytes | bytearray | memoryview) -> None:
+        self._in += data
+        try:
+            sl_type, body, used = read_sl_pdu(self._in)
+        except Incomplete:
+            return
+        if used != len(self._in):
+            raise ProtocolError("bytes arrived after the login reply")
+        self._in.clear()
+        login, self._login = self._login, None
+        login.pdu = (sl_type, body)
+        login.done = True
+
+    def _complete(self, expect: Expect) -> None:
+        reply = expect.reply
+        if expect.opens_transaction:
+            err = reply.error
+            if err is None or err.sqlcode != ALREADY_IN_TRANSACTION:
+                self.in_transaction = True
+        expect.done = True
+
+    # -- operations --------------------------------------------------------------
+    def begin_op(self) -> None:
+        self._op = []
+
+    def end_op(self, exc: BaseException | None) -> None:
+        """After an operation: if it ended early while its own request was
+        half-sent or a reply it waits for is still owed, the stream is no
+        longer at a point we can account for, so the session is broken."""
+        op, self._op = self._op, []
+        if exc is None or self.broken is not None:
+            return
+        if self._receiving:
+            self.mark_broken(f"interrupted while parsing a reply ({type(exc).__name__})")
+        elif self._out or any(not e.done and not e.detached for e in op):
+            self.mark_broken(f"interrupted in the middle of an exchange ({type(exc).__name__})")
+
+    def close(self) -> None:
+        self.closed = True
+        self._out.clear()
+        self._pending.clear()
+        self._cleanup.clear()
+        self._owed.clear()

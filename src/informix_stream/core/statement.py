@@ -1,0 +1,128 @@
+"""Statement preparation and parameter binding, shared by every cursor kind.
+
+These are generator operations (see ``core.session``): they queue requests
+on the session and yield what they wait for; the blocking and asyncio
+layers run them.  Failures free what the server already allocated: a
+PREPAREd statement whose EXECUTE or OPEN failed is released on the next
+request, so a job that hits many errors holds no more statements than one
+that hits none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Mapping, Sequence
+from typing import Any
+
+from .. import codecs
+from ..errors import (DatabaseError, DataError, Error, NotSupportedError,
+                      ProgrammingError, server_error)
+from ..errtext import message_for
+from ..messages import Describe, Reply
+from ..placeholders import convert, first_keyword
+from . import requests as rq
+from .session import ClientSession, Expect
+
+Op = Generator[Any, None, Any]
+
+# Statements that must not be preceded by an implicit SQ_BEGIN.
+_NO_IMPLICIT_BEGIN = {"BEGIN", "COMMIT", "ROLLBACK", "DATABASE", "CLOSE",
+                      "SAVEPOINT", "RELEASE"}
+
+
+def raise_for(reply: Reply) -> None:
+    """Turn an SQ_ERR in a finished reply into the right PEP 249 exception."""
+    err = reply.error
+    if err is not None:
+        raise server_error(err.sqlcode, err.isam, message_for(err.sqlcode),
+                           err.offset, err.message)
+
+
+def exchange(session: ClientSession, body: bytes, **kw: Any) -> Op:
+    """Send one request, wait for its whole reply, raise its error if any."""
+    expect = session.send(body, **kw)
+    yield expect
+    raise_for(expect.reply)
+    return expect.reply
+
+
+def wait_for(expect: Expect) -> Op:
+    if not expect.done:
+        yield expect
+    return expect.reply
+
+
+class Prepared:
+    """A statement the server has prepared: its id and description."""
+
+    __slots__ = ("stmt_id", "describe", "markers")
+
+    def __init__(self, describe: Describe, markers: int) -> None:
+        self.stmt_id = describe.stmt_id
+        self.describe = describe
+        self.markers = markers
+
+
+def parse_sql(operation: str) -> tuple[str, list[int] | None, int]:
+    if not isinstance(operation, str):
+        raise ProgrammingError("the SQL statement must be a str")
+    return convert(operation)
+
+
+def encode_params(params: Sequence[Any] | None, order: list[int] | None,
+                  count: int) -> list[bytes]:
+    """Encode every bound value before anything is sent, so bad input costs nothing."""
+    if params is None:
+        params = ()
+    if isinstance(params, (str, bytes, Mapping)) or not isinstance(params, Sequence):
+        raise ProgrammingError("parameters must be a sequence (tuple or list)")
+    needed = (max(order) + 1) if order else count
+    if len(params) != needed:
+        raise ProgrammingError(f"statement needs {needed} parameters, {len(params)} given")
+    values = [params[i] for i in order] if order else params
+    out = []
+    for index, value in enumerate(values):
+        try:
+            out.append(codecs.encode_param(value))
+        except Error as exc:
+            raise type(exc)(f"parameter {index + 1}: {exc}") from exc
+        except (TypeError, ValueError, OverflowError, UnicodeError) as exc:
+            cls = ProgrammingError if isinstance(exc, TypeError) else DataError
+            raise cls(f"parameter {index + 1}: {exc}") from exc
+    return out
+
+
+def opens_transaction(sql: str) -> bool:
+    """Whether the statement may start a transaction (gets an SQ_BEGIN)."""
+    word = first_keyword(sql)
+    if word == "CREATE":
+        rest = sql.split(None, 2)
+        return not (len(rest) > 1 and rest[1].upper() == "DATABASE")
+    return word not in _NO_IMPLICIT_BEGIN
+
+
+def encode_sql(sql: str) -> bytes:
+    try:
+        return sql.encode("iso-8859-1")
+    except UnicodeEncodeError as exc:
+        raise DataError(f"the SQL text cannot be sent in the connection's code set: {exc}"
+                        ) from None
+
+
+def prepare(session: ClientSession, sql: str, markers: int) -> Op:
+    """PREPARE (with the implicit SQ_BEGIN when one is due); returns Prepared."""
+    reply = yield from exchange(session, rq.prepare(encode_sql(sql), markers),
+                                begin=opens_transaction(sql))
+    if reply.describe is None:
+        raise ProgrammingError("server prepared the statement without describing it")
+    return Prepared(reply.describe, markers)
+
+
+def column_types(prepared: Prepared) -> list:
+    """The described columns as ColumnTypes (refusing what cannot be decoded)."""
+    try:
+        return [codecs.column_type_from_describe(c.wire_type, c.extended_id, c.encoded_length)
+                for c in prepared.describe.columns]
+    except NotSupportedError:
+        raise
+    except (ValueError, DatabaseError) as exc:
+        raise NotSupportedError(str(exc)) from exc

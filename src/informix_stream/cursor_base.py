@@ -1,0 +1,367 @@
+"""What every cursor shares, without I/O: result state and its operations.
+
+The operations are generators over the connection's ``ClientSession`` (see
+``core.session``); ``cursors.Cursor`` runs them with blocking I/O and
+``async_cursors.AsyncCursor`` with asyncio, so the protocol logic of a
+cursor exists once.  The three kinds differ only in how a result is opened
+and read, and are the mixins at the end of this module:
+
+* streaming (the default): OPEN carries the first NFETCH; later batches come
+  one fetch buffer at a time, with the next NFETCH already on the wire while
+  the current batch is consumed (read-ahead);
+* materializing: everything is read and the statement freed at execute;
+* scrollable: a SCROLL cursor read with SFETCH.
+
+Statement cleanup (CLOSE + RELEASE) rides at the front of the next request,
+so a SELECT that fits one buffer costs two round trips.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import codecs
+from .core import requests as rq
+from .core import statement as st
+from .core.session import ClientSession
+from .errors import InterfaceError, ProgrammingError
+from .messages import Reply, StmtType
+
+_TX_OPENERS = {StmtType.BEGIN_WORK}
+_TX_CLOSERS = {StmtType.COMMIT, StmtType.ROLLBACK, StmtType.DATABASE,
+               StmtType.CLOSE_DATABASE}
+DB_LOGGED = 0x01
+
+RowMaker = Callable[[tuple], Any]
+
+
+class CursorBase:
+    """State and protocol operations of one cursor (see module docstring)."""
+
+    materialize = False
+    scrollable = False
+
+    def __init__(self, conn, *, fetch_buffer_size: int, read_ahead: bool = True,
+                 row_factory: Callable | None = None, hold: bool = False) -> None:
+        self.connection = conn
+        self.arraysize = 1
+        self.fetch_buffer_size = fetch_buffer_size
+        self.read_ahead = read_ahead and not self.scrollable
+        self.row_factory = row_factory if row_factory is not None else conn.row_factory
+        self.hold = hold
+        self.description: list[tuple] | None = None
+        self.rowcount = -1
+        self.lastrowid: int | None = None
+        self.batch_errors: list | None = None
+        self._closed = False
+        self._stmt_id: int | None = None
+        self._open = False
+        self._exhausted = True
+        self._batch: list = []
+        self._pos = 0
+        self._delivered = 0
+        self._decode: Callable | None = None
+        self._make_row: RowMaker | None = None
+        self._ahead: deque = deque()
+        self._position = 0
+        self._total: int | None = None
+        self._finalizer = weakref.finalize(self, _queue_cleanup, weakref.ref(conn), None)
+
+    @property
+    def _session(self) -> ClientSession:
+        return self.connection._session
+
+    # -- execute ------------------------------------------------------------------
+    def _execute_gen(self, operation: str, parameters: Sequence[Any] | None):
+        self._check_open()
+        self._reset()
+        sql, order, count = st.parse_sql(operation)
+        encoded = st.encode_params(parameters, order, count) if (parameters or count) else []
+        session = self._session
+        prepared = yield from st.prepare(session, sql, count)
+        self._stmt_id = prepared.stmt_id
+        kind = prepared.describe.stmt_type
+        if kind == StmtType.SELECT or (kind == StmtType.EXECUTE_PROCEDURE
+                                       and prepared.describe.columns):
+            yield from self._open_result(prepared, encoded)
+        else:
+            yield from self._execute_statement(prepared, encoded)
+
+    def _execute_statement(self, prepared: st.Prepared, encoded: list[bytes]):
+        session = self._session
+        stmt_id, self._stmt_id = prepared.stmt_id, None
+        try:
+            reply = yield from st.exchange(session, rq.execute(stmt_id, encoded))
+        except Exception:
+            # The failed EXECUTE skipped the RELEASE: it is owed to the server.
+            session.owe(rq.release_only(stmt_id))
+            raise
+        self.rowcount = reply.rowcount
+        kind = prepared.describe.stmt_type
+        if kind == StmtType.INSERT:
+            self.lastrowid = reply.serial8 or reply.bigserial or reply.serial or None
+        if kind in _TX_OPENERS:
+            session.in_transaction = True
+        elif kind in _TX_CLOSERS:
+            session.in_transaction = False
+        if kind == StmtType.DATABASE:
+            session.logged = bool(reply.warnings & DB_LOGGED)
+
+    def _describe_result(self, prepared: st.Prepared) -> None:
+        """Decoder and PEP 249 description; a type we cannot decode frees
+        the statement before the error goes to the caller."""
+        try:
+            types = st.column_types(prepared)
+        except Exception:
+            self._session.owe(rq.release_only(prepared.stmt_id))
+            self._stmt_id = None
+            raise
+        self._decode = codecs.make_row_decoder(types)
+        self.description = [_description(c.name, t)
+                            for c, t in zip(prepared.describe.columns, types)]
+        self._make_row = self.row_factory(self) if self.row_factory is not None else None
+
+    def _open_request(self, prepared: st.Prepared, encoded: list[bytes],
+                      first_fetch: bool) -> Reply:
+        """Queue OPEN (and the first NFETCH); the statement is now ours to close."""
+        conn = self.connection
+        body = rq.open_cursor(prepared.stmt_id, conn._next_cursor_name(), encoded,
+                              scroll=self.scrollable, hold=self.hold,
+                              first_fetch=self.fetch_buffer_size if first_fetch else None)
+        self._open = True
+        self._exhausted = False
+        self._finalizer.detach()
+        self._finalizer = weakref.finalize(self, _queue_cleanup, weakref.ref(conn),
+                                           prepared.stmt_id)
+        return self._session.send(body, decode=self._decode)
+
+    def _open_result(self, prepared: st.Prepared, encoded: list[bytes]):
+        """Streaming: OPEN with the first NFETCH (no read-ahead yet: a result
+        that fits one buffer must not cost the server an extra NFETCH)."""
+        self._describe_result(prepared)
+        expect = self._open_request(prepared, encoded, first_fetch=True)
+        try:
+            yield expect
+            st.raise_for(expect.reply)
+        except BaseException:
+            self._abandon()
+            raise
+        self._take(expect.reply)
+
+    # -- batches ------------------------------------------------------------------
+    def _take(self, reply: Reply) -> None:
+        """Make ``reply``'s rows the current batch; at the end, owe the cleanup."""
+        rows = reply.rows
+        make = self._make_row
+        self._batch = rows if make is None else [make(r) for r in rows]
+        self._pos = 0
+        self._delivered += len(rows)
+        if reply.done or reply.closed or not rows:
+            # A reply without rows also ends the result: servers that do not
+            # send SQ_DONE at the end answer an exhausted NFETCH that way.
+            self._exhausted = True
+            self.rowcount = self._delivered
+            self._release()
+
+    def _next_reply_gen(self):
+        """The next batch's reply: already read ahead, or asked for now.
+
+        With read-ahead, up to two NFETCHes are out: before waiting for the
+        older reply the next request is sent, so the server builds batch
+        n+1 while this client decodes batch n.  After the last batch one
+        request may still be out; its reply is read by whoever uses the wire
+        next and dropped.
+        """
+        session = self._session
+        request = rq.nfetch(self._stmt_id, self.fetch_buffer_size)
+        try:
+            if self._ahead:
+                expect = self._ahead.popleft()
+            else:
+                expect = session.send(request, decode=self._decode)
+            if self.read_ahead:
+                self._ahead.append(session.send(request, decode=self._decode, detached=True))
+            if not expect.done:
+                yield expect
+            st.raise_for(expect.reply)
+        except BaseException:
+            self._abandon()
+            raise
+        return expect.reply
+
+    def _fetch_batch_gen(self):
+        """Make the next buffer of rows current; False once the result is exhausted."""
+        if self._exhausted:
+            return False
+        self._take((yield from self._next_reply_gen()))
+        return bool(self._batch)
+
+    def _materialize_gen(self):
+        rows = list(self._batch)
+        while not self._exhausted:
+            self._take((yield from self._next_reply_gen()))
+            rows += self._batch
+        self._batch, self._pos = rows, 0
+
+    # -- scrolling ------------------------------------------------------------------
+    def _sfetch_gen(self, kind: int, target: int):
+        body = rq.sfetch(self._stmt_id, kind, target, self.fetch_buffer_size)
+        return (yield from st.exchange(self._session, body, decode=self._decode))
+
+    def _row_total_gen(self):
+        if self._total is None:
+            reply = yield from self._sfetch_gen(rq.SCROLL_LAST, 0)
+            self._total = reply.tupid if reply.rows else 0
+        return self._total
+
+    def _scroll_fetch_gen(self, target: int):
+        if target < 1 or (self._total is not None and target > self._total):
+            return None
+        reply = yield from self._sfetch_gen(rq.SCROLL_ABSOLUTE, target)
+        self._position = target
+        if not reply.rows:
+            self._total = target - 1
+            return None
+        row = reply.rows[0]
+        return row if self._make_row is None else self._make_row(row)
+
+    def _scroll_many_gen(self, size: int):
+        out: list = []
+        while size < 0 or len(out) < size:
+            row = yield from self._scroll_fetch_gen(self._position + 1)
+            if row is None:
+                break
+            out.append(row)
+        return out
+
+    def _scroll_target(self, value: int, mode: str) -> int:
+        if mode == "relative":
+            return self._position + value
+        if mode == "absolute":
+            return value
+        raise ProgrammingError(f"scroll mode must be 'relative' or 'absolute', not {mode!r}")
+
+    # -- cleanup --------------------------------------------------------------------
+    def _release(self) -> None:
+        """Give the statement back at the front of the next request."""
+        if self._stmt_id is None:
+            return
+        data = rq.release(self._stmt_id, self._open)
+        self._stmt_id = None
+        self._open = False
+        self._finalizer.detach()
+        self._session.defer_cleanup(data)
+
+    def _release_now_gen(self):
+        """Free the server cursor now: one round trip, never a drain."""
+        self._release()
+        self._ahead.clear()
+        session = self._session
+        if session.cleanup_queued:
+            yield from st.exchange(session, rq.NOTHING)
+
+    def _abandon(self) -> None:
+        """After a failed OPEN or FETCH the cursor may or may not be open:
+        owe a CLOSE and a RELEASE separately so that either state is cleaned."""
+        self._ahead.clear()
+        self._exhausted = True
+        if self._stmt_id is None:
+            return
+        self._session.owe(rq.close_only(self._stmt_id), rq.release_only(self._stmt_id))
+        self._stmt_id = None
+        self._open = False
+        self._finalizer.detach()
+
+    def _reset(self) -> None:
+        self._release()
+        self._ahead.clear()
+        self.description = None
+        self.rowcount = -1
+        self.lastrowid = None
+        self.batch_errors = None
+        self._batch, self._pos, self._delivered = [], 0, 0
+        self._exhausted = True
+        self._decode = None
+        self._make_row = None
+        self._position, self._total = 0, None
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise InterfaceError("cursor is closed")
+        self.connection._session.check()
+
+    def _check_result(self) -> None:
+        self._check_open()
+        if self._decode is None:
+            raise ProgrammingError("no result set: execute a query first")
+
+    def _fetchmany_size(self, size: int | None) -> int:
+        size = self.arraysize if size is None else size
+        if size < 0:
+            raise ProgrammingError("fetchmany size must not be negative")
+        return size
+
+    def _take_from_batch(self, size: int, out: list) -> None:
+        take = self._batch[self._pos:self._pos + size - len(out)]
+        self._pos += len(take)
+        out += take
+
+    # -- PEP 249 odds and ends -------------------------------------------------------
+    @property
+    def rownumber(self) -> int | None:
+        if self.scrollable:
+            return self._position - 1 if self._position else None
+        return self._delivered - (len(self._batch) - self._pos) if self.description else None
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def setinputsizes(self, sizes) -> None:
+        """Accepted for PEP 249; types come from the values themselves."""
+
+    def setoutputsize(self, size, column=None) -> None:
+        """Accepted for PEP 249; every column is fetched whole."""
+
+
+class MaterializingKind:
+    """Reads the whole result at execute and frees the statement at once."""
+
+    materialize = True
+
+    def _open_result(self, prepared, encoded):
+        yield from CursorBase._open_result(self, prepared, encoded)
+        yield from self._materialize_gen()
+        yield from self._release_now_gen()
+
+
+class ScrollableKind:
+    """A SCROLL cursor: OPEN without a fetch; rows come by SFETCH."""
+
+    scrollable = True
+
+    def _open_result(self, prepared, encoded):
+        self._describe_result(prepared)
+        expect = self._open_request(prepared, encoded, first_fetch=False)
+        try:
+            yield expect
+            st.raise_for(expect.reply)
+        except BaseException:
+            self._abandon()
+            raise
+
+
+def _queue_cleanup(conn_ref, stmt_id: int | None) -> None:
+    """What a garbage-collected cursor still owes the server.  Runs from a
+    weakref finalizer, possibly on another thread, so it does no I/O."""
+    conn = conn_ref()
+    if conn is not None and stmt_id is not None:
+        conn._session.defer_cleanup(rq.release(stmt_id, True))
+
+
+def _description(name: str, t) -> tuple:
+    """PEP 249's 7-tuple: name, type_code, display_size, internal_size, precision, scale, null_ok."""
+    return (name, int(t.code), t.precision, t.wire_width, t.precision, t.scale, t.nullable)
