@@ -11,7 +11,13 @@ import datetime as _dt
 import time as _time
 
 from .codecs import IntervalYM, TypeCode
+from .async_connection import AsyncConnection, connect_async
+from .async_cursors import AsyncCursor, AsyncMaterializingCursor, AsyncScrollableCursor
+from .async_pool import AsyncConnectionPool
 from .connection import Connection, connect
+from .pool import ConnectionPool
+from .pool_base import PoolClosed, PoolTimeout
+from .rows import dict_row, namedtuple_row, tuple_row
 from .cursors import Cursor, MaterializingCursor, ScrollableCursor
 from .errors import (DatabaseError, DataError, Error, IntegrityError,
                      InterfaceError, InternalError, NotSupportedError,
@@ -24,7 +30,10 @@ threadsafety = 2          # threads may share connections; a cursor is one threa
 paramstyle = "qmark"      # ":1" numeric markers are accepted as well
 
 __all__ = [
-    "connect", "Connection", "Cursor", "MaterializingCursor", "ScrollableCursor", "IntervalYM", "apilevel", "threadsafety",
+    "connect", "Connection", "Cursor", "MaterializingCursor", "ScrollableCursor",
+    "connect_async", "AsyncConnection", "AsyncCursor", "AsyncMaterializingCursor",
+    "AsyncScrollableCursor", "ConnectionPool", "AsyncConnectionPool", "PoolTimeout",
+    "PoolClosed", "tuple_row", "dict_row", "namedtuple_row", "IntervalYM", "apilevel", "threadsafety",
     "paramstyle", "Warning", "Error", "InterfaceError", "DatabaseError", "DataError",
     "OperationalError", "IntegrityError", "InternalError", "ProgrammingError",
     "NotSupportedError", "Date", "Time", "Timestamp", "DateFromTicks", "TimeFromTicks",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import weakref
 
 from .connect_params import MAX_FETCH_BUFFER, ConnectParams
 from .core import requests as rq
@@ -64,6 +65,7 @@ class ConnectionBase:
         self._params = params
         self._pid = os.getpid()
         self._cursor_seq = 0
+        self._cursors: weakref.WeakSet = weakref.WeakSet()
         self.fetch_buffer_size = params.fetch_buffer_size
         self.database = params.database
         self.row_factory = params.row_factory
@@ -122,6 +124,11 @@ class ConnectionBase:
 
     def _rollback_gen(self):
         return self._end_transaction_gen(rq.ROLLBACK)
+
+    def _ping_gen(self):
+        """One cheap statement, the health check informix-driver's pool uses."""
+        cur = self.cursor(materialize=True)
+        yield from cur._execute_gen("SELECT 1 FROM systables WHERE tabid = 1", None)
 
     def _goodbye_gen(self):
         """Roll back uncommitted work (as PEP 249 asks) and say goodbye."""

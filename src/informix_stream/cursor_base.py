@@ -69,6 +69,7 @@ class CursorBase:
         self._position = 0
         self._total: int | None = None
         self._finalizer = weakref.finalize(self, _queue_cleanup, weakref.ref(conn), None)
+        conn._cursors.add(self)
 
     @property
     def _session(self) -> ClientSession:

@@ -50,7 +50,8 @@ BATCH, AUTOCOMMIT, SAVEPOINT_MODE, UNLOGGED = "batch", "autocommit", "savepoint"
 
 
 def _chunks(rows: Iterable[Sequence[Any]], order, count: int, prefix: bytes,
-            chunk_size: int, chunk_bytes: int) -> Iterator[tuple[int, list[bytes]]]:
+            chunk_size: int, chunk_bytes: int, start: int = 0
+            ) -> Iterator[tuple[int, list[bytes]]]:
     """Yield (index of the chunk's first row, encoded requests), lazily.
 
     A row that cannot be encoded fails its whole chunk before anything of it
@@ -58,11 +59,11 @@ def _chunks(rows: Iterable[Sequence[Any]], order, count: int, prefix: bytes,
     it did produce are sent first, then the exception goes on.
     """
     requests: list[bytes] = []
-    size, first = 0, 0
+    size, first = 0, start
     if isinstance(rows, (str, bytes)):
         raise InterfaceError("executemany takes an iterable of parameter rows")
     source = iter(rows)
-    index = 0
+    index = start
     while True:
         try:
             params = next(source)
@@ -133,9 +134,34 @@ class Plan:
             return UNLOGGED
         return AUTOCOMMIT if self.session.autocommit else SAVEPOINT_MODE
 
-    def chunks(self, rows: Iterable[Sequence[Any]]) -> Iterator[tuple[int, list[bytes]]]:
+    def chunks(self, rows: Iterable[Sequence[Any]], start: int = 0
+               ) -> Iterator[tuple[int, list[bytes]]]:
         return _chunks(rows, self.order, self.count, rq.statement_id(self.stmt_id),
-                       self.chunk_size, self.chunk_bytes)
+                       self.chunk_size, self.chunk_bytes, start)
+
+    async def async_chunks(self, rows) -> Any:
+        """Chunks from an async iterable: a chunk's rows are gathered, then
+        encoded; rows a failing source did produce are sent first."""
+        batch: list = []
+        base = 0
+        source = rows.__aiter__()
+        while True:
+            try:
+                row = await source.__anext__()
+            except StopAsyncIteration:
+                break
+            except BaseException:
+                for chunk in self.chunks(batch, base):
+                    yield chunk
+                raise
+            batch.append(row)
+            if len(batch) >= self.chunk_size:
+                for chunk in self.chunks(batch, base):
+                    yield chunk
+                base += len(batch)
+                batch = []
+        for chunk in self.chunks(batch, base):
+            yield chunk
 
     def finish(self) -> None:
         """Release the statements: cleanup that cannot fail rides on the next request."""

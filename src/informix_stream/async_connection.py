@@ -1,0 +1,140 @@
+"""asyncio connections: ``await informix_stream.connect_async(...)``.
+
+The same operations as the blocking ``Connection`` (``connection_base``),
+run by ``asyncio_io.AsyncIO``.  One task at a time talks to the server: each
+run holds the connection's ``asyncio.Lock``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Generator
+from typing import Any
+
+from .asyncio_io import AsyncIO, open_stream
+from .connect_params import ConnectParams
+from .connection import connect_params
+from .connection_base import ConnectionBase, log, login_gen
+from .core.session import ClientSession
+from .errors import OperationalError
+
+
+class AsyncConnection(ConnectionBase):
+    """A logged-in SQLI session driven by asyncio."""
+
+    def __init__(self, io: AsyncIO, params: ConnectParams) -> None:
+        super().__init__(io.session, params)
+        self._io = io
+        self._lock = asyncio.Lock()
+
+    async def _run(self, op: Generator[Any, None, Any], timeout: float | None = None) -> Any:
+        """Run one operation; the caller holds the lock."""
+        self._check_process()
+        self._io.check_idle()
+        limit = timeout if timeout is not None else self.statement_timeout
+        if not limit:
+            return await self._io.run(op)
+        handle = asyncio.get_running_loop().call_later(limit, self._cancel_quietly)
+        try:
+            return await self._io.run(op)
+        finally:
+            handle.cancel()
+
+    async def _wait(self, op: Generator[Any, None, Any], timeout: float | None = None) -> Any:
+        async with self._lock:
+            return await self._run(op, timeout)
+
+    def cancel(self) -> None:
+        """Interrupt the running statement (the awaiting call raises -213)."""
+        if self.closed:
+            return
+        try:
+            self._io.cancel()
+        except OSError as exc:
+            raise OperationalError(f"could not send the cancel request: {exc}") from exc
+
+    def _cancel_quietly(self) -> None:
+        try:
+            self.cancel()
+        except OperationalError:
+            log.debug("statement timeout: the cancel could not be sent")
+
+    @property
+    def autocommit(self) -> bool:
+        return self._session.autocommit
+
+    async def set_autocommit(self, value: bool) -> None:
+        if value and self._session.in_transaction:
+            await self.commit()
+        self._session.autocommit = bool(value)
+
+    def cursor(self, *, materialize: bool = False, scrollable: bool = False,
+               fetch_buffer_size: int | None = None, read_ahead: bool = True,
+               row_factory: Callable | None = None, hold: bool = False):
+        from .async_cursors import async_cursor_class
+        size = self._cursor_args(fetch_buffer_size)
+        cls = async_cursor_class(materialize, scrollable)
+        return cls(self, fetch_buffer_size=size, read_ahead=read_ahead,
+                   row_factory=row_factory, hold=hold)
+
+    async def execute(self, operation: str, parameters=None):
+        cur = self.cursor()
+        await cur.execute(operation, parameters)
+        return cur
+
+    async def commit(self) -> None:
+        await self._wait(self._commit_gen())
+
+    async def rollback(self) -> None:
+        await self._wait(self._rollback_gen())
+
+    async def close(self) -> None:
+        session = self._session
+        if session.closed:
+            return
+        try:
+            if session.broken is None:
+                async with self._lock:
+                    await self._io.run(self._goodbye_gen())
+        except Exception:  # noqa: BLE001 - closing must not fail
+            pass
+        finally:
+            session.in_transaction = False
+            session.close()
+            self._io.close()
+
+    async def __aenter__(self) -> AsyncConnection:
+        return self
+
+    async def __aexit__(self, exc_type, exc, tb) -> None:
+        try:
+            if not self.closed:
+                if exc_type is None:
+                    await self.commit()
+                else:
+                    await self.rollback()
+        finally:
+            await self.close()
+
+
+async def connect_async(host: str | None = None, port: int | None = None, *,
+                        dsn: str | None = None, **kwargs: Any) -> AsyncConnection:
+    """``connect()``'s keywords, for asyncio: ``conn = await connect_async(...)``."""
+    return await open_async(connect_params(host, port, dsn, kwargs))
+
+
+async def open_async(params: ConnectParams) -> AsyncConnection:
+    reader, writer = await open_stream(
+        params.host, params.port, connect_timeout=params.connect_timeout,
+        tls=params.tls_context(), server_hostname=params.tls_server_hostname,
+        keepalive=params.keepalive)
+    io = AsyncIO(reader, writer, ClientSession(max_message_size=params.max_message_size))
+    io.timeout = params.connect_timeout
+    conn = AsyncConnection(io, params)
+    try:
+        conn.server_version = await io.run(login_gen(io.session, params))
+    except BaseException:
+        io.close()
+        raise
+    io.timeout = params.read_timeout
+    return conn

@@ -1,0 +1,181 @@
+"""asyncio cursors: the operations of ``cursor_base``, awaited.
+
+``async for row in cur`` streams with read-ahead like the blocking cursor;
+``await cur.executemany(sql, rows)`` is the same pipelined, chunked path and
+takes a sync or an async iterable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from . import executemany as em
+from .cursor_base import CursorBase, MaterializingKind, ScrollableKind
+from .errors import NotSupportedError, ProgrammingError
+
+
+class AsyncCursor(CursorBase):
+    """The default asyncio cursor: streams one fetch buffer at a time."""
+
+    async def execute(self, operation: str, parameters: Sequence[Any] | None = None, *,
+                      timeout: float | None = None) -> AsyncCursor:
+        await self.connection._wait(self._execute_gen(operation, parameters), timeout)
+        return self
+
+    async def executemany(self, operation: str, seq_of_parameters, *,
+                          batch_errors: bool = False, chunk_size: int | None = None,
+                          chunk_bytes: int | None = None,
+                          commit_every_chunk: bool = False) -> AsyncCursor:
+        """Pipelined in chunks, with ``Cursor.executemany``'s error contract."""
+        self._check_open()
+        self._reset()
+        conn = self.connection
+        plan = em.Plan(self, operation, batch_errors=batch_errors, chunk_size=chunk_size,
+                       chunk_bytes=chunk_bytes, commit_every_chunk=commit_every_chunk)
+        async with conn._lock:      # no other task runs between a chunk and its repair
+            await conn._run(plan.start_gen())
+            try:
+                if hasattr(seq_of_parameters, "__aiter__"):
+                    chunks = plan.async_chunks(seq_of_parameters)
+                    try:
+                        async for chunk in chunks:
+                            await conn._run(plan.chunk_gen(chunk))
+                    finally:
+                        await chunks.aclose()
+                else:
+                    ahead = em.Lookahead(plan.chunks(seq_of_parameters))
+                    for chunk in ahead:
+                        await conn._run(plan.chunk_gen(chunk, ahead.prepare))
+            finally:
+                plan.finish()
+        return self
+
+    async def _fetch_batch(self) -> bool:
+        return await self.connection._wait(self._fetch_batch_gen())
+
+    async def fetchone(self) -> Any:
+        self._check_result()
+        if self.scrollable:
+            return await self.connection._wait(self._scroll_fetch_gen(self._position + 1))
+        while self._pos >= len(self._batch):
+            if not await self._fetch_batch():
+                return None
+        row = self._batch[self._pos]
+        self._pos += 1
+        return row
+
+    async def fetchmany(self, size: int | None = None) -> list:
+        self._check_result()
+        size = self._fetchmany_size(size)
+        if self.scrollable:
+            return await self.connection._wait(self._scroll_many_gen(size))
+        out: list = []
+        while len(out) < size:
+            if self._pos >= len(self._batch) and not await self._fetch_batch():
+                break
+            self._take_from_batch(size, out)
+        return out
+
+    async def fetchall(self) -> list:
+        self._check_result()
+        if self.scrollable:
+            return await self.connection._wait(self._scroll_many_gen(-1))
+        out = self._batch[self._pos:]
+        self._batch, self._pos = [], 0
+        while await self._fetch_batch():
+            out += self._batch
+        self._batch = []
+        return out
+
+    async def __aiter__(self) -> AsyncIterator:
+        self._check_result()
+        while True:
+            if self.scrollable:
+                row = await self.fetchone()
+                if row is None:
+                    return
+                yield row
+                continue
+            batch, i = self._batch, self._pos
+            n = len(batch)
+            try:
+                while i < n:
+                    row = batch[i]
+                    i += 1
+                    yield row
+            finally:
+                self._pos = i
+            if not await self._fetch_batch():
+                return
+
+    async def scroll(self, value: int, mode: str = "relative") -> None:
+        self._check_result()
+        target = self._scroll_target(value, mode)
+        if not self.scrollable:
+            if mode != "relative" or value < 0:
+                raise NotSupportedError("a forward-only cursor can only skip forward; "
+                                        "use cursor(scrollable=True)")
+            for _ in range(value):
+                if await self.fetchone() is None:
+                    raise IndexError("scroll past the end of the result")
+            return
+        total = await self.connection._wait(self._row_total_gen())
+        if not 0 <= target <= total:
+            raise IndexError(f"scroll target {target} is outside the result")
+        self._position = target
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        try:
+            if self._stmt_id is not None and not self.connection.closed:
+                await self.connection._wait(self._release_now_gen())
+        finally:
+            self._closed = True
+            self._batch = []
+            self._finalizer.detach()
+
+    async def __aenter__(self) -> AsyncCursor:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+class AsyncMaterializingCursor(MaterializingKind, AsyncCursor):
+    """Reads the whole result at execute."""
+
+
+class AsyncScrollableCursor(ScrollableKind, AsyncCursor):
+    """A server-side scroll cursor (SFETCH)."""
+
+    async def _fetch_to(self, target: int) -> Any:
+        self._check_result()
+        return await self.connection._wait(self._scroll_fetch_gen(target))
+
+    async def fetch_first(self) -> Any:
+        return await self._fetch_to(1)
+
+    async def fetch_last(self) -> Any:
+        total = await self.connection._wait(self._row_total_gen())
+        return await self._fetch_to(total) if total else None
+
+    async def fetch_prior(self) -> Any:
+        return await self._fetch_to(self._position - 1)
+
+    async def fetch_absolute(self, n: int) -> Any:
+        if n < 0:
+            n = await self.connection._wait(self._row_total_gen()) + 1 + n
+        return await self._fetch_to(n)
+
+    async def fetch_relative(self, n: int) -> Any:
+        return await self._fetch_to(self._position + n)
+
+
+def async_cursor_class(materialize: bool, scrollable: bool) -> type[AsyncCursor]:
+    if materialize and scrollable:
+        raise ProgrammingError("a cursor is either materializing or scrollable, not both")
+    if materialize:
+        return AsyncMaterializingCursor
+    return AsyncScrollableCursor if scrollable else AsyncCursor

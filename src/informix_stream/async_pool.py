@@ -1,0 +1,178 @@
+"""An asyncio connection pool: ``informix_stream.AsyncConnectionPool``.
+
+    async with AsyncConnectionPool(min_size=2, max_size=8, host=...) as pool:
+        async with pool.connection() as conn:    # commits, or rolls back on error
+            await conn.execute("...")
+
+The bookkeeping is ``pool_base``'s, shared with the blocking pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from .async_connection import AsyncConnection, open_async
+from .connection import connect_params
+from .errors import Error
+from .pool_base import PoolBase, PoolTimeout, Slot, reset_state
+
+__all__ = ["AsyncConnectionPool"]
+
+
+class AsyncConnectionPool(PoolBase):
+    """psycopg_pool's ``AsyncConnectionPool`` shape over ``connect_async``."""
+
+    def __init__(self, dsn: str | None = None, *, min_size: int = 1,
+                 max_size: int | None = None, timeout: float = 30.0,
+                 max_lifetime: float = 3600.0, max_idle: float = 600.0,
+                 check_after: float = 30.0, name: str | None = None,
+                 **connect_kwargs: Any) -> None:
+        params = connect_params(connect_kwargs.pop("host", None),
+                                connect_kwargs.pop("port", None), dsn, connect_kwargs)
+        super().__init__(params, min_size=min_size, max_size=max_size, timeout=timeout,
+                         max_lifetime=max_lifetime, max_idle=max_idle,
+                         check_after=check_after, name=name)
+        self._cond: asyncio.Condition | None = None
+
+    async def open(self) -> None:
+        if not self._closed:
+            return
+        self._cond = asyncio.Condition()
+        self._closed = False
+        try:
+            while self.size < self.min_size:
+                conn = await self._connect()
+                async with self._cond:
+                    self._idle.append(Slot(conn))
+                    self._cond.notify()
+        except BaseException:
+            await self.close()
+            raise
+
+    async def _connect(self) -> AsyncConnection:
+        conn = await open_async(self.params)
+        self._stats["connections_num"] += 1
+        return conn
+
+    async def close(self, timeout: float = 5.0) -> None:
+        if self._cond is None:
+            self._closed = True
+            return
+        async with self._cond:
+            self._closed = True
+            idle, self._idle = list(self._idle), type(self._idle)()
+            self._cond.notify_all()
+            try:
+                await asyncio.wait_for(self._cond.wait_for(lambda: not self._used), timeout)
+            except asyncio.TimeoutError:
+                pass
+            used, self._used = list(self._used.values()), {}
+        for slot in idle + used:
+            await slot.conn.close()
+
+    async def __aenter__(self) -> AsyncConnectionPool:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def getconn(self, timeout: float | None = None) -> AsyncConnection:
+        self._check_usable()
+        limit = self.timeout if timeout is None else timeout
+        try:
+            return await asyncio.wait_for(self._getconn(), limit)
+        except asyncio.TimeoutError:
+            self._stats["requests_errors"] += 1
+            raise PoolTimeout(f"no connection from pool {self.name!r} within {limit} s") from None
+
+    async def _getconn(self) -> AsyncConnection:
+        cond = self._cond
+        waited = False
+        while True:
+            async with cond:
+                self._check_usable()
+                slot, discard = self._take_idle()
+                grow = slot is None and self.size - len(discard) < self.max_size
+                if grow:
+                    self._opening += 1
+                elif slot is None and not discard:
+                    if not waited:
+                        self._stats["requests_waiting"] += 1
+                        waited = True
+                    start = time.monotonic()
+                    await cond.wait()
+                    self._stats["requests_wait_ms"] += int((time.monotonic() - start) * 1000)
+                    continue
+            for old in discard:
+                if old.conn.closed:
+                    self._lost()
+                await old.conn.close()
+            if grow:
+                return await self._grow()
+            if slot is not None:
+                conn = await self._vet(slot)
+                if conn is not None:
+                    return conn
+
+    async def _grow(self) -> AsyncConnection:
+        try:
+            conn = await self._connect()
+        except BaseException:
+            async with self._cond:
+                self._opening -= 1
+                self._cond.notify()
+            raise
+        async with self._cond:
+            self._opening -= 1
+            return self._checked_out(Slot(conn))
+
+    async def _vet(self, slot: Slot) -> AsyncConnection | None:
+        conn = slot.conn
+        try:
+            conn._io.check_idle()
+            if self._needs_ping(slot):
+                await conn._wait(conn._ping_gen())
+        except Error:
+            await conn.close()
+            async with self._cond:
+                self._lost(slot)
+                self._cond.notify()
+            return None
+        async with self._cond:
+            return self._checked_out(slot)
+
+    async def putconn(self, conn: AsyncConnection) -> None:
+        try:
+            if not conn.closed and reset_state(conn):
+                await conn.rollback()
+        except Error:
+            await conn.close()
+        async with self._cond:
+            slot, keep = self._returned(conn)
+            if keep:
+                self._idle.append(slot)
+            self._cond.notify()
+        if not keep:
+            await conn.close()
+
+    @asynccontextmanager
+    async def connection(self, timeout: float | None = None) -> AsyncIterator[AsyncConnection]:
+        conn = await self.getconn(timeout)
+        try:
+            yield conn
+            if not conn.closed:
+                await conn.commit()
+        except BaseException:
+            if not conn.closed:
+                try:
+                    await conn.rollback()
+                except Error:
+                    await conn.close()
+            raise
+        finally:
+            await self.putconn(conn)

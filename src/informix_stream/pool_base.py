@@ -1,0 +1,150 @@
+"""What the blocking and the asyncio connection pools share, without waiting.
+
+The bookkeeping -- idle connections with their ages, the size limits, the
+statistics, which connection is fit to hand out -- is here once;
+``pool.ConnectionPool`` adds threads and ``async_pool.AsyncConnectionPool``
+adds tasks.  The shape is psycopg_pool's: ``min_size``/``max_size``,
+``connection()`` as a context manager that ends like ``with conn:``,
+``getconn()``/``putconn()``, ``max_lifetime``/``max_idle``, ``get_stats()``.
+
+A pool adds no request of its own on the hot path: a connection that was
+used within ``check_after`` seconds is handed out with only a zero-cost
+local check (is the socket still quiet?).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from .connect_params import ConnectParams
+from .errors import InterfaceError, OperationalError
+
+
+class PoolTimeout(OperationalError):
+    """No connection could be had within the checkout timeout."""
+
+
+class PoolClosed(OperationalError):
+    """The pool was closed."""
+
+
+@dataclass
+class Slot:
+    """One pooled connection and its history."""
+
+    conn: Any
+    created: float = field(default_factory=time.monotonic)
+    last_used: float = field(default_factory=time.monotonic)
+
+
+class PoolBase:
+    """Limits, idle list and statistics (see module docstring)."""
+
+    def __init__(self, params: ConnectParams, *, min_size: int, max_size: int | None,
+                 timeout: float, max_lifetime: float, max_idle: float,
+                 check_after: float, name: str | None) -> None:
+        max_size = min_size if max_size is None else max_size
+        if min_size < 0 or max_size < 1 or max_size < min_size:
+            raise InterfaceError("need 0 <= min_size <= max_size and max_size >= 1")
+        self.params = params
+        self.min_size, self.max_size = min_size, max_size
+        self.timeout = timeout
+        self.max_lifetime, self.max_idle = max_lifetime, max_idle
+        self.check_after = check_after
+        self.name = name or f"pool-{id(self):x}"
+        self._idle: deque[Slot] = deque()
+        self._used: dict[int, Slot] = {}
+        self._opening = 0
+        self._closed = True
+        self._pid = os.getpid()
+        self._stats = {"connections_num": 0, "connections_lost": 0, "requests_num": 0,
+                       "requests_waiting": 0, "requests_wait_ms": 0, "requests_errors": 0,
+                       "returns_bad": 0, "usage_ms": 0}
+
+    # -- state ---------------------------------------------------------------------
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def _check_usable(self) -> None:
+        if os.getpid() != self._pid:
+            raise InterfaceError("this pool was created in another process; "
+                                 "a child process after fork() must create its own")
+        if self._closed:
+            raise PoolClosed(f"pool {self.name!r} is closed")
+
+    @property
+    def size(self) -> int:
+        return len(self._idle) + len(self._used) + self._opening
+
+    def get_stats(self) -> dict[str, int]:
+        """Counters since the pool opened plus the current sizes (psycopg_pool's names)."""
+        out = dict(self._stats)
+        out.update(pool_min=self.min_size, pool_max=self.max_size, pool_size=self.size,
+                   pool_available=len(self._idle))
+        return out
+
+    # -- decisions -------------------------------------------------------------------
+    def _expired(self, slot: Slot, now: float) -> bool:
+        return now - slot.created > self.max_lifetime
+
+    def _take_idle(self) -> tuple[Slot | None, list[Slot]]:
+        """An idle connection fit to hand out (LIFO: the warmest), and the
+        ones to close on the way (broken, too old, idle too long)."""
+        now = time.monotonic()
+        discard = []
+        while self._idle:
+            slot = self._idle.pop()
+            conn = slot.conn
+            too_idle = (now - slot.last_used > self.max_idle
+                        and len(self._idle) + len(self._used) >= self.min_size)
+            if conn.closed or self._expired(slot, now) or too_idle:
+                discard.append(slot)
+                continue
+            self._used[id(conn)] = slot        # reserved while it is vetted
+            return slot, discard
+        return None, discard
+
+    def _needs_ping(self, slot: Slot) -> bool:
+        return time.monotonic() - slot.last_used > self.check_after
+
+    def _checked_out(self, slot: Slot) -> Any:
+        self._used[id(slot.conn)] = slot
+        slot.last_used = time.monotonic()
+        self._stats["requests_num"] += 1
+        return slot.conn
+
+    def _returned(self, conn: Any) -> tuple[Slot | None, bool]:
+        """Account for a returned connection: (its slot, keep it?)."""
+        slot = self._used.pop(id(conn), None)
+        if slot is None:
+            raise InterfaceError("this connection does not belong to the pool "
+                                 "(or was already returned)")
+        now = time.monotonic()
+        self._stats["usage_ms"] += int((now - slot.last_used) * 1000)
+        slot.last_used = now
+        keep = not conn.closed and not self._closed and not self._expired(slot, now)
+        if conn.closed:
+            self._stats["returns_bad"] += 1
+        return slot, keep
+
+    def _lost(self, slot: Slot | None = None) -> None:
+        """A connection found dead; ``slot``'s reservation is given up."""
+        if slot is not None:
+            self._used.pop(id(slot.conn), None)
+        self._stats["connections_lost"] += 1
+
+
+def reset_state(conn: Any) -> bool:
+    """Whether a returned connection needs a round trip to be reset: an open
+    transaction must be rolled back; open cursors are closed without I/O
+    (their cleanup rides on the next request)."""
+    for cursor in list(conn._cursors):
+        cursor._release()
+        cursor._ahead.clear()
+        cursor._closed = True
+    return conn.in_transaction
