@@ -15,7 +15,7 @@ from .connect_params import MAX_FETCH_BUFFER, ConnectParams
 from .core import requests as rq
 from .core import statement as st
 from .core.session import ClientSession
-from .errors import InterfaceError, OperationalError
+from .errors import DatabaseError, InterfaceError, OperationalError
 from .errtext import message_for
 from .login import LoginRequest, build_login_request, parse_login_reply
 
@@ -70,7 +70,8 @@ class ConnectionBase:
         self.database = params.database
         self.row_factory = params.row_factory
         self.statement_timeout = params.statement_timeout
-        self.server_version = ""
+        self.server_version_internal = ""
+        self._release: str | None = None
         session.autocommit = params.autocommit
 
     # -- state -----------------------------------------------------------------
@@ -124,6 +125,20 @@ class ConnectionBase:
 
     def _rollback_gen(self):
         return self._end_transaction_gen(rq.ROLLBACK)
+
+    def _release_gen(self):
+        """The server's release (``DBINFO('version','full')``), asked once:
+        the login reply carries only the protocol's version (12.10 says 9.56)."""
+        if self._release is None:
+            cur = self.cursor(materialize=True)
+            try:
+                yield from cur._execute_gen(
+                    "SELECT FIRST 1 DBINFO('version','full') FROM systables", None)
+                rows = cur._batch
+                self._release = str(rows[0][0]).strip() if rows else ""
+            except DatabaseError:
+                self._release = ""
+        return self._release or self.server_version_internal
 
     def _ping_gen(self):
         """One cheap statement, the health check informix-driver's pool uses."""

@@ -18,6 +18,8 @@ so a SELECT that fits one buffer costs two round trips.
 
 from __future__ import annotations
 
+import logging
+import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -34,6 +36,7 @@ _TX_OPENERS = {StmtType.BEGIN_WORK}
 _TX_CLOSERS = {StmtType.COMMIT, StmtType.ROLLBACK, StmtType.DATABASE,
                StmtType.CLOSE_DATABASE}
 DB_LOGGED = 0x01
+log = logging.getLogger("informix_stream")
 
 RowMaker = Callable[[tuple], Any]
 
@@ -77,9 +80,22 @@ class CursorBase:
 
     # -- execute ------------------------------------------------------------------
     def _execute_gen(self, operation: str, parameters: Sequence[Any] | None):
+        """PREPARE, then OPEN a result or EXECUTE; logs the SQL text and the
+        time at DEBUG (never the parameter values)."""
         self._check_open()
         self._reset()
         sql, order, count = st.parse_sql(operation)
+        if not log.isEnabledFor(logging.DEBUG):
+            yield from self._run_statement(sql, order, count, parameters)
+            return
+        start = time.perf_counter()
+        try:
+            yield from self._run_statement(sql, order, count, parameters)
+        finally:
+            log.debug("execute (%d parameters) %.3f ms: %s", count,
+                      (time.perf_counter() - start) * 1000, sql)
+
+    def _run_statement(self, sql: str, order, count: int, parameters):
         encoded = st.encode_params(parameters, order, count) if (parameters or count) else []
         session = self._session
         prepared = yield from st.prepare(session, sql, count)

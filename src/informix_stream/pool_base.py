@@ -119,8 +119,10 @@ class PoolBase:
         return slot.conn
 
     def _returned(self, conn: Any) -> tuple[Slot | None, bool]:
-        """Account for a returned connection: (its slot, keep it?)."""
-        slot = self._used.pop(id(conn), None)
+        """Account for a returned connection: (its slot, keep it?).  One not
+        kept stays counted as in use until ``_forget`` (after it is closed),
+        so a closing pool waits for it."""
+        slot = self._used.get(id(conn))
         if slot is None:
             raise InterfaceError("this connection does not belong to the pool "
                                  "(or was already returned)")
@@ -130,7 +132,12 @@ class PoolBase:
         keep = not conn.closed and not self._closed and not self._expired(slot, now)
         if conn.closed:
             self._stats["returns_bad"] += 1
+        if keep:
+            del self._used[id(conn)]
         return slot, keep
+
+    def _forget(self, conn: Any) -> None:
+        self._used.pop(id(conn), None)
 
     def _lost(self, slot: Slot | None = None) -> None:
         """A connection found dead; ``slot``'s reservation is given up."""
