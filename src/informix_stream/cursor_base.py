@@ -153,7 +153,7 @@ class CursorBase:
         self._finalizer.detach()
         self._finalizer = weakref.finalize(self, _queue_cleanup, weakref.ref(conn),
                                            prepared.stmt_id)
-        return self._session.send(body, decode=self._decode)
+        return self._session.send(body, decode=self._decode, budget=self.fetch_buffer_size)
 
     def _open_result(self, prepared: st.Prepared, encoded: list[bytes]):
         """Streaming: OPEN with the first NFETCH (no read-ahead yet: a result
@@ -195,12 +195,14 @@ class CursorBase:
         session = self._session
         request = rq.nfetch(self._stmt_id, self.fetch_buffer_size)
         try:
+            budget = self.fetch_buffer_size
             if self._ahead:
                 expect = self._ahead.popleft()
             else:
-                expect = session.send(request, decode=self._decode)
+                expect = session.send(request, decode=self._decode, budget=budget)
             if self.read_ahead:
-                self._ahead.append(session.send(request, decode=self._decode, detached=True))
+                self._ahead.append(session.send(request, decode=self._decode, detached=True,
+                                                budget=budget))
             if not expect.done:
                 yield expect
             st.raise_for(expect.reply)
@@ -226,7 +228,8 @@ class CursorBase:
     # -- scrolling ------------------------------------------------------------------
     def _sfetch_gen(self, kind: int, target: int):
         body = rq.sfetch(self._stmt_id, kind, target, self.fetch_buffer_size)
-        return (yield from st.exchange(self._session, body, decode=self._decode))
+        return (yield from st.exchange(self._session, body, decode=self._decode,
+                                       budget=self.fetch_buffer_size))
 
     def _row_total_gen(self):
         if self._total is None:
