@@ -25,8 +25,7 @@ from .session import ClientSession, Expect
 Op = Generator[Any, None, Any]
 
 # Statements that must not be preceded by an implicit SQ_BEGIN.
-_NO_IMPLICIT_BEGIN = {"BEGIN", "COMMIT", "ROLLBACK", "DATABASE", "CLOSE",
-                      "SAVEPOINT", "RELEASE"}
+_NO_IMPLICIT_BEGIN = {"BEGIN", "COMMIT", "ROLLBACK", "DATABASE", "CLOSE"}
 
 
 def raise_for(reply: Reply) -> None:
