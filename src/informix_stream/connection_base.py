@@ -11,6 +11,7 @@ import logging
 import os
 import weakref
 
+from . import forks
 from .connect_params import MAX_FETCH_BUFFER, ConnectParams
 from .core import requests as rq
 from .core import statement as st
@@ -63,7 +64,7 @@ class ConnectionBase:
     def __init__(self, session: ClientSession, params: ConnectParams) -> None:
         self._session = session
         self._params = params
-        self._pid = os.getpid()
+        self._generation = forks.generation()
         self._cursor_seq = 0
         self._cursors: weakref.WeakSet = weakref.WeakSet()
         self.fetch_buffer_size = params.fetch_buffer_size
@@ -94,7 +95,7 @@ class ConnectionBase:
         return self._session.in_transaction
 
     def _check_process(self) -> None:
-        if os.getpid() != self._pid:
+        if forks.generation() != self._generation:
             raise InterfaceError("this connection was opened in another process; "
                                  "a child process after fork() must open its own")
 

@@ -69,6 +69,7 @@ class CursorBase:
         self._decode: Callable | None = None
         self._make_row: RowMaker | None = None
         self._ahead: deque = deque()
+        self._nfetch_request: bytes | None = None
         self._position = 0
         self._total: int | None = None
         self._finalizer = weakref.finalize(self, _queue_cleanup, weakref.ref(conn), None)
@@ -193,7 +194,9 @@ class CursorBase:
         next and dropped.
         """
         session = self._session
-        request = rq.nfetch(self._stmt_id, self.fetch_buffer_size)
+        request = self._nfetch_request
+        if request is None:
+            request = self._nfetch_request = rq.nfetch(self._stmt_id, self.fetch_buffer_size)
         try:
             budget = self.fetch_buffer_size
             if self._ahead:
@@ -298,6 +301,7 @@ class CursorBase:
     def _reset(self) -> None:
         self._release()
         self._ahead.clear()
+        self._nfetch_request = None
         self.description = None
         self.rowcount = -1
         self.lastrowid = None

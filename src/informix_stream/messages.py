@@ -379,7 +379,9 @@ class Reply:
         self.exited = False
 
 
-_TUPLE_HEAD = struct.Struct("!hhi")
+# The tuple size is read unsigned: a negative size then fails the same
+# single comparison with max_size as an oversized one.
+_TUPLE_HEAD = struct.Struct("!hhI")
 _DONE = struct.Struct("!hiii")
 _SHORT = struct.Struct("!h")
 
@@ -404,8 +406,8 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
             if pos + 8 > end:
                 return pos, False
             size = head(buf, pos)[2]
-            if size < 0 or size > max_size:
-                raise ProtocolError(f"SQ_TUPLE declares {size} bytes")
+            if size > max_size:
+                raise ProtocolError(f"SQ_TUPLE declares {size - (size >> 31 << 32)} bytes")
             stop = pos + 8 + size
             if stop + (size & 1) > end:
                 return pos, False

@@ -14,12 +14,12 @@ local check (is the socket still quiet?).
 
 from __future__ import annotations
 
-import os
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import forks
 from .connect_params import ConnectParams
 from .errors import InterfaceError, OperationalError
 
@@ -60,7 +60,7 @@ class PoolBase:
         self._used: dict[int, Slot] = {}
         self._opening = 0
         self._closed = True
-        self._pid = os.getpid()
+        self._generation = forks.generation()
         self._stats = {"connections_num": 0, "connections_lost": 0, "requests_num": 0,
                        "requests_waiting": 0, "requests_wait_ms": 0, "requests_errors": 0,
                        "returns_bad": 0, "usage_ms": 0}
@@ -71,7 +71,7 @@ class PoolBase:
         return self._closed
 
     def _check_usable(self) -> None:
-        if os.getpid() != self._pid:
+        if forks.generation() != self._generation:
             raise InterfaceError("this pool was created in another process; "
                                  "a child process after fork() must create its own")
         if self._closed:

@@ -161,6 +161,20 @@ class ClientSession:
         self._op.append(expect)
         return expect
 
+    def send_many(self, bodies: list[bytes]) -> list[Expect]:
+        """Queue requests back to back (a pipelined chunk); their Expects."""
+        if not bodies:
+            return []
+        first = self.send(bodies[0])
+        out = self._out
+        out += EOT.join(bodies[1:])
+        if len(bodies) > 1:
+            out += EOT
+        expects = [Expect(Reply(), None, False, False) for _ in range(len(bodies) - 1)]
+        self._pending.extend(expects)
+        self._op.extend(expects)
+        return [first, *expects]
+
     def defer_cleanup(self, data: bytes) -> None:
         """Queue cleanup that cannot fail (CLOSE/RELEASE of a statement we know
         is open) to ride on the next request.  Safe from a finalizer: no I/O."""
