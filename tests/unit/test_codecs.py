@@ -260,7 +260,8 @@ def test_row_decoder_truncated_and_invalid() -> None:
         dec(b"\x00\x00\x00\x01\x05ab", 0)
     with pytest.raises(ProtocolError):
         dec(b"\x00\x00", 0)
-    with pytest.raises(ProtocolError):
+    # framed correctly but no DECIMAL (a digit pair of 255): a value error
+    with pytest.raises(DataError):
         make_row_decoder([parse_type("decimal(4,2)")])(b"\xc1\xff\x00", 0)
     with pytest.raises(ValueError):
         make_row_encoder([parse_type("integer")])([1, 2])
@@ -508,6 +509,7 @@ def test_encode_param_matches_informix_driver(value: object) -> None:
 # ------------------------------------- compiled row codecs vs the reference
 
 from informix_stream import codecs as _codecs  # noqa: E402
+from informix_stream.codec import codegen, rowdecode, rowencode, rowencode_ref  # noqa: E402
 
 SHAPES = [
     ["integer", "varchar(64)", "integer", "float", "date"],
@@ -535,7 +537,8 @@ def test_compiled_encoder_matches_cellwise(texts: list[str], as_tuple: bool) -> 
     the cell-by-cell encoder gives."""
     types = [parse_type(t) for t in texts]
     make = _codecs.make_tuple_encoder if as_tuple else make_row_encoder
-    reference = (_codecs._cellwise_tuple_encoder if as_tuple else _codecs._cellwise_encoder)(
+    reference = (rowencode_ref.cellwise_tuple_encoder if as_tuple
+                 else rowencode_ref.cellwise_encoder)(
         types, "iso-8859-1")
     fast = make(types)
     base = [None] * len(types)
@@ -550,9 +553,9 @@ def test_compiled_encoder_matches_cellwise(texts: list[str], as_tuple: bool) -> 
 
 
 def test_encoder_struct_cache_is_bounded(monkeypatch) -> None:
-    monkeypatch.setattr(_codecs, "_STRUCT_CACHE_SIZE", 3)
+    monkeypatch.setattr(codegen, "STRUCT_CACHE_SIZE", 3)
     types = [parse_type("lvarchar(100)"), parse_type("integer")]
-    enc = _codecs._compiled_encoder.__wrapped__(tuple(types), "iso-8859-1", True)
+    enc = rowencode._compiled_encoder.__wrapped__(tuple(types), "iso-8859-1", True)
     dec = make_row_decoder(types)
     for n in range(20):
         msg = enc(["y" * n, n])
@@ -562,11 +565,11 @@ def test_encoder_struct_cache_is_bounded(monkeypatch) -> None:
 
 
 def test_date_cache_is_bounded(monkeypatch) -> None:
-    monkeypatch.setattr(_codecs, "_STRUCT_CACHE_SIZE", 2)
+    monkeypatch.setattr(rowdecode, "_DATE_CACHE_SIZE", 2)
     dec = make_row_decoder([parse_type("date")])
     for days in range(10):
         assert dec(struct.pack("!i", days), 0)[0] == (dt.date(1899, 12, 31) + dt.timedelta(days),)
-    assert len(_codecs._DATES) <= 2
+    assert len(rowdecode._DATES) <= 2
 
 
 def test_decoder_varchars_from_memoryview_and_offsets() -> None:
@@ -586,7 +589,7 @@ def test_decoder_truncated_varchar_struct() -> None:
     for cut in range(7):
         with pytest.raises(ProtocolError):
             dec(b"\x02ab\x00\x00\x00\x07"[:cut], 0)
-    with pytest.raises(ProtocolError):
+    with pytest.raises(DataError):  # not UTF-8: a value error, not a framing one
         make_row_decoder([parse_type("varchar(5)")], "utf-8")(b"\x01\xff", 0)
 
 
@@ -639,7 +642,7 @@ def test_encode_param_exact_type_fast_path_keeps_forms() -> None:
     assert encode_param("ab", "utf-16-be") == bytes.fromhex("000000000000000400610062")
     with pytest.raises(DataError):
         encode_param("\u20ac")
-    with pytest.raises(struct.error):
+    with pytest.raises(DataError):  # a struct.error once escaped from here
         encode_param("x" * 40000)
 
 

@@ -1,0 +1,237 @@
+"""Generated per-shape row decoders: one SQ_TUPLE row image -> a Python tuple.
+
+The driver's fetch loop runs these once per row, so each result-set shape
+gets its own straight-line function: one struct call covers a run of
+fixed-width columns together with the VARCHAR that opens or interrupts it
+(a struct per text length, made on first use), NULL sentinels are compared
+inline, and the rarer types call the converters of scalars.py.
+
+The contract, which rowdecode_ref.py states plainly and
+tests/unit/test_codec_differential.py checks on generated shapes, values and
+arbitrary bytes:
+
+* ``decode_row(buf, start)`` returns ``(row, end)`` where ``end`` is the
+  offset just past the last byte the row's columns used -- the caller
+  compares it with the tuple's declared end, since a decoder reading one
+  byte too few or too many would shift every later column silently;
+* nothing past ``len(buf)`` is ever read: a row that does not fit raises
+  ProtocolError (the framing is wrong, so is the stream);
+* bytes that frame correctly but are no value of the column's type (text
+  invalid in the code set, a base-100 digit over 99, February 30th) raise
+  DataError;
+* framing is checked for the whole row before any value is converted, so a
+  row that is both cut short and holds a bad value is a ProtocolError.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import struct
+from collections.abc import Callable, Sequence
+
+from .codegen import SHAPE_CACHE_SIZE, compile_function, indent, struct_maker
+from .scalars import (EPOCH_ORDINAL, FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, REAL,
+                      datetime_value, decimal_from_bcd, int8_value, interval_value, is_bcd_null)
+from .typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode, check_decodable
+
+__all__ = ["make_row_decoder", "RowDecoder", "TRUE_BYTES", "packed_converter"]
+
+RowDecoder = Callable[[bytes | bytearray | memoryview, int], tuple[tuple, int]]
+
+# What a BOOLEAN's first byte may be to read as true: JDBC's 1 and the 't'
+# informix-driver also accepts.
+TRUE_BYTES = (b"\x01", b"t", b"T")
+
+
+def make_row_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
+                     ) -> RowDecoder:
+    """Client side: a function decoding one row image at an offset into
+    ``(row, end_offset)``.  Build it once per result-set shape.
+
+    Python values: SMALLINT/INTEGER/SERIAL/BIGINT/BIGSERIAL/INT8/SERIAL8 ->
+    int; SMALLFLOAT/FLOAT -> float; DECIMAL/MONEY -> Decimal at the column's
+    scale (floating DECIMAL(p) -> the exact digits, fraction zeros dropped);
+    CHAR/NCHAR -> str blank-padded to the column width; VARCHAR/NVARCHAR/
+    LVARCHAR -> str; BOOLEAN -> bool; DATE -> date; DATETIME -> datetime,
+    or date for qualifiers ending by DAY, or time for qualifiers starting at
+    HOUR or later (missing leading fields read as 2000-01-01); INTERVAL ->
+    timedelta, or IntervalYM for YEAR/MONTH qualifiers; NULL -> None.
+    A row that does not fit the buffer raises ProtocolError, a value that
+    its bytes cannot be raises DataError (see the module docstring).
+    """
+    return _compiled_decoder(tuple(columns), encoding)
+
+
+def packed_converter(ctype: ColumnType) -> Callable[[bytes], object]:
+    """DECIMAL/MONEY/DATETIME/INTERVAL bytes (all zeros: NULL) -> value."""
+    if ctype.code in (TypeCode.DECIMAL, TypeCode.MONEY):
+        scale = ctype.scale
+        return lambda b: None if is_bcd_null(b) else decimal_from_bcd(b, scale)
+    decode = datetime_value if ctype.code == TypeCode.DATETIME else interval_value
+    return lambda b: None if is_bcd_null(b) else decode(b, ctype)
+
+
+# DATE values repeat a lot within a result set, and a dict hit is cheaper
+# than building the date.
+_DATES: dict[int, datetime.date] = {}
+_DATE_CACHE_SIZE = 4096
+
+
+def _new_date(days: int) -> datetime.date:
+    if len(_DATES) >= _DATE_CACHE_SIZE:
+        _DATES.clear()
+    _DATES[days] = value = datetime.date.fromordinal(EPOCH_ORDINAL + days)
+    return value
+
+
+_SMALLFLOAT_NULL = b"\xff" * 4
+
+
+def _smallfloat(raw: bytes) -> float | None:
+    """SMALLFLOAT from its raw bytes: a float32 NaN can change its bits on
+    the way through a Python float, so NULL is recognised by the bytes."""
+    return None if raw == _SMALLFLOAT_NULL else REAL.unpack(raw)[0]
+
+
+def _double_nan_or_null(value: float) -> float | None:
+    """FLOAT NULL is all-ones bytes, a NaN; a double keeps its bits through
+    a Python float, so only NaNs need their bytes compared."""
+    return None if FLOAT_STRUCT[TypeCode.FLOAT].pack(value) == b"\xff" * 8 else value
+
+
+_DECODER = """\
+def decode_row(buf, start=0):
+    pos = start
+    try:
+{body}        return {row}, pos
+    except (StructError, IndexError) as exc:
+        raise ProtocolError(f"row image ends early: {{exc}}") from exc
+    except (ValueError, OverflowError) as exc:
+        raise DataError(f"undecodable row value: {{exc}}") from exc
+    except AttributeError:
+        if type(buf) is not memoryview:
+            raise
+        # A memoryview slice has no decode(): use a bytes copy of the rest.
+        row, end = decode_row(bytes(buf[start:]), 0)
+        return row, start + end
+"""
+
+# The envelope of BOOLEAN and LVARCHAR: [null flag][int length][bytes].  Its
+# bytes are kept and converted with the other cells, after all framing.
+_ENVELOPE_CELL = [
+    "z = buf[pos]",
+    "n = _int_at(buf, pos + 1)[0]",
+    "e = pos + 5 + n",
+    "if n < 0 or e > len(buf):",
+    "    raise ProtocolError('opaque-type value runs past the row image')",
+    "{v} = None if z == 1 else buf[pos + 5:e]",
+    "pos = e",
+]
+_ENVELOPE_VALUES = {TypeCode.LVARCHAR: "{v}.decode(_enc)",
+                    TypeCode.BOOLEAN: "{v}[:1] in _TRUE_BYTES"}
+
+
+def _fixed_cell(ctype: ColumnType) -> tuple[str, int, str, object] | None:
+    """How a fixed-width column decodes: (struct format, raw values it
+    yields, expression over the raws {a} {b} {c}, helper {f} it calls), or
+    None for a variable-width column."""
+    code = ctype.code
+    if code == TypeCode.DATE:
+        return "i", 1, "None if {a} == -2147483648 else (_dates.get({a}) or {f}({a}))", _new_date
+    if code in INT_STRUCT:
+        null = INT_NULL[code]
+        return INT_STRUCT[code].format[1:], 1, f"None if {{a}} == {null} else {{a}}", None
+    if code == TypeCode.FLOAT:
+        return "d", 1, "{a} if {a} == {a} else {f}({a})", _double_nan_or_null
+    if code == TypeCode.SMALLFLOAT:
+        return "4s", 1, "{f}({a})", _smallfloat
+    if code in (TypeCode.INT8, TypeCode.SERIAL8):
+        return "hII", 3, "{f}({a}, {b}, {c})", int8_value
+    if code in (TypeCode.CHAR, TypeCode.NCHAR):
+        return f"{ctype.length}s", 1, "None if {a}[0] == 0 else {a}.decode(_enc)", None
+    if code in PACKED_CODES:
+        return f"{ctype.wire_width}s", 1, "{f}({a})", packed_converter(ctype)
+    return None
+
+
+class _DecoderPlan:
+    """Columns grouped into struct reads.  A read covers fixed-width
+    columns and at most one VARCHAR (``B{0}s``, its length byte and text);
+    a second VARCHAR or an opaque-type envelope starts a new read."""
+
+    def __init__(self, ns: dict) -> None:
+        self.ns, self.body, self.cells = ns, [], []
+        self._fmt, self._raws = "", []
+        self._varchar: tuple[int, str] | None = None
+
+    def fixed(self, fmt: str, raws: list[str]) -> None:
+        self._fmt += fmt
+        self._raws += raws
+
+    def varchar(self, k: int) -> None:
+        if self._varchar is not None:
+            self.flush()
+        # where the length byte sits in the read, and its name
+        self._varchar = (struct.calcsize("!" + self._fmt), f"n{k}")
+        self.fixed("B{0}s", [f"n{k}", f"t{k}"])
+        self.cells.append(f"None if n{k} == 1 and t{k} == b'\\x00' else t{k}.decode(_enc)")
+
+    def statements(self, lines: list[str]) -> None:
+        self.flush()
+        self.body += lines
+
+    def flush(self) -> None:
+        if not self._raws:
+            return
+        name, target = f"_u{len(self.body)}", ", ".join(self._raws) + ","
+        if self._varchar is None:
+            packer = struct.Struct("!" + self._fmt)
+            self.ns[name] = packer.unpack_from
+            self.body += [f"{target} = {name}(buf, pos)", f"pos += {packer.size}"]
+        else:
+            cache: list = [None] * 256
+            self.ns[name], self.ns[f"{name}_new"] = cache, struct_maker(
+                "!" + self._fmt, cache, method="unpack_from")
+            fixed = struct.calcsize("!" + self._fmt.replace("{0}s", ""))
+            offset, n = self._varchar
+            at = f"pos + {offset}" if offset else "pos"
+            self.body += [f"{n} = buf[{at}]",
+                          f"{target} = ({name}[{n}] or {name}_new({n}))(buf, pos)",
+                          f"pos += {fixed} + {n}"]
+        self._fmt, self._raws, self._varchar = "", [], None
+
+
+
+def _decoder_source(columns: tuple[ColumnType, ...], ns: dict) -> str:
+    plan = _DecoderPlan(ns)
+    for k, ctype in enumerate(columns):
+        check_decodable(ctype)
+        cell = _fixed_cell(ctype)
+        if cell is not None:
+            fmt, count, expr, helper = cell
+            raws = [f"r{k}_{i}" for i in range(count)]
+            plan.fixed(fmt, raws)
+            if helper is not None:
+                ns[f"_f{k}"] = helper
+            plan.cells.append(expr.format(**dict(zip("abc", raws)), f=f"_f{k}"))
+        elif ctype.code in VARCHAR_CODES:
+            plan.varchar(k)
+        elif ctype.code in _ENVELOPE_VALUES:
+            v = f"c{k}"
+            plan.statements([line.format(v=v) for line in _ENVELOPE_CELL])
+            value = _ENVELOPE_VALUES[ctype.code].format(v=v)
+            plan.cells.append(f"None if {v} is None else {value}")
+        else:
+            raise ValueError(f"no row decoding for {ctype.code!r}")
+    plan.flush()
+    row = f"({', '.join(plan.cells)},)" if plan.cells else "()"
+    return _DECODER.format(body=indent(plan.body, 8), row=row)
+
+
+@functools.lru_cache(maxsize=SHAPE_CACHE_SIZE)
+def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str) -> RowDecoder:
+    ns: dict = {"_enc": encoding, "_int_at": INT.unpack_from, "_TRUE_BYTES": TRUE_BYTES,
+                "_dates": _DATES}
+    source = _decoder_source(columns, ns)
+    return compile_function(source, ns, "decode_row")

@@ -1,0 +1,135 @@
+"""Reference row decoder: one plain loop, one converter per cell.
+
+Slow and obviously correct on purpose: it is what the generated decoders of
+rowdecode.py (and the columnar decoders to come) are held to by the
+differential tests, on generated values and on arbitrary bytes.  It states
+the decoding contract in the simplest code that has it:
+
+1. framing first: walk the columns, cutting each cell's bytes out of the
+   buffer; a cell that runs past the end of the buffer (or a negative
+   envelope length) is a ProtocolError, and nothing past ``len(buf)`` is
+   read;
+2. then values, in column order: each cell's bytes to its Python value or
+   None; bytes that are no value of the type raise DataError;
+3. the result is ``(row, end)``, ``end`` being just past the last cell.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Sequence
+
+from ..errors import DataError, ProtocolError
+from .rowdecode import TRUE_BYTES, RowDecoder, packed_converter
+from .scalars import (DOUBLE, EPOCH_ORDINAL, INT, INT8_STRUCT, INT_NULL, INT_STRUCT, REAL,
+                      int8_value)
+from .typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode, check_decodable
+
+__all__ = ["reference_decoder"]
+
+# take(buf, pos) -> (the cell's bytes, position after it)
+Take = Callable[[bytes, int], tuple[object, int]]
+Convert = Callable[[object], object]
+
+
+def _fixed(width: int) -> Take:
+    def take(buf: bytes, pos: int) -> tuple[object, int]:
+        end = pos + width
+        if end > len(buf):
+            raise ProtocolError(f"a {width}-byte value runs past the row image")
+        return buf[pos:end], end
+    return take
+
+
+def _take_varchar(buf: bytes, pos: int) -> tuple[object, int]:
+    """[length byte][bytes]"""
+    if pos >= len(buf):
+        raise ProtocolError("a VARCHAR length runs past the row image")
+    end = pos + 1 + buf[pos]
+    if end > len(buf):
+        raise ProtocolError("a VARCHAR value runs past the row image")
+    return buf[pos + 1:end], end
+
+
+def _take_envelope(buf: bytes, pos: int) -> tuple[object, int]:
+    """[null flag][int length][bytes]: (None, ...) for a NULL, else the bytes."""
+    if pos + 5 > len(buf):
+        raise ProtocolError("an opaque-type header runs past the row image")
+    n = INT.unpack(buf[pos + 1:pos + 5])[0]
+    end = pos + 5 + n
+    if n < 0 or end > len(buf):
+        raise ProtocolError("an opaque-type value runs past the row image")
+    return (None if buf[pos] == 1 else buf[pos + 5:end]), end
+
+
+def _int_converter(ctype: ColumnType) -> Convert:
+    unpack, null = INT_STRUCT[ctype.code].unpack, INT_NULL[ctype.code]
+
+    def convert(raw: object) -> object:
+        value = unpack(raw)[0]
+        return None if value == null else value
+    return convert
+
+
+def _date(raw: object) -> object:
+    days = INT.unpack(raw)[0]
+    if days == INT_NULL[TypeCode.DATE]:
+        return None
+    return datetime.date.fromordinal(EPOCH_ORDINAL + days)
+
+
+def _float_converter(ctype: ColumnType) -> Convert:
+    packer = DOUBLE if ctype.code == TypeCode.FLOAT else REAL
+    null = b"\xff" * packer.size
+    return lambda raw: None if raw == null else packer.unpack(raw)[0]
+
+
+def _int8(raw: object) -> object:
+    return int8_value(*INT8_STRUCT.unpack(raw))
+
+
+def _cell(ctype: ColumnType, encoding: str) -> tuple[Take, Convert]:
+    """The (take, convert) pair of one column."""
+    check_decodable(ctype)
+    code = ctype.code
+    if code == TypeCode.DATE:
+        return _fixed(4), _date
+    if code in INT_STRUCT:
+        return _fixed(INT_STRUCT[code].size), _int_converter(ctype)
+    if code in (TypeCode.FLOAT, TypeCode.SMALLFLOAT):
+        return _fixed(ctype.length), _float_converter(ctype)
+    if code in (TypeCode.INT8, TypeCode.SERIAL8):
+        return _fixed(10), _int8
+    if code in (TypeCode.CHAR, TypeCode.NCHAR):
+        # a leading NUL is Informix's NULL CHAR; a value keeps its blanks
+        return _fixed(ctype.length), lambda raw: None if raw[0] == 0 else raw.decode(encoding)
+    if code in VARCHAR_CODES:
+        # a one-byte NUL is VARCHAR's NULL; an empty value is length 0
+        return _take_varchar, lambda raw: None if raw == b"\x00" else raw.decode(encoding)
+    if code == TypeCode.LVARCHAR:
+        return _take_envelope, lambda raw: None if raw is None else raw.decode(encoding)
+    if code == TypeCode.BOOLEAN:
+        return _take_envelope, lambda raw: None if raw is None else raw[:1] in TRUE_BYTES
+    if code in PACKED_CODES:
+        return _fixed(ctype.wire_width), packed_converter(ctype)
+    raise ValueError(f"no row decoding for {code!r}")
+
+
+def reference_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
+                      ) -> RowDecoder:
+    """A decoder with make_row_decoder's contract, written as plainly as possible."""
+    cells = [_cell(c, encoding) for c in columns]
+
+    def decode_row(buf: bytes | bytearray | memoryview, start: int = 0) -> tuple[tuple, int]:
+        data, pos, raws = bytes(buf), start, []
+        for take, _ in cells:
+            raw, pos = take(data, pos)
+            raws.append(raw)
+        values = []
+        for (_, convert), raw in zip(cells, raws):
+            try:
+                values.append(convert(raw))
+            except (ValueError, OverflowError) as exc:
+                raise DataError(f"undecodable row value: {exc}") from exc
+        return tuple(values), pos
+    return decode_row
