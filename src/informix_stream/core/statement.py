@@ -34,6 +34,8 @@ def raise_for(reply: Reply) -> None:
     if err is not None:
         raise server_error(err.sqlcode, err.isam, message_for(err.sqlcode),
                            err.offset, err.message)
+    if reply.decode_error is not None:
+        raise reply.decode_error
 
 
 def exchange(session: ClientSession, body: bytes, **kw: Any) -> Op:
