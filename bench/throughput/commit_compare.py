@@ -111,6 +111,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--stream-rows", type=int, default=200_000)
     ap.add_argument("--load-rows", type=int, default=20_000)
+    ap.add_argument("--cases", nargs="+", default=None,
+                    help="only these, e.g. 'stream narrow' 'executemany sales'")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base_tree = Path(tmp) / "base"
@@ -128,7 +130,8 @@ def run(args, base_src: Path) -> None:
     with emulator_process() as (host, port):
         for name in TABLES:
             load(host, port, name, args.stream_rows)
-        cases = [(kind, name) for name in TABLES for kind in ("stream", "executemany")]
+        cases = [(kind, name) for name in TABLES for kind in ("stream", "executemany")
+                 if args.cases is None or f"{kind} {name}" in args.cases]
         print(f"base {args.base} vs this tree; {args.runs} interleaved runs each; "
               f"stream {args.stream_rows:,} rows, executemany {args.load_rows:,} rows")
         print("| case | this tree rows/s (min-max) | base rows/s (min-max) | ratio median (min-max) |")
