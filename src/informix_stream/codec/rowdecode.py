@@ -86,18 +86,23 @@ def _new_date(days: int) -> datetime.date:
 
 
 _SMALLFLOAT_NULL = b"\xff" * 4
+_DOUBLE_NULL = b"\xff" * 8
+# Bound by assignment: CPython 3.11 calls a method of an imported name
+# through a bound-method object, slower on these per-cell paths.
+_real_unpack = REAL.unpack
+_double_pack = FLOAT_STRUCT[TypeCode.FLOAT].pack
 
 
 def _smallfloat(raw: bytes) -> float | None:
     """SMALLFLOAT from its raw bytes: a float32 NaN can change its bits on
     the way through a Python float, so NULL is recognised by the bytes."""
-    return None if raw == _SMALLFLOAT_NULL else REAL.unpack(raw)[0]
+    return None if raw == _SMALLFLOAT_NULL else _real_unpack(raw)[0]
 
 
 def _double_nan_or_null(value: float) -> float | None:
     """FLOAT NULL is all-ones bytes, a NaN; a double keeps its bits through
     a Python float, so only NaNs need their bytes compared."""
-    return None if FLOAT_STRUCT[TypeCode.FLOAT].pack(value) == b"\xff" * 8 else value
+    return None if _double_pack(value) == _DOUBLE_NULL else value
 
 
 _DECODER = """\
