@@ -104,6 +104,105 @@ def executemany(t: Target, sql: str, params: tuple, n: int) -> Prepared:
     return _Dropping(conn, table), run
 
 
+# Fan-out strategies read the table as this many id ranges, with at most
+# WORKERS connections (threads or tasks) at a time.
+WORKERS = int(os.environ.get("BENCH_WORKERS", "4"))
+RANGES = 4 * WORKERS
+
+
+def _ranges(n: int) -> list[tuple[int, int]]:
+    bounds = [n * i // RANGES for i in range(RANGES + 1)]
+    return list(zip(bounds, bounds[1:]))
+
+
+def _connect_kwargs(t: Target) -> dict:
+    return dict(host=t.host, port=t.port, user=t.user, password=t.password,
+                database=t.database, server=t.server)
+
+
+def pooled_sync(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+    """Threads over a ConnectionPool of WORKERS connections, one range each."""
+    import threading
+
+    import informix_stream
+    pool = informix_stream.ConnectionPool(min_size=WORKERS, max_size=WORKERS,
+                                          **_connect_kwargs(t))
+    ranged = sql + " WHERE id >= ? AND id < ?"
+
+    def run(s: RssSampler) -> None:
+        todo = _ranges(n)
+        lock = threading.Lock()
+
+        def worker() -> None:
+            while True:
+                with lock:
+                    if not todo:
+                        return
+                    lo_hi = todo.pop()
+                with pool.connection() as conn:
+                    count = sum(1 for _ in conn.execute(ranged, lo_hi))
+                with lock:
+                    s.rows += count
+        threads = [threading.Thread(target=worker) for _ in range(WORKERS)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    return pool, run
+
+
+class _AsyncCloser:
+    def __init__(self, loop, closer) -> None:
+        self.loop, self.closer = loop, closer
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.closer())
+        self.loop.close()
+
+
+def async_stream(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+    """One AsyncConnection, ``async for`` over the whole table."""
+    import asyncio
+
+    import informix_stream
+    loop = asyncio.new_event_loop()
+    conn = loop.run_until_complete(informix_stream.connect_async(**_connect_kwargs(t)))
+
+    async def go(s: RssSampler) -> None:
+        cur = conn.cursor()
+        await cur.execute(sql, params)
+        async for _ in cur:
+            s.rows += 1
+
+    return _AsyncCloser(loop, conn.close), lambda s: loop.run_until_complete(go(s))
+
+
+def async_fanout(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+    """RANGES tasks over an AsyncConnectionPool of WORKERS connections."""
+    import asyncio
+
+    import informix_stream
+    loop = asyncio.new_event_loop()
+    pool = informix_stream.AsyncConnectionPool(min_size=WORKERS, max_size=WORKERS,
+                                               **_connect_kwargs(t))
+    loop.run_until_complete(pool.open())
+    ranged = sql + " WHERE id >= ? AND id < ?"
+
+    async def one(lo_hi, s: RssSampler) -> None:
+        async with pool.connection() as conn:
+            cur = conn.cursor()
+            await cur.execute(ranged, lo_hi)
+            count = 0
+            async for _ in cur:
+                count += 1
+        s.rows += count
+
+    async def go(s: RssSampler) -> None:
+        await asyncio.gather(*(one(r, s) for r in _ranges(n)))
+
+    return _AsyncCloser(loop, pool.close), lambda s: loop.run_until_complete(go(s))
+
+
 def floor(t: Target, sql: str, params: tuple, n: int) -> Prepared:
     client = RawClient(t.host, t.port)
 
@@ -131,6 +230,9 @@ CONSUMERS: dict[str, Callable[[Target, str, tuple, int], Prepared]] = {
     "informix-driver": informix_driver,
     "executemany": executemany,
     "floor": floor,
+    "pooled-sync": pooled_sync,
+    "async-stream": async_stream,
+    "async-fanout": async_fanout,
 }
 
 

@@ -132,9 +132,11 @@ async def open_async(params: ConnectParams) -> AsyncConnection:
     io.timeout = params.connect_timeout
     conn = AsyncConnection(io, params)
     try:
-        conn.server_version = await io.run(login_gen(io.session, params))
+        conn.server_version_internal = await io.run(login_gen(io.session, params))
+        io.timeout = params.read_timeout
+        # A property cannot await, so the release is asked at connect.
+        conn.server_version = await io.run(conn._release_gen())
     except BaseException:
         io.close()
         raise
-    io.timeout = params.read_timeout
     return conn

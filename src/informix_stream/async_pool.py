@@ -156,9 +156,12 @@ class AsyncConnectionPool(PoolBase):
             slot, keep = self._returned(conn)
             if keep:
                 self._idle.append(slot)
-            self._cond.notify()
-        if not keep:
-            await conn.close()
+                self._cond.notify()
+                return
+        await conn.close()
+        async with self._cond:
+            self._forget(conn)     # a closing pool waits for this one to be closed
+            self._cond.notify_all()
 
     @asynccontextmanager
     async def connection(self, timeout: float | None = None) -> AsyncIterator[AsyncConnection]:

@@ -174,8 +174,8 @@ class BlockingIO:
         pending = getattr(sock, "pending", None)
         try:
             ready = (pending is not None and pending()) or select.select([sock], [], [], 0)[0]
-        except (OSError, ValueError):
-            return
+        except (OSError, ValueError) as exc:
+            raise self._fail(exc) from exc
         if ready:
             try:
                 session.receive(sock.recv(RECV_SIZE))

@@ -71,6 +71,13 @@ class Connection(ConnectionBase):
 
     # -- PEP 249 ---------------------------------------------------------------
     @property
+    def server_version(self) -> str:
+        """The server's release, e.g. 'IBM Informix Dynamic Server Version
+        14.10.FC10'; one query on first use (the protocol version string when
+        the server cannot answer it, e.g. with no database open)."""
+        return self._wait(self._release_gen())
+
+    @property
     def autocommit(self) -> bool:
         return self._session.autocommit
 
@@ -171,7 +178,7 @@ def open_connection(params: ConnectParams) -> Connection:
     io = BlockingIO(sock, ClientSession(max_message_size=params.max_message_size))
     conn = Connection(io, raw, params)
     try:
-        conn.server_version = io.run(login_gen(io.session, params))
+        conn.server_version_internal = io.run(login_gen(io.session, params))
     except BaseException:
         io.close()
         raise

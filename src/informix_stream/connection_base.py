@@ -11,11 +11,12 @@ import logging
 import os
 import weakref
 
+from . import forks
 from .connect_params import MAX_FETCH_BUFFER, ConnectParams
 from .core import requests as rq
 from .core import statement as st
 from .core.session import ClientSession
-from .errors import InterfaceError, OperationalError
+from .errors import DatabaseError, InterfaceError, OperationalError
 from .errtext import message_for
 from .login import LoginRequest, build_login_request, parse_login_reply
 
@@ -63,14 +64,15 @@ class ConnectionBase:
     def __init__(self, session: ClientSession, params: ConnectParams) -> None:
         self._session = session
         self._params = params
-        self._pid = os.getpid()
+        self._generation = forks.generation()
         self._cursor_seq = 0
         self._cursors: weakref.WeakSet = weakref.WeakSet()
         self.fetch_buffer_size = params.fetch_buffer_size
         self.database = params.database
         self.row_factory = params.row_factory
         self.statement_timeout = params.statement_timeout
-        self.server_version = ""
+        self.server_version_internal = ""
+        self._release: str | None = None
         session.autocommit = params.autocommit
 
     # -- state -----------------------------------------------------------------
@@ -93,7 +95,7 @@ class ConnectionBase:
         return self._session.in_transaction
 
     def _check_process(self) -> None:
-        if os.getpid() != self._pid:
+        if forks.generation() != self._generation:
             raise InterfaceError("this connection was opened in another process; "
                                  "a child process after fork() must open its own")
 
@@ -124,6 +126,20 @@ class ConnectionBase:
 
     def _rollback_gen(self):
         return self._end_transaction_gen(rq.ROLLBACK)
+
+    def _release_gen(self):
+        """The server's release (``DBINFO('version','full')``), asked once:
+        the login reply carries only the protocol's version (12.10 says 9.56)."""
+        if self._release is None:
+            cur = self.cursor(materialize=True)
+            try:
+                yield from cur._execute_gen(
+                    "SELECT FIRST 1 DBINFO('version','full') FROM systables", None)
+                rows = cur._batch
+                self._release = str(rows[0][0]).strip() if rows else ""
+            except DatabaseError:
+                self._release = ""
+        return self._release or self.server_version_internal
 
     def _ping_gen(self):
         """One cheap statement, the health check informix-driver's pool uses."""

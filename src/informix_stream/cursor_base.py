@@ -18,6 +18,8 @@ so a SELECT that fits one buffer costs two round trips.
 
 from __future__ import annotations
 
+import logging
+import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -34,6 +36,7 @@ _TX_OPENERS = {StmtType.BEGIN_WORK}
 _TX_CLOSERS = {StmtType.COMMIT, StmtType.ROLLBACK, StmtType.DATABASE,
                StmtType.CLOSE_DATABASE}
 DB_LOGGED = 0x01
+log = logging.getLogger("informix_stream")
 
 RowMaker = Callable[[tuple], Any]
 
@@ -66,6 +69,7 @@ class CursorBase:
         self._decode: Callable | None = None
         self._make_row: RowMaker | None = None
         self._ahead: deque = deque()
+        self._nfetch_request: bytes | None = None
         self._position = 0
         self._total: int | None = None
         self._finalizer = weakref.finalize(self, _queue_cleanup, weakref.ref(conn), None)
@@ -77,9 +81,22 @@ class CursorBase:
 
     # -- execute ------------------------------------------------------------------
     def _execute_gen(self, operation: str, parameters: Sequence[Any] | None):
+        """PREPARE, then OPEN a result or EXECUTE; logs the SQL text and the
+        time at DEBUG (never the parameter values)."""
         self._check_open()
         self._reset()
         sql, order, count = st.parse_sql(operation)
+        if not log.isEnabledFor(logging.DEBUG):
+            yield from self._run_statement(sql, order, count, parameters)
+            return
+        start = time.perf_counter()
+        try:
+            yield from self._run_statement(sql, order, count, parameters)
+        finally:
+            log.debug("execute (%d parameters) %.3f ms: %s", count,
+                      (time.perf_counter() - start) * 1000, sql)
+
+    def _run_statement(self, sql: str, order, count: int, parameters):
         encoded = st.encode_params(parameters, order, count) if (parameters or count) else []
         session = self._session
         prepared = yield from st.prepare(session, sql, count)
@@ -137,7 +154,7 @@ class CursorBase:
         self._finalizer.detach()
         self._finalizer = weakref.finalize(self, _queue_cleanup, weakref.ref(conn),
                                            prepared.stmt_id)
-        return self._session.send(body, decode=self._decode)
+        return self._session.send(body, decode=self._decode, budget=self.fetch_buffer_size)
 
     def _open_result(self, prepared: st.Prepared, encoded: list[bytes]):
         """Streaming: OPEN with the first NFETCH (no read-ahead yet: a result
@@ -177,14 +194,18 @@ class CursorBase:
         next and dropped.
         """
         session = self._session
-        request = rq.nfetch(self._stmt_id, self.fetch_buffer_size)
+        request = self._nfetch_request
+        if request is None:
+            request = self._nfetch_request = rq.nfetch(self._stmt_id, self.fetch_buffer_size)
         try:
+            budget = self.fetch_buffer_size
             if self._ahead:
                 expect = self._ahead.popleft()
             else:
-                expect = session.send(request, decode=self._decode)
+                expect = session.send(request, decode=self._decode, budget=budget)
             if self.read_ahead:
-                self._ahead.append(session.send(request, decode=self._decode, detached=True))
+                self._ahead.append(session.send(request, decode=self._decode, detached=True,
+                                                budget=budget))
             if not expect.done:
                 yield expect
             st.raise_for(expect.reply)
@@ -210,7 +231,8 @@ class CursorBase:
     # -- scrolling ------------------------------------------------------------------
     def _sfetch_gen(self, kind: int, target: int):
         body = rq.sfetch(self._stmt_id, kind, target, self.fetch_buffer_size)
-        return (yield from st.exchange(self._session, body, decode=self._decode))
+        return (yield from st.exchange(self._session, body, decode=self._decode,
+                                       budget=self.fetch_buffer_size))
 
     def _row_total_gen(self):
         if self._total is None:
@@ -279,6 +301,7 @@ class CursorBase:
     def _reset(self) -> None:
         self._release()
         self._ahead.clear()
+        self._nfetch_request = None
         self.description = None
         self.rowcount = -1
         self.lastrowid = None

@@ -32,6 +32,11 @@ class Error(Exception):
         self.offset = offset
         self.near = near
 
+    @property
+    def isamcode(self) -> int:
+        """informix-driver's name for ``isam_code``."""
+        return self.isam_code
+
 
 class InterfaceError(Error):
     """Misuse of the driver itself (closed cursor, closed connection)."""

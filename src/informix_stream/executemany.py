@@ -184,7 +184,7 @@ class Plan:
         first, requests = chunk
         session = self.session
         guard = self._open_chunk()
-        expects = [session.send(r) for r in requests]
+        expects = session.send_many(requests)
         yield FLUSH
         if meanwhile is not None:
             meanwhile()
@@ -239,7 +239,7 @@ class Plan:
         while True:
             yield from self._undo_chunk()
             guard = self._open_chunk()
-            expects = [session.send(r) for r in requests[:upto]]
+            expects = session.send_many(requests[:upto])
             yield FLUSH
             if not expects:
                 if guard is not None:

@@ -19,7 +19,7 @@ import struct
 from enum import IntEnum
 from typing import NamedTuple
 
-from .errors import ProtocolError
+from .errors import DataError, ProtocolError
 from .framing import MAX_FIELD, Incomplete, Reader, Writer
 
 
@@ -360,7 +360,7 @@ class Reply:
 
     __slots__ = ("rows", "describe", "rowcount", "serial", "warnings", "error",
                  "serial8", "bigserial", "tupid", "protocols", "closed",
-                 "version", "exited", "done")
+                 "version", "exited", "done", "decode_error")
 
     def __init__(self, rows: list | None = None) -> None:
         self.rows = [] if rows is None else rows
@@ -377,9 +377,12 @@ class Reply:
         self.closed = False          # the server closed the cursor itself
         self.version: str | None = None
         self.exited = False
+        self.decode_error: Exception | None = None
 
 
-_TUPLE_HEAD = struct.Struct("!hhi")
+# The tuple size is read unsigned: a negative size then fails the same
+# single comparison with max_size as an oversized one.
+_TUPLE_HEAD = struct.Struct("!hhI")
 _DONE = struct.Struct("!hiii")
 _SHORT = struct.Struct("!h")
 
@@ -404,14 +407,23 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
             if pos + 8 > end:
                 return pos, False
             size = head(buf, pos)[2]
-            if size < 0 or size > max_size:
-                raise ProtocolError(f"SQ_TUPLE declares {size} bytes")
+            if size > max_size:
+                raise ProtocolError(f"SQ_TUPLE declares {size - (size >> 31 << 32)} bytes")
             stop = pos + 8 + size
             if stop + (size & 1) > end:
                 return pos, False
             if decode_row is None:
                 raise ProtocolError("row data arrived for a statement without columns")
-            row, at = decode_row(buf, pos + 8)
+            try:
+                row, at = decode_row(buf, pos + 8)
+            except DataError as exc:
+                # The tuple frames correctly but holds no value of its
+                # column's type: skip it, finish the reply, and let the
+                # caller raise (the connection stays aligned and usable).
+                if reply.decode_error is None:
+                    reply.decode_error = exc
+                pos = stop + (size & 1)
+                continue
             if at != stop:
                 raise ProtocolError(f"row image of {size} bytes decoded as {at - pos - 8}: "
                                     "the described columns do not match the row")

@@ -167,9 +167,12 @@ class ConnectionPool(PoolBase):
             slot, keep = self._returned(conn)
             if keep:
                 self._idle.append(slot)
-            self._cond.notify()
-        if not keep:
-            conn.close()
+                self._cond.notify()
+                return
+        conn.close()
+        with self._cond:
+            self._forget(conn)           # a closing pool waits for this one to be closed
+            self._cond.notify_all()
 
     @contextmanager
     def connection(self, timeout: float | None = None) -> Iterator[Connection]:

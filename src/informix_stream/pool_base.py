@@ -14,12 +14,12 @@ local check (is the socket still quiet?).
 
 from __future__ import annotations
 
-import os
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import forks
 from .connect_params import ConnectParams
 from .errors import InterfaceError, OperationalError
 
@@ -60,7 +60,7 @@ class PoolBase:
         self._used: dict[int, Slot] = {}
         self._opening = 0
         self._closed = True
-        self._pid = os.getpid()
+        self._generation = forks.generation()
         self._stats = {"connections_num": 0, "connections_lost": 0, "requests_num": 0,
                        "requests_waiting": 0, "requests_wait_ms": 0, "requests_errors": 0,
                        "returns_bad": 0, "usage_ms": 0}
@@ -71,7 +71,7 @@ class PoolBase:
         return self._closed
 
     def _check_usable(self) -> None:
-        if os.getpid() != self._pid:
+        if forks.generation() != self._generation:
             raise InterfaceError("this pool was created in another process; "
                                  "a child process after fork() must create its own")
         if self._closed:
@@ -119,8 +119,10 @@ class PoolBase:
         return slot.conn
 
     def _returned(self, conn: Any) -> tuple[Slot | None, bool]:
-        """Account for a returned connection: (its slot, keep it?)."""
-        slot = self._used.pop(id(conn), None)
+        """Account for a returned connection: (its slot, keep it?).  One not
+        kept stays counted as in use until ``_forget`` (after it is closed),
+        so a closing pool waits for it."""
+        slot = self._used.get(id(conn))
         if slot is None:
             raise InterfaceError("this connection does not belong to the pool "
                                  "(or was already returned)")
@@ -130,7 +132,12 @@ class PoolBase:
         keep = not conn.closed and not self._closed and not self._expired(slot, now)
         if conn.closed:
             self._stats["returns_bad"] += 1
+        if keep:
+            del self._used[id(conn)]
         return slot, keep
+
+    def _forget(self, conn: Any) -> None:
+        self._used.pop(id(conn), None)
 
     def _lost(self, slot: Slot | None = None) -> None:
         """A connection found dead; ``slot``'s reservation is given up."""

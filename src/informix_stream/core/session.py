@@ -45,15 +45,18 @@ class Expect:
     returning (read-ahead): it may stay outstanding when the operation ends.
     """
 
-    __slots__ = ("reply", "decode", "done", "detached", "opens_transaction")
+    __slots__ = ("reply", "decode", "done", "detached", "opens_transaction", "budget",
+                 "consumed")
 
     def __init__(self, reply: Reply, decode: Callable | None, detached: bool,
-                 opens_transaction: bool) -> None:
+                 opens_transaction: bool, budget: int = 0) -> None:
         self.reply = reply
         self.decode = decode
         self.done = False
         self.detached = detached
         self.opens_transaction = opens_transaction
+        self.budget = budget        # bytes of rows the request asked for
+        self.consumed = 0
 
 
 class LoginExpect:
@@ -113,12 +116,14 @@ class ClientSession:
     # -- building requests ---------------------------------------------------
     def send(self, body: bytes | bytearray, *, decode: Callable | None = None,
              rows: list | None = None, begin: bool = False,
-             detached: bool = False, opens: bool = False) -> Expect:
+             detached: bool = False, opens: bool = False, budget: int = 0) -> Expect:
         """Queue one request (``body`` without its SQ_EOT); return its Expect.
 
         ``begin`` marks a statement that opens a transaction when autocommit
         is off in a logged database: SQ_BEGIN travels in the same request.
-        ``opens`` says the body itself is an SQ_BEGIN.
+        ``opens`` says the body itself is an SQ_BEGIN.  ``budget`` is the
+        fetch buffer a fetch asked for: a reply may carry that much row data
+        (plus one message of up to ``max_message_size``), never more.
         Cleanup that cannot fail rides at the front of the request.
         """
         implicit = begin and self.logged and not self.autocommit and not self.in_transaction
@@ -136,7 +141,7 @@ class ClientSession:
             out += _BEGIN
         out += body
         out += EOT
-        expect = Expect(Reply(rows), decode, detached, opens or implicit)
+        expect = Expect(Reply(rows), decode, detached, opens or implicit, budget)
         self._pending.append(expect)
         self._op.append(expect)
         return expect
@@ -155,6 +160,20 @@ class ClientSession:
         self._pending.append(expect)
         self._op.append(expect)
         return expect
+
+    def send_many(self, bodies: list[bytes]) -> list[Expect]:
+        """Queue requests back to back (a pipelined chunk); their Expects."""
+        if not bodies:
+            return []
+        first = self.send(bodies[0])
+        out = self._out
+        out += EOT.join(bodies[1:])
+        if len(bodies) > 1:
+            out += EOT
+        expects = [Expect(Reply(), None, False, False) for _ in range(len(bodies) - 1)]
+        self._pending.extend(expects)
+        self._op.extend(expects)
+        return [first, *expects]
 
     def defer_cleanup(self, data: bytes) -> None:
         """Queue cleanup that cannot fail (CLOSE/RELEASE of a statement we know
@@ -205,8 +224,13 @@ class ClientSession:
             pending = self._pending
             while pending:
                 expect = pending[0]
+                start = pos
                 pos, done = parse_reply(buf, pos, expect.reply, expect.decode,
                                         self.max_message_size)
+                expect.consumed += pos - start
+                if expect.consumed > expect.budget + self.max_message_size:
+                    raise ProtocolError(f"a reply of over {expect.consumed} bytes, far more "
+                                        "than the request asked for")
                 if not done:
                     break
                 pending.popleft()

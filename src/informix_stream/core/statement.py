@@ -25,8 +25,7 @@ from .session import ClientSession, Expect
 Op = Generator[Any, None, Any]
 
 # Statements that must not be preceded by an implicit SQ_BEGIN.
-_NO_IMPLICIT_BEGIN = {"BEGIN", "COMMIT", "ROLLBACK", "DATABASE", "CLOSE",
-                      "SAVEPOINT", "RELEASE"}
+_NO_IMPLICIT_BEGIN = {"BEGIN", "COMMIT", "ROLLBACK", "DATABASE", "CLOSE"}
 
 
 def raise_for(reply: Reply) -> None:
@@ -35,6 +34,8 @@ def raise_for(reply: Reply) -> None:
     if err is not None:
         raise server_error(err.sqlcode, err.isam, message_for(err.sqlcode),
                            err.offset, err.message)
+    if reply.decode_error is not None:
+        raise reply.decode_error
 
 
 def exchange(session: ClientSession, body: bytes, **kw: Any) -> Op:

@@ -461,7 +461,8 @@ class _Translator:
             "DELETE": self.delete, "CREATE": self.create, "DROP": self.drop,
             "BEGIN": self.begin, "COMMIT": self.end_work, "ROLLBACK": self.end_work,
             "DATABASE": self.database, "SET": self.set_option,
-            "TRUNCATE": self.truncate,
+            "TRUNCATE": self.truncate, "SAVEPOINT": self.savepoint,
+            "RELEASE": self.release_savepoint,
         }.get(first)
         if handler is not None:
             return handler()
@@ -1160,7 +1161,29 @@ class _Translator:
 
     def end_work(self) -> Translation:
         kind = StatementKind.COMMIT if self.word(0) == "COMMIT" else StatementKind.ROLLBACK
+        words = [t.text for t in self.toks[1:]]
+        if kind is StatementKind.ROLLBACK and "TO" in words:
+            # ROLLBACK [WORK] TO SAVEPOINT [name] (Informix 11.50+).
+            rest = words[words.index("TO") + 1:]
+            if rest[:1] != ["SAVEPOINT"] or len(rest) > 2:
+                raise SqlError(-201, message="ROLLBACK TO SAVEPOINT expected")
+            name = self.toks[-1].raw.lower() if len(rest) == 2 else None
+            return Translation(StatementKind.OTHER, option=("ROLLBACK TO SAVEPOINT", name))
         return Translation(kind)
+
+    def savepoint(self) -> Translation:
+        """SAVEPOINT name [UNIQUE]: reusing a name replaces the earlier savepoint."""
+        words = [t.text for t in self.toks[1:]]
+        if not words or len(words) > 2 or (len(words) == 2 and words[1] != "UNIQUE"):
+            raise SqlError(-201, message="SAVEPOINT name [UNIQUE] expected")
+        return Translation(StatementKind.OTHER,
+                           option=("SAVEPOINT", self.toks[1].raw.lower(), len(words) == 2))
+
+    def release_savepoint(self) -> Translation:
+        words = [t.text for t in self.toks[1:]]
+        if len(words) != 2 or words[0] != "SAVEPOINT":
+            raise SqlError(-201, message="RELEASE SAVEPOINT name expected")
+        return Translation(StatementKind.OTHER, option=("RELEASE SAVEPOINT", self.toks[2].raw.lower()))
 
     def database(self) -> Translation:
         if len(self.toks) < 2:

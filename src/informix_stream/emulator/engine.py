@@ -66,6 +66,10 @@ SERVER_VERSION = "IBM Informix Dynamic Server Version 14.10.FC10"
 """What dbinfo('version', 'full') reports; the login reply announces the same."""
 OWNER = "informix"
 DEFAULT_LOCK_WAIT_MS = 1000
+# Reported for SQL the emulator does not implement (its own code, not the
+# server's: a real server would either run the statement or say otherwise).
+INTERNAL_NOT_SUPPORTED = -999
+_SAVEPOINT_ACTIONS = ("SAVEPOINT", "ROLLBACK TO SAVEPOINT", "RELEASE SAVEPOINT")
 """Wait for SQLite's database-wide write lock.  Informix locks rows, so two
 sessions writing different rows never conflict there; a short wait here
 stands in for that finer granularity before reporting a lock error."""
@@ -942,6 +946,7 @@ class Session:
         self._dml = self._conn.cursor()
         self._in_tx = False
         self._ddl_in_tx = False
+        self._savepoints: dict[str, bool] = {}    # name -> declared UNIQUE
         self.last_serial = 0
         self.last_serial8 = 0
         self.last_rowcount = 0
@@ -1028,6 +1033,7 @@ class Session:
     def _end_tx(self) -> None:
         self._in_tx = False
         self._ddl_in_tx = False
+        self._savepoints.clear()
 
     def close(self) -> None:
         if self._conn is None:
@@ -1174,7 +1180,10 @@ class Session:
         return self._reader
 
     # -- DDL and session options ---------------------------------------------------
-    def _option(self, option: tuple[str, ...]) -> None:
+    def _option(self, option: tuple) -> None:
+        if option and option[0] in _SAVEPOINT_ACTIONS:
+            self._savepoint(option)
+            return
         if option[:3] != ("SET", "LOCK", "MODE"):
             return
         words = option[3:]
@@ -1186,6 +1195,44 @@ class Session:
         for conn in (self._conn, self._reader):
             if conn is not None:
                 conn.execute(f"PRAGMA busy_timeout = {wait}")
+
+    def _savepoint(self, option: tuple) -> None:
+        """SAVEPOINT / ROLLBACK TO SAVEPOINT / RELEASE SAVEPOINT inside a
+        transaction (IBM: "SAVEPOINT statement", Informix 11.50+)."""
+        action, name = option[0], option[1]
+        if not self._in_tx:
+            raise SqlError(-255, message="savepoints exist only inside a transaction")
+        names = self._savepoints
+        if action == "SAVEPOINT":
+            if name in names and names[name]:
+                raise SqlError(INTERNAL_NOT_SUPPORTED, message=(
+                    f"savepoint {name} was declared UNIQUE; the emulator does not know "
+                    "the server's error code for reusing it"))
+            if name in names:
+                # A reused name replaces the earlier savepoint: release it first.
+                self._conn.execute(f"RELEASE SAVEPOINT sp_{name}")
+                del names[name]
+            self._conn.execute(f"SAVEPOINT sp_{name}")
+            names[name] = option[2]
+            return
+        if name is None:
+            raise SqlError(INTERNAL_NOT_SUPPORTED,
+                           message="ROLLBACK TO SAVEPOINT without a name is not supported "
+                                   "by the emulator")
+        if name not in names:
+            raise SqlError(-201, message=f"savepoint {name} does not exist")
+        if action == "ROLLBACK TO SAVEPOINT":
+            self._conn.execute(f"ROLLBACK TO SAVEPOINT sp_{name}")
+            later = list(names)[list(names).index(name) + 1:]
+            for other in later:
+                del names[other]
+            if self._ddl_in_tx:
+                self._db.reload(self._conn)
+        else:
+            self._conn.execute(f"RELEASE SAVEPOINT sp_{name}")
+            later = list(names)[list(names).index(name):]
+            for other in later:
+                del names[other]
 
     def _ddl(self, t: Translation) -> None:
         ddl = t.ddl
