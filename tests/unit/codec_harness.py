@@ -292,15 +292,17 @@ def same_values(got: Sequence[object], expected: Sequence[object],
     return True
 
 
-Decoder = Callable[[bytes | bytearray | memoryview, int], tuple[tuple, int]]
+Decoder = Callable[..., tuple[tuple, int]]
 
 
-def decode_outcome(decode: Decoder, buf: bytes | bytearray | memoryview, start: int) -> tuple:
-    """("ok", row, end) or ("error", class); anything but a PEP 249 decode
-    error propagates and fails the test."""
+def decode_outcome(decode: Decoder, buf: bytes | bytearray | memoryview, start: int,
+                   stop: int | None = None) -> tuple:
+    """("ok", row, end) or ("error", class, message of a DataError); anything
+    but a PEP 249 decode error propagates and fails the test."""
     try:
-        row, end = decode(buf, start)
+        row, end = decode(buf, start) if stop is None else decode(buf, start, stop)
     except DECODE_ERRORS as exc:
-        return ("error", type(exc))
+        # a DataError's wording names the column, and must be the same
+        return ("error", type(exc), str(exc) if isinstance(exc, DataError) else "")
     assert start <= end <= len(buf), f"decoder says it ended at {end} of {len(buf)}"
     return ("ok", comparable(row), end)

@@ -90,10 +90,27 @@ def test_any_bytes_decode_the_same_or_fail_the_same(data, shape_rows) -> None:
     image = cellwise_encoder(columns, "iso-8859-1")(rows[0][0])
     buf = data.draw(_mutations(image), label="buf")
     start = data.draw(st.integers(0, 2), label="start")
+    stop = data.draw(st.none() | st.integers(start, len(buf) + 2), label="stop")
     fast, ref = _decoders(columns)
-    expected = decode_outcome(ref, buf, start)
+    expected = decode_outcome(ref, buf, start, stop)
     for form in (buf, bytearray(buf), memoryview(buf)):
-        assert decode_outcome(fast, form, start) == expected
+        assert decode_outcome(fast, form, start, stop) == expected
+    if stop is not None and expected[0] == "error" and expected[1] is DataError:
+        assert decode_outcome(ref, buf, start)[0] == "error"  # framing ended at stop
+
+
+def test_a_value_error_in_a_row_that_does_not_fill_its_tuple_is_a_protocol_error() -> None:
+    """Told where the tuple ends, a decoder whose columns framed elsewhere
+    reports the mismatch (the stream's problem), not the bad value it met."""
+    columns = [parse_type("decimal(4,2)")]
+    bad = b"\xc1\xff\x00"  # a digit pair of 255
+    for decode in _decoders(columns):
+        with pytest.raises(DataError, match=r"column 1 \(DECIMAL\(4,2\)\)"):
+            decode(bad + b"next", 0, 3)
+        with pytest.raises(ProtocolError):
+            decode(bad + b"next", 0, 5)
+        with pytest.raises(DataError):
+            decode(bad + b"next", 0)
 
 
 _ODD = st.one_of(
