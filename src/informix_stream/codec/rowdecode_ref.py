@@ -10,8 +10,12 @@ the decoding contract in the simplest code that has it:
    envelope length) is a ProtocolError, and nothing past ``len(buf)`` is
    read;
 2. then values, in column order: each cell's bytes to its Python value or
-   None; bytes that are no value of the type raise DataError;
-3. the result is ``(row, end)``, ``end`` being just past the last cell.
+   None; bytes that are no value of the type raise DataError naming the
+   column -- unless the caller said where the row must end (``stop``) and
+   the framing ended elsewhere: then the columns do not match the row, and
+   that is the ProtocolError it really is;
+3. the result is ``(row, end)``, ``end`` being just past the last cell.  It
+   is the caller's to compare ``end`` with the tuple's end on success.
 """
 
 from __future__ import annotations
@@ -20,12 +24,14 @@ import datetime
 from collections.abc import Callable, Sequence
 
 from ..errors import DataError, ProtocolError
-from .rowdecode import TRUE_BYTES, RowDecoder, packed_converter
 from .scalars import (DOUBLE, EPOCH_ORDINAL, INT, INT8_STRUCT, INT_NULL, INT_STRUCT, REAL,
-                      int8_value)
+                      TRUE_BYTES, int8_value, packed_converter)
 from .typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode, check_decodable
 
-__all__ = ["reference_decoder"]
+__all__ = ["reference_decoder", "RowDecoder"]
+
+# decode_row(buf, start=0, stop=None) -> (row, end)
+RowDecoder = Callable[..., tuple[tuple, int]]
 
 # take(buf, pos) -> (the cell's bytes, position after it)
 Take = Callable[[bytes, int], tuple[object, int]]
@@ -118,18 +124,25 @@ def _cell(ctype: ColumnType, encoding: str) -> tuple[Take, Convert]:
 def reference_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
                       ) -> RowDecoder:
     """A decoder with make_row_decoder's contract, written as plainly as possible."""
+    columns = tuple(columns)
     cells = [_cell(c, encoding) for c in columns]
 
-    def decode_row(buf: bytes | bytearray | memoryview, start: int = 0) -> tuple[tuple, int]:
+    def decode_row(buf: bytes | bytearray | memoryview, start: int = 0,
+                   stop: int | None = None) -> tuple[tuple, int]:
         data, pos, raws = bytes(buf), start, []
         for take, _ in cells:
             raw, pos = take(data, pos)
             raws.append(raw)
         values = []
-        for (_, convert), raw in zip(cells, raws):
+        for k, ((_, convert), raw) in enumerate(zip(cells, raws)):
             try:
                 values.append(convert(raw))
-            except (ValueError, OverflowError) as exc:
-                raise DataError(f"undecodable row value: {exc}") from exc
+            except (ValueError, OverflowError, DataError) as exc:
+                if stop is not None and pos != stop:
+                    raise ProtocolError(f"row image of {stop - start} bytes decoded as "
+                                        f"{pos - start}: the described columns do not "
+                                        "match the row") from exc
+                raise DataError(f"column {k + 1} ({columns[k].sql()}): cannot decode "
+                                f"{raw[:40]!r}: {exc}") from exc
         return tuple(values), pos
     return decode_row
