@@ -176,3 +176,15 @@ def test_closed_connection_refuses(drv, ifx_target):
     assert c.closed
     with pytest.raises(ifx.InterfaceError):
         c.cursor()
+
+
+def test_row_factories_written_for_informix_driver_work_too(conn):
+    """informix-driver calls a row factory with the column names; psycopg with
+    the cursor.  Both kinds work here."""
+    t = numbered(conn, 2)
+    names_style = lambda names: lambda values: dict(zip(names, values))  # noqa: E731
+    cursor_style = lambda cur: lambda values: {d[0]: v for d, v in zip(cur.description, values)}  # noqa: E731
+    for factory in (names_style, cursor_style):
+        cur = conn.cursor(row_factory=factory)
+        cur.execute(f"SELECT id, name FROM {t} WHERE id = 1")
+        assert cur.fetchall() == [{"id": 1, "name": "name 1"}]

@@ -32,6 +32,7 @@ from .core.session import ClientSession
 from .core.statement_cache import INVALIDATING, STALE_STATEMENT
 from .errors import DatabaseError, InterfaceError, ProgrammingError
 from .messages import Reply, StmtType
+from .rows import ResultShape
 
 _TX_OPENERS = {StmtType.BEGIN_WORK}
 _TX_CLOSERS = {StmtType.COMMIT, StmtType.ROLLBACK, StmtType.DATABASE,
@@ -181,7 +182,8 @@ class CursorBase:
         self._decode = codecs.make_row_decoder(types)
         self.description = [_description(c.name, t)
                             for c, t in zip(prepared.describe.columns, types)]
-        self._make_row = self.row_factory(self) if self.row_factory is not None else None
+        self._make_row = (self.row_factory(ResultShape(self))
+                          if self.row_factory is not None else None)
 
     def _open_request(self, prepared: st.Prepared, encoded: list[bytes],
                       first_fetch: bool) -> Reply:
