@@ -67,3 +67,30 @@ def test_ctrl_c_in_the_loop_body_keeps_the_connection(private):
     assert other.fetchone() == (7,)
     assert cur.fetchone() == (101,)              # the stream itself goes on
     c.close()
+
+
+def test_ctrl_c_while_waiting_for_a_read_ahead_reply_never_loses_rows(private):
+    """The wait was for a fetch an earlier call sent ahead: cutting it must
+    break the connection, not leave a stream that quietly skips a batch."""
+    c = connect(private, autocommit=True, fetch_buffer_size=64)
+    t = unique("kr")
+    cur = c.cursor()
+    cur.execute(f"CREATE TABLE {t} (id INTEGER)")
+    cur.executemany(f"INSERT INTO {t} VALUES (?)", [(i,) for i in range(400)])
+    cur.execute(f"SELECT id FROM {t} ORDER BY id")
+    got = [cur.fetchone() for _ in range(40)]        # read-ahead is now in flight
+    private.rec.settle()
+    private.rec.hold()
+    timer = ctrl_c_soon(0.3)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            while True:
+                got.append(cur.fetchone())
+    finally:
+        timer.cancel()
+        private.rec.release()
+    assert got == [(i,) for i in range(len(got))]
+    assert c.closed
+    with pytest.raises(ifx.OperationalError, match="interrupted"):
+        cur.fetchone()
+    c.close()

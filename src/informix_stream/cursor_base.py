@@ -19,6 +19,7 @@ so a SELECT that fits one buffer costs two round trips.
 from __future__ import annotations
 
 import logging
+import sys
 import time
 import weakref
 from collections import deque
@@ -72,6 +73,7 @@ class CursorBase:
         self._make_row: RowMaker | None = None
         self._ahead: deque = deque()
         self._nfetch_request: bytes | None = None
+        self._cut: str | None = None       # why the result ended early, if it did
         self._prepared: st.Prepared | None = None
         self._kept = False                 # the statement belongs to the connection's cache
         self._begin = False                # the first request carries the implicit BEGIN
@@ -117,6 +119,7 @@ class CursorBase:
                 if exc.sqlcode != STALE_STATEMENT:
                     raise
                 log.debug("prepared statement went stale (-710); preparing again: %s", sql)
+                self._cut = None             # nothing was delivered from the stale one
         prepared = yield from st.prepare(self._session, sql, count)
         yield from self._run_prepared(prepared, encoded, cache.lend_new(sql, prepared), False)
 
@@ -338,8 +341,13 @@ class CursorBase:
 
     def _abandon(self) -> None:
         """After a failed OPEN or FETCH the cursor may or may not be open:
-        owe a CLOSE and a RELEASE separately so that either state is cleaned."""
+        owe a CLOSE and a RELEASE separately so that either state is cleaned.
+        The result is marked cut short: a later fetch raises instead of
+        looking like the end of the rows."""
         self._ahead.clear()
+        if not self._exhausted or self._decode is not None:
+            exc = sys.exc_info()[1]
+            self._cut = f"{type(exc).__name__}: {exc}" if exc is not None else "abandoned"
         self._exhausted = True
         if self._stmt_id is None:
             return
@@ -354,6 +362,7 @@ class CursorBase:
         self._release()
         self._ahead.clear()
         self._nfetch_request = None
+        self._cut = None
         self.description = None
         self.rowcount = -1
         self.lastrowid = None
@@ -373,6 +382,9 @@ class CursorBase:
         self._check_open()
         if self._decode is None:
             raise ProgrammingError("no result set: execute a query first")
+        if self._cut is not None:
+            raise InterfaceError("this result ended early and its remaining rows are "
+                                 f"unknown ({self._cut}); execute the statement again")
 
     def _fetchmany_size(self, size: int | None) -> int:
         size = self.arraysize if size is None else size
