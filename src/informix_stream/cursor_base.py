@@ -23,7 +23,7 @@ import sys
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from . import codecs
@@ -92,7 +92,7 @@ class CursorBase:
         time at DEBUG (never the parameter values)."""
         self._check_open()
         self._reset()
-        sql, order, count = st.parse_sql(operation)
+        sql, order, count = st.parse_sql(operation, isinstance(parameters, Mapping))
         if not log.isEnabledFor(logging.DEBUG):
             yield from self._run_statement(sql, order, count, parameters)
             return

@@ -22,8 +22,9 @@ error, with its ``row_index``, lands in ``cursor.batch_errors``.
 
 from __future__ import annotations
 
+import itertools
 import struct
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .core import requests as rq
@@ -135,19 +136,50 @@ def _at_row(exc: Error, index: int) -> Error:
     return exc
 
 
+def peek(rows: Iterable[Any]) -> tuple[Iterator[Any], bool]:
+    """The rows again, and whether they are mappings (``:name`` markers);
+    only the first row is read ahead."""
+    if isinstance(rows, (str, bytes)):
+        raise InterfaceError("executemany takes an iterable of parameter rows")
+    source = iter(rows)
+    for first in source:
+        return itertools.chain((first,), source), isinstance(first, Mapping)
+    return iter(()), False
+
+
+async def apeek(rows: Any) -> tuple[Any, bool]:
+    """``peek`` for an async iterable."""
+    source = rows.__aiter__()
+    try:
+        first = await source.__anext__()
+    except StopAsyncIteration:
+        return _aempty(), False
+
+    async def chained():
+        yield first
+        async for row in source:
+            yield row
+    return chained(), isinstance(first, Mapping)
+
+
+async def _aempty():
+    return
+    yield  # pragma: no cover - makes this an async generator
+
+
 class Plan:
     """One executemany call: its statement, chunking and failure mode."""
 
     def __init__(self, cursor, operation: str, *, batch_errors: bool,
                  chunk_size: int | None, chunk_bytes: int | None,
-                 commit_every_chunk: bool) -> None:
+                 commit_every_chunk: bool, named: bool = False) -> None:
         self.chunk_size = DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size
         self.chunk_bytes = DEFAULT_CHUNK_BYTES if chunk_bytes is None else chunk_bytes
         if self.chunk_size < 1 or self.chunk_bytes < 1:
             raise InterfaceError("chunk_size and chunk_bytes must be positive")
         self.cursor = cursor
         self.session = cursor._session
-        self.sql, self.order, self.count = st.parse_sql(operation)
+        self.sql, self.order, self.count = st.parse_sql(operation, named)
         self.batch_errors = batch_errors
         self.commit_every_chunk = commit_every_chunk
         self.stmt_id: int | None = None
