@@ -18,6 +18,10 @@ Name"):
   delimited identifier) -- either way it is opaque here;
 * ``DATETIME (...) qualifier`` and ``INTERVAL (...) qualifier``: the
   parenthesised text is a literal (``DATETIME (12:30) HOUR TO MINUTE``);
+* ``SET{...}``, ``MULTISET{...}`` and ``LIST{...}`` where an expression may
+  start are collection literals, not ``{ }`` comments (the emulator's rule
+  before this module, kept: the keyword follows an operator, ``(``, ``,``,
+  IN, VALUES or SELECT, or starts the text);
 * ``expr::type`` is a cast, not a marker;
 * ``database:table`` and ``database@server:owner.table`` name objects, so a
   colon right after a name character is never a marker.
@@ -59,6 +63,26 @@ class Marker(NamedTuple):
     value: int | str | None
 
 
+_COLLECTION_BEFORE = re.compile(
+    r"(?:^|[-+*/%(),=<>|]|\bIN|\bVALUES|\bSELECT)\s*(?:SET|MULTISET|LIST)\s*$",
+    re.IGNORECASE)
+
+
+def _tokens(sql: str):
+    """The scanner's matches in order, with collection braces let through."""
+    pos = 0
+    search = _SCANNER.search
+    while True:
+        m = search(sql, pos)
+        if m is None:
+            return
+        if m.lastgroup == "brace" and _COLLECTION_BEFORE.search(sql, 0, m.start()):
+            pos = m.start() + 1             # a collection literal: scan its inside
+            continue
+        yield m
+        pos = m.end()
+
+
 @functools.lru_cache(maxsize=512)
 def scan(sql: str) -> tuple[Marker, ...]:
     """Every marker outside literals and comments, in order (cached per text).
@@ -66,7 +90,7 @@ def scan(sql: str) -> tuple[Marker, ...]:
     Raises ProgrammingError for an unterminated literal or comment.
     """
     markers = []
-    for m in _SCANNER.finditer(sql):
+    for m in _tokens(sql):
         kind = m.lastgroup
         if kind in _CLOSERS:
             _check_closed(m, kind)
@@ -109,7 +133,7 @@ def opaque_regions(sql: str) -> tuple[tuple[int, int, str], ...]:
     """(start, end, kind) of every literal and comment: what a rewriter must
     leave alone.  Kinds: sq, dq, line, brace, block, dt."""
     out = []
-    for m in _SCANNER.finditer(sql):
+    for m in _tokens(sql):
         kind = m.lastgroup
         if kind in _CLOSERS or kind == "line":
             if kind in _CLOSERS:

@@ -117,3 +117,20 @@ def test_any_text_scans_or_refuses_quickly(text):
     except ProgrammingError:
         pass
     assert time.perf_counter() - started < 1.0
+
+
+# db@server names are the one fragment the emulator does not tokenize (it has
+# no remote servers to name).
+LOCAL = OPAQUE.filter(lambda p: "@" not in p)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(LOCAL, st.just("?"), st.just("SET{1, ?}")), max_size=20))
+def test_the_emulator_reads_the_same_markers(parts):
+    """One lexer: the emulator's tokenizer sees exactly the driver's markers."""
+    from informix_stream.emulator.dialect import tokenize
+    sql = "SELECT " + " ".join(parts)
+    driver = sum(1 for m in scan(sql) if m.kind == "?")
+    emulator = sum(1 for t in tokenize(sql) if t.kind == "param")
+    emulator += sum(t.raw.count("?") for t in tokenize(sql) if t.kind == "coll")
+    assert driver == emulator
