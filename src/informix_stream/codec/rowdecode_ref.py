@@ -20,15 +20,16 @@ the decoding contract in the simplest code that has it:
 
 from __future__ import annotations
 
+import codecs
 import datetime
 from collections.abc import Callable, Sequence
 
-from ..errors import DataError, ProtocolError
+from ..errors import DataError, NotSupportedError, ProtocolError
 from .scalars import (DOUBLE, EPOCH_ORDINAL, INT, INT8_STRUCT, INT_NULL, INT_STRUCT, REAL,
                       TRUE_BYTES, int8_value, packed_converter)
 from .typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode, check_decodable
 
-__all__ = ["reference_decoder", "RowDecoder"]
+__all__ = ["reference_decoder", "RowDecoder", "check_encoding"]
 
 # decode_row(buf, start=0, stop=None) -> (row, end)
 RowDecoder = Callable[..., tuple[tuple, int]]
@@ -121,9 +122,18 @@ def _cell(ctype: ColumnType, encoding: str) -> tuple[Take, Convert]:
     raise ValueError(f"no row decoding for {code!r}")
 
 
+def check_encoding(encoding: str) -> None:
+    """Refuse an unknown code set when a decoder is built, not mid-fetch."""
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise NotSupportedError(f"unknown code set {encoding!r}") from None
+
+
 def reference_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
                       ) -> RowDecoder:
     """A decoder with make_row_decoder's contract, written as plainly as possible."""
+    check_encoding(encoding)
     columns = tuple(columns)
     cells = [_cell(c, encoding) for c in columns]
 
