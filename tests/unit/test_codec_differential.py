@@ -330,3 +330,41 @@ def test_an_interval_beyond_timedelta_is_a_data_error() -> None:
     positive = make_row_encoder(columns)([dt.timedelta(days=999999999, hours=23)])
     for decode in _decoders(columns):
         assert decode(positive, 0)[0] == (dt.timedelta(days=999999999, hours=23),)
+
+
+def test_a_bad_row_costs_the_row_not_the_buffer() -> None:
+    """The client session skips a row whose value is bad and reads on; each
+    such row must cost the row, not a copy of the whole receive buffer
+    (which would make a reply of bad rows quadratic)."""
+    import time
+    columns = [parse_type("decimal(4,2)"), parse_type("lvarchar(10)")]
+    row = b"\xc1\xff\x00" + b"\x00\x00\x00\x00\x02ab"  # a bad DECIMAL, then 'ab'
+    decode = make_row_decoder(columns)
+
+    def cost(tail: int) -> float:
+        buf = bytearray(row * 200 + bytes(tail))
+        best = float("inf")
+        for _ in range(3):
+            began = time.perf_counter()
+            for i in range(0, 200 * len(row), len(row)):
+                with pytest.raises(DataError):
+                    decode(buf, i, i + len(row))
+            best = min(best, time.perf_counter() - began)
+        return best
+    small, large = cost(0), cost(8 << 20)
+    assert large < small * 3 + 0.01, (small, large)  # a copy per row: ~100x
+
+
+def test_a_kept_decode_error_does_not_pin_the_receive_buffer() -> None:
+    """The session keeps the first DataError of a reply and then trims its
+    bytearray; a memoryview left alive in the error's traceback would make
+    that trim raise BufferError."""
+    columns = [parse_type("decimal(4,2)")]
+    for decode in _decoders(columns):
+        buf = bytearray(b"\xc1\xff\x00" + b"rest")
+        try:
+            decode(buf, 0, 3)
+        except DataError as exc:
+            kept = exc
+        del buf[:3]  # BufferError if an export of buf were still alive
+        assert kept is not None and bytes(buf) == b"rest"
