@@ -30,6 +30,7 @@ _TEXTS = {
     -410: "Prepare statement failed or was not executed.",
     -458: "Long transaction aborted.",
     -535: "Already in transaction.",
+    -710: "Table has been dropped, altered, or renamed.",
     -951: "Incorrect password or user is not known on the database server.",
     -1204: "Invalid year in date.",
     -1205: "Invalid month in date.",

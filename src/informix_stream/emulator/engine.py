@@ -590,6 +590,8 @@ class Prepared:
     convert: Callable[[list], list] | None = field(repr=False, default=None)
     # INSERT: converted bind values -> the row image bound after them
     image: Callable[[list], bytes | None] | None = field(repr=False, default=None)
+    # table name -> its version when prepared (see _Database.table_versions)
+    depends: dict[str, int] = field(repr=False, default_factory=dict)
 
 
 class RowSource:
@@ -767,6 +769,10 @@ class _Database:
         self.counters: dict[tuple[str, int], int] = {}
         self.images: dict[str, Callable[[Sequence[object]], bytes]] = {}
         self.failures = threading.local()     # why ifx_image last failed, per thread
+        # Bumped when a table is created or dropped: a statement prepared
+        # against an earlier version gets -710 at OPEN/EXECUTE, as Informix
+        # answers a prepared statement whose table was dropped or altered.
+        self.table_versions: dict[str, int] = {}
         self.keeper = self.connect(0)
         self.keeper.execute("PRAGMA journal_mode=WAL")
         if not self.keeper.execute(
@@ -1060,8 +1066,19 @@ class Session:
             if b.index is not None and param_types[b.index] is None:
                 param_types[b.index] = b.type
         direct = [b.index for b in t.binds] == list(range(t.param_count))
+        versions = self._db.table_versions
+        depends = {name: versions.get(name, 0)
+                   for name in set(_WORD.findall(sql.lower())) if name in self._db.tables}
         return Prepared(sql, t.kind, t.columns, t.param_count, param_types, t.table, t,
-                        binds, direct, image=self._image_binder(t))
+                        binds, direct, image=self._image_binder(t), depends=depends)
+
+    def check_current(self, stmt: Prepared) -> None:
+        """-710 when a table the statement was prepared against changed since."""
+        versions = self._db.table_versions
+        for name, version in stmt.depends.items():
+            if versions.get(name, 0) != version:
+                raise SqlError(-710, message=f"table {name} has been dropped, altered, "
+                                             "or renamed since the statement was prepared")
 
     def _image_binder(self, t: Translation) -> Callable[[list], bytes | None] | None:
         """For an INSERT binding every column: bind values -> row image."""
@@ -1243,8 +1260,14 @@ class Session:
                 _create_index(self._db, self._conn, ddl)
             elif isinstance(ddl, Drop):
                 _drop(self._db, self._conn, ddl)
+        if isinstance(ddl, CreateTable) or (isinstance(ddl, Drop) and ddl.what == "TABLE"):
+            versions = self._db.table_versions
+            versions[ddl.name] = versions.get(ddl.name, 0) + 1
         if self._in_tx:
             self._ddl_in_tx = True
+
+
+_WORD = re.compile(r"[a-z_][a-z0-9_$]*")
 
 
 def _identity(rows: list) -> list:

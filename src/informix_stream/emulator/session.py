@@ -242,6 +242,7 @@ class Session:
     def _run_batch(self, run: list[list], out: bytearray) -> bool:
         st = self.statements[run[0][0].id]
         try:
+            self.db.check_current(st.prepared)
             result = self.db.execute_many(st.prepared, [req[1].values for req in run])
         except SqlError:
             return False
@@ -354,7 +355,9 @@ class Session:
             raise SqlError(-481, message="invalid statement to open as a cursor")
         if st.cursor is not None:
             raise SqlError(-257, message="cursor is already open")
-        source = self._need_db().open_cursor(st.prepared, st.params)
+        db = self._need_db()
+        db.check_current(st.prepared)
+        source = db.open_cursor(st.prepared, st.params)
         st.cursor = _Cursor(source, st.columns, st.scroll)
 
     def _nfetch(self, msg: NFetch, w: Writer) -> None:
@@ -405,6 +408,7 @@ class Session:
             self._run_session_statement(p, w)
             return
         db = self._need_db()
+        db.check_current(p)
         if p.kind is StatementKind.SELECT:
             db.open_cursor(p, st.params).close()
             write_done(w, 0)
