@@ -198,6 +198,8 @@ def _intervals(draw, ctype: ColumnType) -> Cell:
     value = dt.timedelta(seconds=secs, microseconds=micro)
     kept = dt.timedelta(seconds=secs, microseconds=_truncate_micro(micro, end - TU_SECOND)
                         if end > TU_SECOND else 0)
+    if sign < 0 and kept.days >= 999999999:
+        sign = 1  # -999999999 days and some hours is beyond timedelta's range
     return sign * value, sign * kept
 
 

@@ -91,7 +91,8 @@ def test_any_bytes_decode_the_same_or_fail_the_same(data, shape_rows) -> None:
     buf = data.draw(_mutations(image), label="buf")
     start = data.draw(st.integers(0, 2), label="start")
     stop = data.draw(st.none() | st.integers(start, len(buf) + 2), label="stop")
-    fast, ref = _decoders(columns)
+    encoding = data.draw(st.sampled_from(["iso-8859-1", "utf-8"]), label="encoding")
+    fast, ref = make_row_decoder(columns, encoding), reference_decoder(columns, encoding)
     expected = decode_outcome(ref, buf, start, stop)
     for form in (buf, bytearray(buf), memoryview(buf)):
         assert decode_outcome(fast, form, start, stop) == expected
@@ -306,3 +307,64 @@ def test_datetime_fraction_binds_to_fraction5() -> None:
     assert read_param(Reader(encode_param(value))) == value.replace(microsecond=123450)
     t = dt.time(1, 2, 3, 999999)
     assert read_param(Reader(encode_param(t))) == t.replace(microsecond=999990)
+
+
+def test_an_unknown_code_set_is_refused_when_the_decoder_is_built() -> None:
+    """Not a LookupError in the middle of a fetch."""
+    from informix_stream.errors import NotSupportedError
+    for make in (make_row_decoder, reference_decoder):
+        with pytest.raises(NotSupportedError, match="no-such-codeset"):
+            make([parse_type("varchar(5)")], "no-such-codeset")
+
+
+def test_an_interval_beyond_timedelta_is_a_data_error() -> None:
+    """INTERVAL DAY(9) holds -999999999 days 23 hours; timedelta stops one
+    day short of that on the negative side.  The value is refused plainly,
+    never an OverflowError."""
+    columns = [parse_type("interval day(9) to hour")]
+    # -999999999 23: the positive c8 09 63 63 63 63 17, complemented
+    image = bytes.fromhex("375a000000004d")
+    for decode in _decoders(columns):
+        with pytest.raises(DataError, match="column 1"):
+            decode(image, 0)
+    positive = make_row_encoder(columns)([dt.timedelta(days=999999999, hours=23)])
+    for decode in _decoders(columns):
+        assert decode(positive, 0)[0] == (dt.timedelta(days=999999999, hours=23),)
+
+
+def test_a_bad_row_costs_the_row_not_the_buffer() -> None:
+    """The client session skips a row whose value is bad and reads on; each
+    such row must cost the row, not a copy of the whole receive buffer
+    (which would make a reply of bad rows quadratic)."""
+    import time
+    columns = [parse_type("decimal(4,2)"), parse_type("lvarchar(10)")]
+    row = b"\xc1\xff\x00" + b"\x00\x00\x00\x00\x02ab"  # a bad DECIMAL, then 'ab'
+    decode = make_row_decoder(columns)
+
+    def cost(tail: int) -> float:
+        buf = bytearray(row * 200 + bytes(tail))
+        best = float("inf")
+        for _ in range(3):
+            began = time.perf_counter()
+            for i in range(0, 200 * len(row), len(row)):
+                with pytest.raises(DataError):
+                    decode(buf, i, i + len(row))
+            best = min(best, time.perf_counter() - began)
+        return best
+    small, large = cost(0), cost(8 << 20)
+    assert large < small * 3 + 0.01, (small, large)  # a copy per row: ~100x
+
+
+def test_a_kept_decode_error_does_not_pin_the_receive_buffer() -> None:
+    """The session keeps the first DataError of a reply and then trims its
+    bytearray; a memoryview left alive in the error's traceback would make
+    that trim raise BufferError."""
+    columns = [parse_type("decimal(4,2)")]
+    for decode in _decoders(columns):
+        buf = bytearray(b"\xc1\xff\x00" + b"rest")
+        try:
+            decode(buf, 0, 3)
+        except DataError as exc:
+            kept = exc
+        del buf[:3]  # BufferError if an export of buf were still alive
+        assert kept is not None and bytes(buf) == b"rest"

@@ -31,7 +31,7 @@ import struct
 from collections.abc import Callable, Sequence
 
 from .codegen import SHAPE_CACHE_SIZE, compile_function, indent, struct_maker
-from .rowdecode_ref import RowDecoder, reference_decoder
+from .rowdecode_ref import RowDecoder, check_encoding, reference_decoder
 from .scalars import (EPOCH_ORDINAL, FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, REAL, TRUE_BYTES,
                       int8_value, packed_converter)
 from .typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode, check_decodable
@@ -54,6 +54,7 @@ def make_row_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
     A row that does not fit the buffer raises ProtocolError, a value that
     its bytes cannot be raises DataError (see the module docstring).
     """
+    check_encoding(encoding)
     return _compiled_decoder(tuple(columns), encoding)
 
 
