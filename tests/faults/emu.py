@@ -3,7 +3,8 @@ and the one way these suites connect to it.
 
 Statement counting uses ``EmulatorServer.open_statements()`` when the
 emulator has it; until then it counts the ``Session`` objects' statement
-tables directly (a tracking subclass patched in for this server only).
+tables directly.  Either way ``sessions`` holds every session (= accepted
+login) of this server: a tracking subclass patched in for this server only.
 """
 
 from __future__ import annotations
@@ -29,9 +30,8 @@ class TrackedEmulator:
         kw.setdefault("databases", (DATABASE, "otherdb"))
         self.srv = EmulatorServer(**kw)
         self.host, self.port = self.srv.host, self.srv.port
-        self.sessions: weakref.WeakSet = weakref.WeakSet()
-        if not hasattr(self.srv, "open_statements"):
-            self._track(monkeypatch)
+        self.sessions: weakref.WeakSet = weakref.WeakSet()     # every login it accepted
+        self._track(monkeypatch)
 
     def _track(self, monkeypatch) -> None:
         base = server_module.Session
