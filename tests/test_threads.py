@@ -57,10 +57,12 @@ def run_threads(targets) -> list[BaseException]:
     return errors
 
 
-MIXED = ("issue 9: threads (driver core): with streams and other executemany calls "
-         "sharing the connection, an autocommit executemany returns rowcount 40 yet a "
-         "COUNT(*) right after, on the same connection, sees none of its rows (they "
-         "appear later): the chunk's transaction is not the caller's alone")
+MIXED = ("emulator (issue 11, not the driver): with streams open on the same session, "
+         "an autocommit executemany returns rowcount 40 yet a COUNT(*) right after, on "
+         "the same connection, sees none of its rows -- outside a transaction every "
+         "SELECT of a session reads on one SQLite reader connection, whose snapshot is "
+         "pinned by the open stream (engine.Session._reading_connection); see "
+         "test_silent_loss.py::test_session_sees_its_own_commit_while_a_stream_is_open")
 
 
 @pytest.mark.timeout(280)
