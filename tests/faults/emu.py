@@ -1,0 +1,91 @@
+"""A private in-process emulator whose server-side statements can be counted,
+and the one way these suites connect to it.
+
+Statement counting uses ``EmulatorServer.open_statements()`` when the
+emulator has it; until then it counts the ``Session`` objects' statement
+tables directly.  Either way ``sessions`` holds every session (= accepted
+login) of this server: a tracking subclass patched in for this server only.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import informix_stream as ifx
+from informix_stream.emulator import EmulatorServer
+from informix_stream.emulator import server as server_module
+
+USER, PASSWORD, DATABASE, SERVER = "informix", "in4mix", "testdb", "informix"
+
+
+class TrackedEmulator:
+    """An EmulatorServer (``srv``) plus ``open_statements()``; a context manager.
+
+    ``monkeypatch`` (pytest's) installs the session tracker for as long as
+    the fixture that owns it lives.
+    """
+
+    def __init__(self, monkeypatch, **kw: Any) -> None:
+        kw.setdefault("databases", (DATABASE, "otherdb"))
+        self.srv = EmulatorServer(**kw)
+        self.host, self.port = self.srv.host, self.srv.port
+        self.sessions: weakref.WeakSet = weakref.WeakSet()     # every login it accepted
+        self._track(monkeypatch)
+
+    def _track(self, monkeypatch) -> None:
+        base = server_module.Session
+        engine, sessions = self.srv.engine, self.sessions
+
+        class TrackedSession(base):  # type: ignore[misc, valid-type]
+            def __init__(self, eng, *a: Any, **kw: Any) -> None:
+                super().__init__(eng, *a, **kw)
+                if eng is engine:
+                    sessions.add(self)
+
+        monkeypatch.setattr(server_module, "Session", TrackedSession)
+
+    def open_statements(self) -> int:
+        """Statements (prepared or with an open cursor) all live sessions hold."""
+        if hasattr(self.srv, "open_statements"):
+            return self.srv.open_statements()
+        return sum(len(s.statements) for s in list(self.sessions))
+
+    def __enter__(self) -> TrackedEmulator:
+        self.srv.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.srv.stop()
+
+
+def connect(where, **kw: Any) -> ifx.Connection:
+    """A connection to ``where`` (anything with ``host`` and ``port``)."""
+    kw.setdefault("read_timeout", 30)
+    kw.setdefault("connect_timeout", 10)
+    return ifx.connect(host=where.host, port=where.port, user=USER, password=PASSWORD,
+                       database=DATABASE, server=SERVER, **kw)
+
+
+async def connect_async(where, **kw: Any) -> ifx.AsyncConnection:
+    kw.setdefault("read_timeout", 30)
+    kw.setdefault("connect_timeout", 10)
+    return await ifx.connect_async(host=where.host, port=where.port, user=USER,
+                                   password=PASSWORD, database=DATABASE, server=SERVER, **kw)
+
+
+def flush(*conns: ifx.Connection) -> None:
+    """Send one statement that leaves nothing behind, so that cleanup the
+    driver queued to ride on its next request reaches the server."""
+    for conn in conns:
+        conn.cursor().execute("SET ISOLATION TO COMMITTED READ")
+
+
+def rows(conn: ifx.Connection, sql: str, params=None) -> list[tuple]:
+    """All rows of one query, on a cursor of its own."""
+    cur = conn.cursor()
+    try:
+        cur.execute(sql, params)
+        return cur.fetchall()
+    finally:
+        cur.close()

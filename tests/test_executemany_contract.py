@@ -1,0 +1,181 @@
+"""Issue 9 item 7: executemany tells exactly what landed.
+
+When row k fails, the call raises that row's PEP 249 error with
+``e.row_index == k`` and afterwards exactly ``rows[:k]`` are applied --
+whether k is the first, a middle or the last row of its chunk, in
+autocommit mode and inside a transaction (checked from a second connection
+after the commit).  ``batch_errors=True`` applies every good row and lists
+each failing row's error.  The connection is the caller's for the whole
+call: another thread's statement never lands between a chunk and its undo.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+import informix_stream as ifx
+from test_driver import connect, unique
+
+N, CHUNK = 50, 10
+# first row, middle / first / last of a chunk, last row
+POSITIONS = [0, 3, 10, 19, 25, 49]
+
+
+@pytest.fixture
+def two(ifx_target):
+    """(connection under test factory, checking connection)."""
+    made: list = []
+
+    def open_(autocommit: bool) -> ifx.Connection:
+        c = connect(ifx_target, autocommit=autocommit)
+        made.append(c)
+        return c
+    check = open_(True)
+    yield open_, check
+    for c in made:
+        c.close()
+
+
+def table(check) -> str:
+    t = unique("emc")
+    cur = check.cursor()
+    cur.execute(f"CREATE TABLE {t} (id INTEGER PRIMARY KEY, name VARCHAR(20) NOT NULL)")
+    cur.execute(f"INSERT INTO {t} VALUES (?, ?)", (-1, "already there"))
+    return t
+
+
+def ids(check, t: str) -> list[int]:
+    cur = check.cursor()
+    cur.execute(f"SELECT id FROM {t} WHERE id >= 0 ORDER BY id")
+    return [r[0] for r in cur.fetchall()]
+
+
+def data(bad: dict[int, tuple]) -> list[tuple]:
+    return [bad.get(i, (i, f"row {i}")) for i in range(N)]
+
+
+DUPLICATE = (-1, "duplicate key")
+
+
+@pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
+@pytest.mark.parametrize("k", POSITIONS)
+@pytest.mark.parametrize("bad", [DUPLICATE, (7777, None)], ids=["duplicate", "not-null"])
+def test_failing_row_leaves_exactly_the_rows_before_it(two, autocommit, k, bad):
+    open_, check = two
+    t = table(check)
+    conn = open_(autocommit)
+    cur = conn.cursor()
+    if not autocommit:
+        cur.execute(f"INSERT INTO {t} VALUES (?, ?)", (1000, "earlier in the transaction"))
+    with pytest.raises(ifx.IntegrityError) as info:
+        cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", data({k: bad}), chunk_size=CHUNK)
+    assert info.value.row_index == k
+    assert cur.rowcount == k
+    if not autocommit:
+        assert ids(check, t) == []               # nothing committed yet
+        conn.commit()
+    expected = list(range(k)) + ([] if autocommit else [1000])
+    assert ids(check, t) == sorted(expected)
+    # The connection goes on normally afterwards.
+    cur.execute(f"INSERT INTO {t} VALUES (?, ?)", (5000, "after"))
+    conn.commit()
+    assert 5000 in ids(check, t)
+
+
+ENCODE_WHOLE_CHUNK = ("issue 9: executemany contract (driver core): a row the client "
+                      "cannot encode fails its whole chunk before it is sent, so the "
+                      "chunk's rows before it are not applied (rows[:first of chunk] "
+                      "instead of rows[:k])")
+
+
+@pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
+@pytest.mark.parametrize("k", [
+    pytest.param(3, marks=pytest.mark.xfail(strict=True, reason=ENCODE_WHOLE_CHUNK)),
+    10,
+    pytest.param(19, marks=pytest.mark.xfail(strict=True, reason=ENCODE_WHOLE_CHUNK))])
+def test_row_the_client_cannot_encode_leaves_exactly_the_rows_before_it(two, autocommit, k):
+    open_, check = two
+    t = table(check)
+    conn = open_(autocommit)
+    cur = conn.cursor()
+    with pytest.raises((ifx.DataError, ifx.ProgrammingError)) as info:
+        cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", data({k: (k, object())}),
+                        chunk_size=CHUNK)
+    assert info.value.row_index == k
+    if not autocommit:
+        conn.commit()
+    assert ids(check, t) == list(range(k))
+
+
+@pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
+def test_batch_errors_apply_every_good_row_and_list_the_bad_ones(two, autocommit):
+    open_, check = two
+    t = table(check)
+    conn = open_(autocommit)
+    cur = conn.cursor()
+    failing = [0, 3, 10, 19, 49]
+    bad = {i: (DUPLICATE if i % 2 else (8000 + i, None)) for i in failing}
+    cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", data(bad), chunk_size=CHUNK,
+                    batch_errors=True)
+    assert [e.row_index for e in cur.batch_errors] == failing
+    assert all(isinstance(e, ifx.IntegrityError) for e in cur.batch_errors)
+    assert cur.rowcount == N - len(failing)
+    if not autocommit:
+        conn.commit()
+    assert ids(check, t) == [i for i in range(N) if i not in failing]
+
+
+def test_batch_errors_without_errors_is_an_empty_list(two):
+    open_, check = two
+    t = table(check)
+    cur = open_(True).cursor()
+    cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", data({}), batch_errors=True)
+    assert cur.batch_errors == [] and cur.rowcount == N
+    assert ids(check, t) == list(range(N))
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
+def test_other_threads_statement_never_lands_between_a_chunk_and_its_undo(two, autocommit):
+    """Thread B writes on the same connection while A's executemany runs and
+    then fails mid-chunk: B's row is neither undone with A's chunk nor
+    committed on A's behalf, and A's table holds exactly rows[:k]."""
+    open_, check = two
+    t, marks = table(check), table(check)
+    conn = open_(autocommit)
+    k = 25
+    go = threading.Event()
+
+    def slow_rows():
+        for i, row in enumerate(data({k: DUPLICATE})):
+            if i == 22:
+                go.set()
+                time.sleep(0.3)           # B is waiting for the connection now
+            yield row
+
+    b_error: list = []
+
+    def b():
+        go.wait(10)
+        try:
+            conn.cursor().execute(f"INSERT INTO {marks} VALUES (?, ?)", (1, "from B"))
+        except Exception as exc:  # noqa: BLE001 - reported below
+            b_error.append(exc)
+
+    tb = threading.Thread(target=b, daemon=True)
+    tb.start()
+    with pytest.raises(ifx.IntegrityError) as info:
+        conn.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)", slow_rows(),
+                                  chunk_size=CHUNK)
+    tb.join(20)
+    assert not tb.is_alive() and not b_error, b_error
+    assert info.value.row_index == k
+    if autocommit:
+        assert ids(check, marks) == [1]          # B's autocommit row is committed
+    else:
+        conn.rollback()
+        assert ids(check, marks) == []           # ... or undone with the transaction
+    assert ids(check, t) == ([] if not autocommit else list(range(k)))

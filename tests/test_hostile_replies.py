@@ -1,0 +1,224 @@
+"""Issue 9 item 3: hostile or buggy replies fail fast.
+
+A scripted server (``faults.hostile.HostileServer``) answers the driver's
+login and statements like the emulator, then replaces one reply with
+crafted bytes.  Whatever it sends, the call raises OperationalError or
+InterfaceError within a few seconds and bounded memory, ``conn.closed`` is
+True, later calls are refused, and no further request reaches the server.
+"""
+
+from __future__ import annotations
+
+import struct
+import time
+import tracemalloc
+
+import pytest
+
+import informix_stream as ifx
+from faults.emu import connect
+from faults.hostile import (CLOSE, SILENCE, HostileServer, done, eot, is_fetch,
+                            tuple_msg)
+from informix_stream.messages import Command, Tag
+
+SIGNALLED = (ifx.OperationalError, ifx.InterfaceError)
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+def hostile():
+    with HostileServer() as h:
+        yield h
+
+
+def ready(h: HostileServer, **kw) -> ifx.Connection:
+    """A connection with table t (id INTEGER, name VARCHAR(10)) of 3 rows."""
+    kw.setdefault("read_timeout", 10)
+    conn = connect(h, autocommit=True, **kw)
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE t (id INTEGER, name VARCHAR(10))")
+    cur.executemany("INSERT INTO t VALUES (?, ?)", [(1, "a"), (2, "bb"), (3, "ccc")])
+    cur.execute("SELECT id, name FROM t ORDER BY id")        # the untampered answer
+    assert cur.fetchall() == [(1, "a"), (2, "bb"), (3, "ccc")]
+    return conn
+
+
+def on_fetch(script):
+    """Replace the reply to the next request that fetches rows."""
+    def tamper(messages, reply):
+        return script if is_fetch(messages) else None
+    return tamper
+
+
+def fails_fast(h: HostileServer, conn: ifx.Connection, op, limit: float = 5.0) -> Exception:
+    start = time.monotonic()
+    with pytest.raises(SIGNALLED) as info:
+        op()
+    elapsed = time.monotonic() - start
+    assert elapsed < limit, f"took {elapsed:.1f} s to give up"
+    assert conn.closed
+    seen = len(h.requests)
+    with pytest.raises(SIGNALLED):
+        conn.cursor().execute("SELECT id FROM t")
+    time.sleep(0.1)
+    assert len(h.requests) == seen, "a statement was sent on a broken connection"
+    return info.value
+
+
+def select(conn, sql: str = "SELECT id FROM t ORDER BY id"):
+    def op():
+        cur = conn.cursor()
+        cur.execute(sql)
+        return cur.fetchall()
+    return op
+
+
+INT = struct.Struct("!i")
+
+
+@pytest.mark.parametrize("script", [
+    [tuple_msg(-8, b"") + done(1) + eot()],
+    [tuple_msg(-1, INT.pack(1)) + done(1) + eot()],
+    [tuple_msg(0x7FFFFFF0, INT.pack(1)), SILENCE],
+    [tuple_msg(0x40000000, INT.pack(1) * 16), SILENCE],
+], ids=["negative", "minus-one", "absurd-then-silent", "one-GiB-then-silent"])
+def test_absurd_tuple_size(hostile, script):
+    conn = ready(hostile)
+    hostile.tamper = on_fetch(script)
+    fails_fast(hostile, conn, select(conn))
+
+
+@pytest.mark.parametrize("size, payload", [
+    (6, INT.pack(7) + b"xx"),            # the decoder would stop 2 bytes short
+    (8, INT.pack(7) * 2),
+    (2, b"\x00\x07"),                    # ... or read 2 bytes into the next message
+    (0, b""),
+], ids=["two-extra", "four-extra", "two-short", "empty"])
+def test_row_that_does_not_fill_its_tuple_exactly(hostile, size, payload):
+    conn = ready(hostile)
+    hostile.tamper = on_fetch([tuple_msg(size, payload) + tuple_msg(4, INT.pack(8))
+                               + done(2) + eot()])
+    fails_fast(hostile, conn, select(conn))
+
+
+@pytest.mark.parametrize("payload", [
+    INT.pack(1) + b"\xc8abc",            # VARCHAR says 200 bytes, the tuple has 3
+    INT.pack(1) + b"\x04ab",             # 4 said, 2 there
+    INT.pack(1) + b"\x00abc",            # 0 said, 3 left over
+], ids=["varchar-past-end", "varchar-short", "varchar-leaves-bytes"])
+def test_length_prefix_inside_a_row_past_its_tuple(hostile, payload):
+    conn = ready(hostile)
+    hostile.tamper = on_fetch([tuple_msg(len(payload), payload) + done(1) + eot()])
+    fails_fast(hostile, conn, select(conn, "SELECT id, name FROM t ORDER BY id"))
+
+
+def _err(declared: int, text: bytes) -> bytes:
+    return struct.pack("!hhhih", Tag.ERR, -201, 0, 0, declared) + text
+
+
+@pytest.mark.parametrize("ending", [[CLOSE], [SILENCE]], ids=["then-close", "then-silent"])
+def test_length_prefix_past_the_end_of_a_message(hostile, ending):
+    conn = ready(hostile, read_timeout=2)
+    hostile.tamper = on_fetch([_err(3000, b"near text") + eot(), *ending])
+    fails_fast(hostile, conn, select(conn), limit=5.0)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 9: hostile replies (driver core): a string "
+                   "field whose declared length exceeds max_message_size is not refused at "
+                   "its header; the driver waits for bytes that never come (forever "
+                   "without read_timeout)")
+def test_message_over_max_message_size_fails_at_its_header(hostile):
+    conn = ready(hostile, max_message_size=4096, read_timeout=8)
+    hostile.tamper = on_fetch([_err(30000, b"x" * 64), SILENCE])
+    fails_fast(hostile, conn, select(conn), limit=3.0)
+
+
+def test_tuple_over_max_message_size_is_refused_in_bounded_memory(hostile):
+    size = 48 * 1024 * 1024
+    chunk = b"\x00" * (1024 * 1024)
+    conn = ready(hostile, max_message_size=1024 * 1024, read_timeout=30)
+    hostile.tamper = on_fetch([tuple_msg(size, b"")] + [chunk] * 48 + [eot(), SILENCE])
+    tracemalloc.start()
+    try:
+        fails_fast(hostile, conn, select(conn), limit=5.0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 1024 * 1024, f"peak {peak / 2**20:.1f} MiB while refusing a 48 MiB tuple"
+
+
+@pytest.mark.parametrize("junk", [
+    b"\x7f\x7f" + b"\x00" * 14 + eot(),
+    b"\x00\x00" + eot(),
+    b"\xff\xff\xff\xff" + eot(),
+    struct.pack("!h", Tag.BIND) + b"\x00\x01" + eot(),
+], ids=["0x7f7f", "zero", "minus-one", "request-tag"])
+def test_unknown_message_tag(hostile, junk):
+    conn = ready(hostile)
+    hostile.tamper = on_fetch([junk])
+    fails_fast(hostile, conn, select(conn))
+
+
+def _marker(messages) -> bool:
+    return any(isinstance(m, Command) and b"marker" in m.sql for m in messages)
+
+
+def test_stray_reply_between_statements_is_never_read_as_the_next_one(hostile):
+    """The server sends a complete, plausible reply when nothing is owed: the
+    next call must refuse instead of taking it for its own answer."""
+    conn = ready(hostile)
+    captured: dict = {}
+
+    def tamper(messages, reply):
+        if _marker(messages):
+            captured["prepare"] = reply          # DESCRIBE of the INSERT + DONE
+            return None
+        if Tag.EXECUTE in messages and "prepare" in captured:
+            return [reply, 0.2, captured.pop("prepare")]
+        return None
+
+    hostile.tamper = tamper
+    cur = conn.cursor()
+    cur.execute("INSERT INTO t VALUES (?, 'marker')", (10,))
+    time.sleep(0.6)                              # the stray bytes are in by now
+    hostile.tamper = None
+    fails_fast(hostile, conn, lambda: cur.execute("DELETE FROM t WHERE id = ?", (1,)))
+
+
+def test_bytes_after_the_last_reply_break_the_connection(hostile):
+    conn = ready(hostile)
+
+    def tamper(messages, reply):
+        return [reply + done(5) + eot()] if is_fetch(messages) else None
+
+    hostile.tamper = tamper
+    cur = conn.cursor()
+    try:
+        cur.execute("SELECT id FROM t ORDER BY id")
+        got = cur.fetchall()
+    except SIGNALLED:
+        assert conn.closed
+        return
+    # If the call itself did not notice, the next one must: never a new request.
+    assert got == [(1,), (2,), (3,)]
+    hostile.tamper = None
+    fails_fast(hostile, conn, lambda: conn.cursor().execute("DELETE FROM t"))
+
+
+def test_read_ahead_replies_in_flight_are_not_stray(hostile):
+    """The other side of the rule: replies the driver asked for ahead of time
+    arrive while no call is running, and must be taken as its own."""
+    conn = connect(hostile, autocommit=True, read_timeout=10)
+    cur = conn.cursor()
+    cur.execute("CREATE TABLE big (id INTEGER)")
+    cur.executemany("INSERT INTO big VALUES (?)", [(i,) for i in range(500)])
+    cur = conn.cursor(fetch_buffer_size=64)
+    cur.execute("SELECT id FROM big ORDER BY id")
+    got = []
+    for row in cur:
+        got.append(row[0])
+        if row[0] % 50 == 0:
+            time.sleep(0.02)                    # read-ahead replies land meanwhile
+    assert got == list(range(500))
+    assert not conn.closed
+    conn.close()
