@@ -100,7 +100,7 @@ def test_two_thousand_failures_hold_no_more_statements_than_a_clean_loop(emu, au
         _clean(cur, t, i)
     cur.close()
     flush(conn)
-    clean = emu.open_statements()
+    clean = emu.unkept(conn)
     cur = conn.cursor()
     counts = []
     for i in range(LOOPS):
@@ -109,11 +109,11 @@ def test_two_thousand_failures_hold_no_more_statements_than_a_clean_loop(emu, au
             fail(cur, t)
         if i % 250 == 249:
             flush(conn)
-            counts.append(emu.open_statements())
+            counts.append(emu.unkept(conn))
     assert not conn.closed
     cur.close()
     flush(conn)
-    assert emu.open_statements() == clean, counts
+    assert emu.unkept(conn) == clean, counts
     assert max(counts) <= clean + 1, counts
     if not autocommit:
         conn.rollback()
@@ -125,21 +125,17 @@ def test_each_failure_kind_gives_back_its_statement(emu, name, fail, cls):
     conn = connect(emu, autocommit=True)
     t = _table(conn)
     flush(conn)
-    before = emu.open_statements()
+    before = emu.unkept(conn)
     cur = conn.cursor()
     for _ in range(20):
         with pytest.raises(cls):
             fail(cur, t)
     cur.close()
     flush(conn)
-    assert emu.open_statements() == before
+    assert emu.unkept(conn) == before
     conn.close()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9: statement leaks / only PEP 249 errors "
-                   "(driver core): a SELECT of a BYTE or TEXT column raises a bare "
-                   "ValueError('no row decoding for TypeCode.BYTE') instead of "
-                   "NotSupportedError")
 @pytest.mark.parametrize("column", ["BYTE", "TEXT"])
 def test_unsupported_column_type_is_refused_and_released(emu, column):
     conn = connect(emu, autocommit=True)
@@ -147,12 +143,12 @@ def test_unsupported_column_type_is_refused_and_released(emu, column):
     cur = conn.cursor()
     cur.execute(f"CREATE TABLE {t} (id INTEGER, b {column})")
     flush(conn)
-    before = emu.open_statements()
+    before = emu.unkept(conn)
     for _ in range(50):
         with pytest.raises(ifx.NotSupportedError):
             cur.execute(f"SELECT id, b FROM {t}")
     cur.execute(f"SELECT id FROM {t}")
     assert cur.fetchall() == []
     flush(conn)
-    assert emu.open_statements() == before
+    assert emu.unkept(conn) == before
     conn.close()
