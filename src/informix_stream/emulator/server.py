@@ -9,6 +9,8 @@ that client's connection; the listener and other sessions carry on.
 from __future__ import annotations
 
 import logging
+import os
+import select
 import socket
 import ssl
 import threading
@@ -152,6 +154,7 @@ class EmulatorServer:
         if error:
             return None
         session = Session(self.engine, version=SERVER_VERSION)
+        session.interrupt_requested = _interrupt_check(conn, self._stopping)
         if req.database:
             session.db = self.engine.connect(req.database)
         return session
@@ -190,6 +193,7 @@ class EmulatorServer:
                              + _protocol_error_reply(f"unparsable request: {exc}"))
                 raise ProtocolError(str(exc)) from exc
             if burst:
+                _take_urgent(conn)        # a cancel between statements cancels nothing
                 conn.sendall(session.handle_many(burst))
                 continue
             if pos:
@@ -199,6 +203,33 @@ class EmulatorServer:
                 raise ProtocolError("request exceeds the emulator's size limit")
             if not _recv_into(conn, buf):
                 return
+
+
+def _interrupt_check(conn: socket.socket, stopping: threading.Event):
+    """True (once per cancel) when the client sent its urgent byte -- IBM's
+    JDBC cancels with one byte of TCP urgent data (asf.Connection.sOOBSocket)
+    -- or when the server is shutting down."""
+    def check() -> bool:
+        return stopping.is_set() or _take_urgent(conn)
+    return check
+
+
+def _take_urgent(conn: socket.socket) -> bool:
+    """Consume a pending urgent byte; True if there was one.  Read on a
+    duplicate of the descriptor, beneath any TLS layer."""
+    try:
+        if not select.select([], [], [conn], 0)[2]:
+            return False
+        dup = socket.socket(fileno=os.dup(conn.fileno()))
+        try:
+            # MSG_DONTWAIT, not setblocking(): the flag would be shared with
+            # the client's own descriptor through the duplicate.
+            dup.recv(1, socket.MSG_OOB | socket.MSG_DONTWAIT)
+        finally:
+            dup.close()
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def _protocol_error_reply(text: str) -> bytes:
