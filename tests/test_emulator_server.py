@@ -249,3 +249,39 @@ def test_tls_connections_verified_and_unverified(tls_files):
         with pytest.raises(informix_stream.OperationalError):
             informix_stream.connect(host="127.0.0.1", port=srv.port, password="in4mix",
                                     database="testdb", connect_timeout=3, read_timeout=3)
+
+
+def test_a_request_sent_a_byte_at_a_time_costs_linear_work():
+    """Issue 9 item 10: an unterminated request is not re-parsed from its
+    start for every byte (quadratic); another client is not held up."""
+    from informix_stream.framing import Writer as W
+    with EmulatorServer(databases=("testdb",)) as srv:
+        slow = informix_stream.connect(host=srv.host, port=srv.port, password="in4mix",
+                                       database="testdb", read_timeout=60)
+        other = informix_stream.connect(host=srv.host, port=srv.port, password="in4mix",
+                                        database="testdb", read_timeout=60)
+        w = W()
+        for _ in range(60_000):                 # 240 KB of small messages, then EOT
+            w.short(Tag.ID).short(0)
+        request = w.short(Tag.EOT).getvalue()
+        sock = slow._io.sock
+        started = time.monotonic()
+        worst = 0.0
+        for i in range(len(request)):
+            sock.send(request[i:i + 1])
+            if i % 60_000 == 0:
+                t = time.monotonic()
+                cur = other.cursor()
+                cur.execute("SELECT COUNT(*) FROM systables WHERE tabid = 1")
+                assert cur.fetchone() == (1,)
+                worst = max(worst, time.monotonic() - t)
+        sock.settimeout(30)
+        reply = b""
+        while not reply.endswith(b"\x00\x0c"):
+            reply += sock.recv(4096)
+        elapsed = time.monotonic() - started
+        assert reply[:2] == b"\x00\x0d"             # SQ_ERR: statement 0 does not exist
+        assert elapsed < 20, elapsed
+        assert worst < 1.0, worst
+        slow.close()
+        other.close()

@@ -41,6 +41,8 @@ RECV_SIZE = 256 * 1024
 # Requests answered as one burst at most (bounds the reply held in memory).
 MAX_BURST = 2048
 LOGIN_TIMEOUT = 30.0
+# A client quiet this long has sent all of its request for now.
+IDLE = 0.05
 
 
 class EmulatorServer:
@@ -205,42 +207,71 @@ class EmulatorServer:
         the replies go out in one send.  Replies are always sent before the
         server blocks on reading again, so a client reading its replies
         never waits on one we are holding.
+
+        An unfinished request is not parsed again for every byte that
+        arrives (a client sending a byte at a time would make that
+        quadratic): only once the unparsed bytes have grown by a quarter, or
+        when the client has paused (``IDLE`` seconds) -- linear work overall.
         """
         pos = 0
+        retry_at = 0
         while not session.finished:
             burst: list[list] = []
-            try:
-                while len(burst) < MAX_BURST:
-                    messages, end = parse_request(buf, pos, codecs.read_param)
-                    if self.on_request is not None:
-                        self.on_request(bytes(buf[pos:end]))
-                    pos = end
-                    burst.append(messages)
-                    if messages and messages[-1] is Tag.EXIT:
-                        break
-            except Incomplete:
-                pass
-            except ProtocolError as exc:
-                conn.sendall(session.handle_many(burst) + _protocol_error_reply(str(exc)))
-                raise
-            except Exception as exc:  # noqa: BLE001 - a codec bug on hostile bytes
-                # Where a request could not be parsed the wire position is
-                # lost: answer with -408 and end this connection only.
-                log.exception("cannot parse a request")
-                conn.sendall(session.handle_many(burst)
-                             + _protocol_error_reply(f"unparsable request: {exc}"))
-                raise ProtocolError(str(exc)) from exc
+            if len(buf) - pos >= retry_at:
+                pos = self._parse_burst(conn, buf, pos, session, burst)
+                pending = len(buf) - pos
+                retry_at = 0 if burst or not pending else pending + max(1, pending // 4)
             if burst:
                 _take_urgent(conn)        # a cancel between statements cancels nothing
                 conn.sendall(session.handle_many(burst))
                 continue
             if pos:
                 del buf[:pos]
+                retry_at -= pos
                 pos = 0
             if len(buf) > MAX_PENDING:
                 raise ProtocolError("request exceeds the emulator's size limit")
+            if retry_at > len(buf) and not _readable(conn, IDLE):
+                retry_at = 0              # the client paused: try the request now
+                continue
             if not _recv_into(conn, buf):
                 return
+
+    def _parse_burst(self, conn: socket.socket, buf: bytearray, pos: int, session: Session,
+                     burst: list[list]) -> int:
+        """Cut complete requests off ``buf[pos:]`` into ``burst``; the new pos."""
+        try:
+            while len(burst) < MAX_BURST:
+                messages, end = parse_request(buf, pos, codecs.read_param)
+                if self.on_request is not None:
+                    self.on_request(bytes(buf[pos:end]))
+                pos = end
+                burst.append(messages)
+                if messages and messages[-1] is Tag.EXIT:
+                    break
+        except Incomplete:
+            pass
+        except ProtocolError as exc:
+            conn.sendall(session.handle_many(burst) + _protocol_error_reply(str(exc)))
+            raise
+        except Exception as exc:  # noqa: BLE001 - a codec bug on hostile bytes
+            # Where a request could not be parsed the wire position is
+            # lost: answer with -408 and end this connection only.
+            log.exception("cannot parse a request")
+            conn.sendall(session.handle_many(burst)
+                         + _protocol_error_reply(f"unparsable request: {exc}"))
+            raise ProtocolError(str(exc)) from exc
+        return pos
+
+
+def _readable(conn: socket.socket, timeout: float) -> bool:
+    pending = getattr(conn, "pending", None)
+    if pending is not None and pending():
+        return True
+    try:
+        return bool(select.select([conn], [], [], timeout)[0])
+    except (OSError, ValueError):
+        return True                       # let recv report it
 
 
 def _interrupt_check(conn: socket.socket, stopping: threading.Event):
