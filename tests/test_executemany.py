@@ -324,3 +324,31 @@ def test_other_thread_waits_for_the_whole_executemany(conn):
     assert result == [3]
     assert marks["bulk"] < marks["query"], marks
     assert count(conn, t) == 60_000
+
+
+def test_a_failing_row_costs_the_emulator_linear_work(monkeypatch, ifx_target):
+    """Issue 9 item 7: the emulator answers a pipelined run with a failing row
+    by replaying it once, request by request -- not a batch from every index."""
+    if ifx_target.kind != "emulator":
+        pytest.skip("counts the emulator's own batch attempts")
+    from informix_stream.emulator import engine as engine_module
+    from informix_stream.emulator import EmulatorServer
+    attempted = []
+    original = engine_module.Session.execute_many
+
+    def counting(self, stmt, rows):
+        rows = list(rows)
+        attempted.append(len(rows))
+        return original(self, stmt, rows)
+
+    monkeypatch.setattr(engine_module.Session, "execute_many", counting)
+    with EmulatorServer(databases=("testdb",)) as srv:
+        c = ifx.connect(host=srv.host, port=srv.port, password="in4mix", database="testdb",
+                        autocommit=True)
+        t = keyed_table(c, 3000)
+        with pytest.raises(ifx.IntegrityError) as info:
+            c.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)",
+                                   ((i, "x") for i in range(4000)), chunk_size=4000)
+        assert info.value.row_index == 3000
+        assert sum(attempted) <= 2 * 4000, sum(attempted)
+        c.close()

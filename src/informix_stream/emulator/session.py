@@ -227,7 +227,15 @@ class Session:
         i, n = 0, len(requests)
         while i < n:
             j = self._insert_run_end(requests, i)
-            if j - i > 1 and self._run_batch(requests[i:j], out):
+            if j - i > 1 and not self._run_batch(requests[i:j], out):
+                # The batch failed and was undone: answer this run request
+                # by request, once each (retrying a batch from every later
+                # index would cost the square of the run).
+                for request in requests[i:j]:
+                    out += self.handle(request)
+                i = j
+                continue
+            if j - i > 1:
                 i = j
                 continue
             out += self.handle(requests[i])
