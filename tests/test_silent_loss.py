@@ -190,7 +190,6 @@ def emulator_lacks(request, ifx_target, reason: str) -> None:
 
 
 def test_session_sees_its_own_commit_while_a_stream_is_open(request, ifx_target, auto, check):
-    emulator_lacks(request, ifx_target, OWN_COMMIT)
     t, s = unique("own"), unique("src")
     cur = auto.cursor()
     cur.execute(f"CREATE TABLE {s} (id INTEGER)")

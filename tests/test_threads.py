@@ -66,9 +66,7 @@ MIXED = ("emulator (issue 11, not the driver): with streams open on the same ses
 
 
 @pytest.mark.timeout(280)
-@pytest.mark.parametrize("loaders", [
-    False, pytest.param(True, marks=pytest.mark.xfail(strict=True, reason=MIXED))],
-    ids=["streams-only", "streams-and-executemany"])
+@pytest.mark.parametrize("loaders", [False, True], ids=["streams-only", "streams-and-executemany"])
 def test_threads_streaming_and_loading_on_one_connection_get_their_own_rows(emu, loaders):
     direct = connect(emu, autocommit=True)
     tag = uuid.uuid4().hex[:6]

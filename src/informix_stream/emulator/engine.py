@@ -36,6 +36,7 @@ writer waits a bounded time for the write lock instead of failing at once.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import decimal
 import itertools
 import operator
@@ -71,6 +72,9 @@ _PROGRESS_STEPS = 20_000
 # Reported for SQL the emulator does not implement (its own code, not the
 # server's: a real server would either run the statement or say otherwise).
 INTERNAL_NOT_SUPPORTED = -999
+# Idle reader connections a session keeps (it opens one per concurrently
+# open cursor outside a transaction, never sharing a busy one).
+_IDLE_READERS = 4
 _SAVEPOINT_ACTIONS = ("SAVEPOINT", "ROLLBACK TO SAVEPOINT", "RELEASE SAVEPOINT")
 """Wait for SQLite's database-wide write lock.  Informix locks rows, so two
 sessions writing different rows never conflict there; a short wait here
@@ -605,12 +609,13 @@ class RowSource:
 
     def __init__(self, cursor: sqlite3.Cursor, columns: list[ResultColumn],
                  convert: Callable[[list], list] | None, kind: StatementKind,
-                 encoded: bool = False) -> None:
+                 encoded: bool = False, on_close: Callable[[], None] | None = None) -> None:
         self.columns = columns
         self.encoded = encoded
         self._cursor: sqlite3.Cursor | None = cursor
         self._convert = convert
         self._kind = kind
+        self._on_close = on_close
 
     def fetch(self, n: int) -> list[tuple]:
         cur = self._cursor
@@ -630,6 +635,8 @@ class RowSource:
         if self._cursor is not None:
             self._cursor.close()
             self._cursor = None
+            if self._on_close is not None:
+                self._on_close()
 
 
 # ---------------------------------------------------------------------------
@@ -955,7 +962,10 @@ class Session:
         self.interrupt_requested: Callable[[], bool] | None = None
         self._wait_ms = DEFAULT_LOCK_WAIT_MS
         self._conn = self._open()
-        self._reader: sqlite3.Connection | None = None
+        # Connections for reads outside a transaction, each with its count of
+        # open cursors: a cursor gets a reader with none open, so it reads a
+        # fresh snapshot (one left open would pin an old one).
+        self._readers: list[list] = []
         self._dml = self._conn.cursor()
         self._in_tx = False
         self._ddl_in_tx = False
@@ -1057,10 +1067,11 @@ class Session:
             return
         if self._in_tx:
             self.rollback()
-        for conn in (self._reader, self._conn):
+        for conn in [r[0] for r in self._readers] + [self._conn]:
             if conn is not None:
                 conn.close()
-        self._conn = self._reader = None  # type: ignore[assignment]
+        self._readers = []
+        self._conn = None  # type: ignore[assignment]
 
     # -- prepare ---------------------------------------------------------------------
     def prepare(self, sql: str) -> Prepared:
@@ -1185,31 +1196,45 @@ class Session:
         if stmt.kind is not StatementKind.SELECT:
             raise SqlError(-481, message="statement is not a SELECT")
         values = self._values(stmt, params)
-        conn = self._conn if self._in_tx else self._reading_connection()
+        reader = None if self._in_tx else self._reading_connection()
+        conn = self._conn if reader is None else reader[0]
         try:
             cursor = conn.execute(stmt.translation.sql, values)
         except sqlite3.Error as exc:
             raise _map_error(exc, stmt.kind, self._db) from None
+        on_close = None
+        if reader is not None:
+            reader[1] += 1
+            on_close = functools.partial(_release_reader, reader)
         encoded = stmt.translation.encoded
         if stmt.convert is None and stmt.columns:
             stmt.convert = _images if encoded else row_converter(stmt.columns) or _identity
         convert = None if stmt.convert is _identity else stmt.convert
-        return RowSource(cursor, stmt.columns, convert, stmt.kind, encoded)
+        return RowSource(cursor, stmt.columns, convert, stmt.kind, encoded, on_close)
 
     def _should_stop(self) -> int:
         check = self.interrupt_requested
         return 1 if check is not None and check() else 0
 
-    def _reading_connection(self) -> sqlite3.Connection:
-        """Cursors outside a transaction read on their own connection.
+    def _reading_connection(self) -> list:
+        """A reader connection with no cursor open on it, as ``[conn, open]``.
 
-        An open read on the main connection would hold back the commit of
-        later autocommit writes on it (SQLite commits when the last statement
-        of a connection finishes); Informix commits those at once.
+        Cursors outside a transaction read on connections of their own: an
+        open read on the main connection would hold back the commit of later
+        autocommit writes on it (SQLite commits when the last statement of a
+        connection finishes); Informix commits those at once.  And a reader
+        with a cursor still open would give a new cursor that cursor's old
+        snapshot, hiding this session's own later commits.
         """
-        if self._reader is None:
-            self._reader = self._open()
-        return self._reader
+        idle = [r for r in self._readers if r[1] == 0]
+        for extra in idle[_IDLE_READERS:]:
+            extra[0].close()
+            self._readers.remove(extra)
+        if idle:
+            return idle[0]
+        reader = [self._open(), 0]
+        self._readers.append(reader)
+        return reader
 
     # -- DDL and session options ---------------------------------------------------
     def _option(self, option: tuple) -> None:
@@ -1224,7 +1249,7 @@ class Session:
         else:
             wait = DEFAULT_LOCK_WAIT_MS
         self._wait_ms = wait
-        for conn in (self._conn, self._reader):
+        for conn in [self._conn] + [r[0] for r in self._readers]:
             if conn is not None:
                 conn.execute(f"PRAGMA busy_timeout = {wait}")
 
@@ -1283,6 +1308,10 @@ class Session:
 
 
 _WORD = re.compile(r"[a-z_][a-z0-9_$]*")
+
+
+def _release_reader(reader: list) -> None:
+    reader[1] -= 1
 
 
 def _identity(rows: list) -> list:
