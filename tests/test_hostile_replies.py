@@ -16,7 +16,8 @@ import tracemalloc
 import pytest
 
 import informix_stream as ifx
-from faults.emu import connect
+from both_drivers import AsyncDriver, SyncDriver
+from faults.emu import DATABASE, PASSWORD, SERVER, USER
 from faults.hostile import (CLOSE, SILENCE, HostileServer, done, eot, is_fetch,
                             tuple_msg)
 from informix_stream.messages import Command, Tag
@@ -25,13 +26,34 @@ SIGNALLED = (ifx.OperationalError, ifx.InterfaceError)
 pytestmark = pytest.mark.timeout(60)
 
 
+@pytest.fixture(params=["sync", "async"])
+def drv(request):
+    """The blocking and the asyncio driver, through one face (both_drivers.py)."""
+    d = SyncDriver() if request.param == "sync" else AsyncDriver()
+    yield d
+    d.close()
+
+
+class _Target:
+    user, password, database, server = USER, PASSWORD, DATABASE, SERVER
+
+    def __init__(self, h: HostileServer) -> None:
+        self.host, self.port = h.host, h.port
+
+
 @pytest.fixture
-def hostile():
+def hostile(drv):
     with HostileServer() as h:
+        h.drv = drv
         yield h
 
 
-def ready(h: HostileServer, **kw) -> ifx.Connection:
+def connect(h: HostileServer, **kw):
+    kw.setdefault("connect_timeout", 10)
+    return h.drv.connect(_Target(h), **kw)
+
+
+def ready(h: HostileServer, **kw):
     """A connection with table t (id INTEGER, name VARCHAR(10)) of 3 rows."""
     kw.setdefault("read_timeout", 10)
     conn = connect(h, autocommit=True, **kw)
@@ -163,9 +185,18 @@ def _marker(messages) -> bool:
     return any(isinstance(m, Command) and b"marker" in m.sql for m in messages)
 
 
-def test_stray_reply_between_statements_is_never_read_as_the_next_one(hostile):
+ASYNC_STRAY = ("issue 9/10: hostile replies (asyncio layer): AsyncIO.check_idle looks only "
+               "at the StreamReader's buffer, so stray bytes still in the socket (the loop "
+               "has not run since they came) are read as the next PREPARE's reply: the "
+               "DELETE below runs on the server under the stray statement id and reports "
+               "rowcount 0 while it deleted a row")
+
+
+def test_stray_reply_between_statements_is_never_read_as_the_next_one(request, hostile):
     """The server sends a complete, plausible reply when nothing is owed: the
     next call must refuse instead of taking it for its own answer."""
+    if hostile.drv.name == "async":
+        request.applymarker(pytest.mark.xfail(strict=True, reason=ASYNC_STRAY))
     conn = ready(hostile)
     captured: dict = {}
 
