@@ -17,6 +17,7 @@ import time
 import pytest
 
 import informix_stream as ifx
+from both_drivers import AsyncDriver, SyncDriver
 from test_driver import connect, unique
 
 N, CHUNK = 50, 10
@@ -24,19 +25,28 @@ N, CHUNK = 50, 10
 POSITIONS = [0, 3, 10, 19, 25, 49]
 
 
+@pytest.fixture(params=["sync", "async"])
+def drv(request):
+    """The blocking and the asyncio driver, through one face (both_drivers.py)."""
+    d = SyncDriver() if request.param == "sync" else AsyncDriver()
+    yield d
+    d.close()
+
+
 @pytest.fixture
-def two(ifx_target):
-    """(connection under test factory, checking connection)."""
+def two(ifx_target, drv):
+    """(factory of connections under test, a blocking checking connection)."""
     made: list = []
 
-    def open_(autocommit: bool) -> ifx.Connection:
-        c = connect(ifx_target, autocommit=autocommit)
+    def open_(autocommit: bool):
+        c = drv.connect(ifx_target, autocommit=autocommit)
         made.append(c)
         return c
-    check = open_(True)
+    check = connect(ifx_target, autocommit=True)
     yield open_, check
     for c in made:
         c.close()
+    check.close()
 
 
 def table(check) -> str:
@@ -137,13 +147,29 @@ def test_batch_errors_without_errors_is_an_empty_list(two):
     assert ids(check, t) == list(range(N))
 
 
+@pytest.fixture
+def two_sync(ifx_target):
+    """Threads share a blocking connection (an asyncio one belongs to its loop)."""
+    made: list = []
+
+    def open_(autocommit: bool) -> ifx.Connection:
+        c = connect(ifx_target, autocommit=autocommit)
+        made.append(c)
+        return c
+    check = open_(True)
+    yield open_, check
+    for c in made:
+        c.close()
+
+
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
-def test_other_threads_statement_never_lands_between_a_chunk_and_its_undo(two, autocommit):
+def test_other_threads_statement_never_lands_between_a_chunk_and_its_undo(two_sync,
+                                                                          autocommit):
     """Thread B writes on the same connection while A's executemany runs and
     then fails mid-chunk: B's row is neither undone with A's chunk nor
     committed on A's behalf, and A's table holds exactly rows[:k]."""
-    open_, check = two
+    open_, check = two_sync
     t, marks = table(check), table(check)
     conn = open_(autocommit)
     k = 25
