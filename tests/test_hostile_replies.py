@@ -150,7 +150,7 @@ def test_length_prefix_past_the_end_of_a_message(hostile, ending):
                    "its header; the driver waits for bytes that never come (forever "
                    "without read_timeout)")
 def test_message_over_max_message_size_fails_at_its_header(hostile):
-    conn = ready(hostile, max_message_size=4096, read_timeout=8)
+    conn = ready(hostile, max_message_size=4096, read_timeout=4)
     hostile.tamper = on_fetch([_err(30000, b"x" * 64), SILENCE])
     fails_fast(hostile, conn, select(conn), limit=3.0)
 
@@ -178,6 +178,24 @@ def test_tuple_over_max_message_size_is_refused_in_bounded_memory(hostile):
 def test_unknown_message_tag(hostile, junk):
     conn = ready(hostile)
     hostile.tamper = on_fetch([junk])
+    fails_fast(hostile, conn, select(conn))
+
+
+NO_DESCRIBE = ("issue 9: hostile replies (driver core): a PREPARE reply without its "
+               "DESCRIBE raises ProgrammingError('server prepared the statement without "
+               "describing it') and keeps the connection; a reply the server cannot have "
+               "sent is a protocol error: OperationalError, connection closed")
+
+
+def _prepares(messages) -> bool:
+    return any(isinstance(m, Command) for m in messages)
+
+
+@pytest.mark.xfail(strict=True, reason=NO_DESCRIBE)
+@pytest.mark.parametrize("reply", [done(0) + eot(), eot()], ids=["done-only", "empty"])
+def test_prepare_reply_without_its_describe(hostile, reply):
+    conn = ready(hostile)
+    hostile.tamper = lambda messages, real: [reply] if _prepares(messages) else None
     fails_fast(hostile, conn, select(conn))
 
 
