@@ -145,6 +145,7 @@ def _prepare_then_next(emu, proxy, intr, direct, kind: str, then: str, sample) -
     for direction, offset in offsets:
         v = next(_values)
         conn = connect(proxy, autocommit=True)
+        server_side = emu.latest_session()
         try:
             cut = interrupted(proxy, intr, direction, offset, _first_op(kind, conn, t1, v))
             hits += cut
@@ -165,6 +166,9 @@ def _prepare_then_next(emu, proxy, intr, direct, kind: str, then: str, sample) -
             assert rows(direct, f"SELECT COUNT(*) FROM {t1} WHERE id = ?", (v,))[0][0] <= 1
             assert rows(direct, f"SELECT COUNT(*) FROM {t1} WHERE id < 0")[0][0] == 2
             assert rows(direct, f"SELECT COUNT(*) FROM {t2} WHERE id < 0")[0][0] == 3
+            if not conn.closed:
+                flush(conn)                  # nothing the interrupt left is still held
+                assert server_side.statements == {}, (direction, offset)
         finally:
             conn.close()
     return hits
