@@ -176,3 +176,42 @@ def test_closed_connection_refuses(drv, ifx_target):
     assert c.closed
     with pytest.raises(ifx.InterfaceError):
         c.cursor()
+
+
+def test_row_factories_written_for_informix_driver_work_too(conn):
+    """informix-driver calls a row factory with the column names; psycopg with
+    the cursor.  Both kinds work here."""
+    t = numbered(conn, 2)
+    names_style = lambda names: lambda values: dict(zip(names, values))  # noqa: E731
+    cursor_style = lambda cur: lambda values: {d[0]: v for d, v in zip(cur.description, values)}  # noqa: E731
+    for factory in (names_style, cursor_style):
+        cur = conn.cursor(row_factory=factory)
+        cur.execute(f"SELECT id, name FROM {t} WHERE id = 1")
+        assert cur.fetchall() == [{"id": 1, "name": "name 1"}]
+
+
+def test_named_parameters_with_a_mapping(conn):
+    t = numbered(conn, 10)
+    cur = conn.cursor()
+    cur.execute(f"SELECT id FROM {t} WHERE id >= :low AND id < :high AND id <> :low + 1 "
+                "ORDER BY id", {"low": 3, "high": 6})
+    assert cur.fetchall() == [(3,), (5,)]
+    cur.executemany(f"UPDATE {t} SET name = :name WHERE id = :id",
+                    ({"id": i, "name": f"renamed {i}"} for i in (1, 2)))
+    assert cur.rowcount == 2
+    cur.execute(f"SELECT name FROM {t} WHERE id IN (:a, :b) ORDER BY name", {"a": 1, "b": 2})
+    assert cur.fetchall() == [("renamed 1",), ("renamed 2",)]
+    with pytest.raises(ifx.ProgrammingError, match="no value"):
+        cur.execute(f"SELECT id FROM {t} WHERE id = :missing", {"other": 1})
+    with pytest.raises(ifx.ProgrammingError, match="mapping"):
+        cur.execute(f"SELECT id FROM {t} WHERE id = :id", (1,))
+
+
+def test_marker_like_text_in_literals_is_left_alone(conn):
+    t = numbered(conn, 2)
+    cur = conn.cursor()
+    cur.execute(f"SELECT 'a?b', 'http://h:8080', DATETIME (12:30) HOUR TO MINUTE, id FROM {t} "
+                "WHERE id = ?", (1,))
+    (q, url, when, id_), = cur.fetchall()
+    assert (q, url, id_) == ("a?b", "http://h:8080", 1)
+    assert (when.hour, when.minute) == (12, 30)

@@ -562,7 +562,8 @@ def test_two_streams_interleaved(small):
 
 
 def test_stream_cleanup_each_way_frees_the_statement(private):
-    c = connect(private, autocommit=True, fetch_buffer_size=256)
+    c = connect(private, autocommit=True, fetch_buffer_size=256,
+                prepare_cache_size=0)   # checks RELEASE; the cache keeps statements
     rec = private.rec
     t = unique("free")
     fill(c, t, 1000)
@@ -628,7 +629,7 @@ def test_closing_connection_with_open_stream(ifx_target, small):
 
 
 def test_small_select_costs_three_round_trips_with_cleanup(private):
-    c = connect(private, autocommit=True)
+    c = connect(private, autocommit=True, prepare_cache_size=0)
     rec = private.rec
     t = unique("rt")
     fill(c, t, 10)
@@ -648,7 +649,8 @@ def test_small_select_costs_three_round_trips_with_cleanup(private):
 
 
 def test_abandoning_a_stream_costs_one_round_trip(private):
-    c = connect(private, autocommit=True, fetch_buffer_size=256)
+    c = connect(private, autocommit=True, fetch_buffer_size=256,
+                prepare_cache_size=0)   # checks RELEASE; the cache keeps statements
     rec = private.rec
     t = unique("abandon")
     fill(c, t, 100_000)
@@ -677,7 +679,8 @@ def test_abandoning_a_stream_costs_one_round_trip(private):
 
 
 def test_materializing_cursor(private):
-    c = connect(private, autocommit=True, fetch_buffer_size=256)
+    c = connect(private, autocommit=True, fetch_buffer_size=256,
+                prepare_cache_size=0)   # checks RELEASE; the cache keeps statements
     rec = private.rec
     t = unique("mat")
     fill(c, t, 3000)

@@ -32,11 +32,12 @@ RESULTS = HERE / "results"
 MIB = 1 << 20
 
 # What the memory table compares; the first three must stay flat.
-BOUNDED = ("stream-iterate", "stream-fetchmany", "executemany")
+BOUNDED = ("stream-iterate", "stream-fetchmany", "async-stream", "executemany")
 GROWING = ("materialize", "informix-driver")
 LABELS = {
     "stream-iterate": "ours, streaming, iterate",
     "stream-fetchmany": "ours, streaming, fetchmany(10,000)",
+    "async-stream": "ours, asyncio, async for",
     "executemany": "ours, executemany from a generator",
     "materialize": "ours, materialize=True, fetchall",
     "informix-driver": "informix-driver (materializes at execute)",
@@ -44,6 +45,7 @@ LABELS = {
 STYLE = {   # colour, line and (for the growth plot) marker per consumer
     "stream-iterate": ("tab:blue", "-", "o"),
     "stream-fetchmany": ("tab:orange", "-", "s"),
+    "async-stream": ("tab:cyan", "-.", "P"),
     "executemany": ("tab:green", "--", "^"),
     "materialize": ("tab:red", "-", "D"),
     "informix-driver": ("tab:purple", "--", "v"),

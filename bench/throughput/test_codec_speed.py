@@ -3,7 +3,10 @@
 The driver's fetch loop is make_row_decoder, the emulator's serve loop is
 make_tuple_encoder, executemany is encode_param and the emulator's SQ_BIND
 parsing is read_param; these numbers are the per-row/per-value costs behind
-the end-to-end figures of stream_compare.py and serve_rate.py.
+the end-to-end figures of stream_compare.py and serve_rate.py.  Each decode
+case also runs the plain reference decoder (``..._ref``,
+informix_stream/codec/rowdecode_ref.py) on the same bytes, so the generated
+decoder's gain over it is in the same table.
 
     PYTHONPATH=src python3 -m pytest bench/throughput/test_codec_speed.py -p no:cacheprovider
     python3 bench/throughput/test_codec_speed.py      # timeit medians, no pytest
@@ -31,6 +34,7 @@ if str(SRC) not in sys.path:
 import pytest  # noqa: E402
 
 from informix_stream import codecs  # noqa: E402
+from informix_stream.codec.rowdecode_ref import reference_decoder  # noqa: E402
 from informix_stream.codecs import parse_type  # noqa: E402
 from informix_stream.framing import Reader  # noqa: E402
 
@@ -46,15 +50,27 @@ _WIDE_CYCLE = [
 ]
 WIDE_TYPES = [parse_type(_WIDE_CYCLE[i % 10][0]) for i in range(100)]
 WIDE_ROW = tuple(_WIDE_CYCLE[i % 10][1] for i in range(100))
+# The sales table of issue 13: the DECIMAL and DATETIME cells dominate.
+SALES_TYPES = [parse_type(t) for t in ("integer", "varchar(32)", "decimal(12,2)",
+                                       "datetime year to second", "date", "varchar(64)")]
+SALES_ROW = (42, "customer-42", Decimal("1234567.89"), dt.datetime(2024, 5, 6, 7, 8, 9),
+             dt.date(2024, 5, 6), None)
 
 _BIND_HEAD = struct.pack("!hhhh", 4, 0, 5, len(FIVE_ROW))  # SQ_ID 0, SQ_BIND, count
 _EXECUTE = struct.pack("!h", 7)
 
 
-def _decode_case(types, row) -> tuple[Callable[[], object], object]:
-    decode = codecs.make_row_decoder(types)
+def _decode_case(types, row, make=codecs.make_row_decoder
+                 ) -> tuple[Callable[[], object], object]:
+    decode = make(types)
     image = codecs.make_row_encoder(types)(row)
     return (lambda: decode(image, 0)), (row, len(image))
+
+
+def _decode_cases(name: str, types, row) -> dict[str, tuple[Callable[[], object], object]]:
+    """The generated decoder and the reference decoder on the same row."""
+    return {name: _decode_case(types, row),
+            f"{name}_ref": _decode_case(types, row, reference_decoder)}
 
 
 def _tuple_message(image: bytes) -> bytes:
@@ -100,10 +116,11 @@ def _cases() -> dict[str, tuple[Callable[[], object], object]]:
     image = row_enc(FIVE_ROW)
     tuple_msg = _tuple_message(image)
     cases = {
-        "decode_1_integer": _decode_case([parse_type("integer")], (12345,)),
-        "decode_5_columns": _decode_case(FIVE_TYPES, FIVE_ROW),
-        "decode_5_columns_nulls": _decode_case(FIVE_TYPES, FIVE_NULLS),
-        "decode_100_columns": _decode_case(WIDE_TYPES, WIDE_ROW),
+        **_decode_cases("decode_1_integer", [parse_type("integer")], (12345,)),
+        **_decode_cases("decode_5_columns", FIVE_TYPES, FIVE_ROW),
+        **_decode_cases("decode_5_columns_nulls", FIVE_TYPES, FIVE_NULLS),
+        **_decode_cases("decode_100_columns", WIDE_TYPES, WIDE_ROW),
+        **_decode_cases("decode_sales_row", SALES_TYPES, SALES_ROW),
         "encode_row_5_columns": ((lambda: row_enc(FIVE_ROW)), image),
         "encode_tuple_5_columns": ((lambda: tuple_enc(FIVE_ROW)), tuple_msg),
         "encode_tuple_5_columns_nulls": ((lambda: tuple_enc(FIVE_NULLS)), _tuple_message(

@@ -31,8 +31,13 @@ class AsyncCursor(CursorBase):
         self._check_open()
         self._reset()
         conn = self.connection
+        if hasattr(seq_of_parameters, "__aiter__"):
+            seq_of_parameters, named = await em.apeek(seq_of_parameters)
+        else:
+            seq_of_parameters, named = em.peek(seq_of_parameters)
         plan = em.Plan(self, operation, batch_errors=batch_errors, chunk_size=chunk_size,
-                       chunk_bytes=chunk_bytes, commit_every_chunk=commit_every_chunk)
+                       chunk_bytes=chunk_bytes, commit_every_chunk=commit_every_chunk,
+                       named=named)
         async with conn._lock:      # no other task runs between a chunk and its repair
             await conn._run(plan.start_gen())
             try:

@@ -19,7 +19,7 @@ import ssl
 from collections.abc import Generator
 from typing import Any
 
-from .blocking import RECV_SIZE, send_cancel
+from .blocking import RECV_SIZE, close_quietly, send_cancel
 from .core.session import FLUSH, ClientSession
 from .errors import OperationalError
 
@@ -58,6 +58,7 @@ class AsyncIO:
         session = self.session
         session.check()
         session.begin_op()
+        step = None
         try:
             try:
                 step = next(op)
@@ -68,7 +69,8 @@ class AsyncIO:
                 self._write()
                 result = stop.value
         except BaseException as exc:
-            session.end_op(exc)
+            close_quietly(op)       # the operation's own cleanup runs now, not at GC
+            session.end_op(exc, step)
             if session.broken is not None:
                 self.close()
             raise

@@ -54,6 +54,15 @@ def open_socket(host: str, port: int, *, connect_timeout: float | None,
     return sock, raw
 
 
+def close_quietly(op: Generator[Any, None, Any]) -> None:
+    """Close an operation cut short; what its cleanup raises cannot replace
+    the exception that cut it."""
+    try:
+        op.close()
+    except BaseException:  # noqa: BLE001 - the original exception is the one to raise
+        pass
+
+
 def send_cancel(raw: socket.socket) -> None:
     """Send the urgent byte on the TCP socket beneath any TLS layer."""
     dup = socket.socket(fileno=os.dup(raw.fileno()))
@@ -78,6 +87,7 @@ class BlockingIO:
         session = self.session
         session.check()
         session.begin_op()
+        step = None
         try:
             try:
                 step = next(op)
@@ -89,7 +99,8 @@ class BlockingIO:
                     self._flush()
                 result = stop.value
         except BaseException as exc:
-            session.end_op(exc)
+            close_quietly(op)       # the operation's own cleanup runs now, not at GC
+            session.end_op(exc, step)
             if session.broken is not None:
                 self.close()
             raise

@@ -25,6 +25,8 @@ DEFAULT_PORT = 9088
 DEFAULT_FETCH_BUFFER = 64 * 1024
 MAX_FETCH_BUFFER = 2 * 1024 * 1024 * 1024 - 1
 DEFAULT_MAX_MESSAGE = 64 * 1024 * 1024
+# Prepared statements a connection keeps for re-execution (0: none).
+DEFAULT_PREPARE_CACHE = 32
 
 _ENV_KEYS = {"host": "IFX_HOST", "port": "IFX_PORT", "user": "IFX_USER",
              "password": "IFX_PASSWORD", "database": "IFX_DATABASE", "server": "IFX_SERVER"}
@@ -51,6 +53,7 @@ class ConnectParams:
     tls_server_hostname: str | None = None
     tls_insecure_skip_verify: bool = False
     max_message_size: int = DEFAULT_MAX_MESSAGE
+    prepare_cache_size: int = DEFAULT_PREPARE_CACHE
     keepalive: bool = False
     client_locale: str | None = None
     db_locale: str | None = None
@@ -132,6 +135,7 @@ def _coerce(p: ConnectParams) -> None:
         p.port = int(p.port)
         p.fetch_buffer_size = int(p.fetch_buffer_size)
         p.max_message_size = int(p.max_message_size)
+        p.prepare_cache_size = int(p.prepare_cache_size)
         for name in ("connect_timeout", "read_timeout", "statement_timeout"):
             value = getattr(p, name)
             if isinstance(value, str):
@@ -144,6 +148,8 @@ def _coerce(p: ConnectParams) -> None:
             setattr(p, name, value.lower() in ("1", "true", "yes", "on"))
     if not 1 <= p.fetch_buffer_size <= MAX_FETCH_BUFFER:
         raise InterfaceError(f"fetch_buffer_size must be 1..{MAX_FETCH_BUFFER}")
+    if p.prepare_cache_size < 0:
+        raise InterfaceError("prepare_cache_size must not be negative")
     if p.max_message_size < 1024:
         raise InterfaceError("max_message_size must be at least 1024 bytes")
     _check_locale(p.client_locale, "client_locale")

@@ -16,6 +16,7 @@ from .connect_params import MAX_FETCH_BUFFER, ConnectParams
 from .core import requests as rq
 from .core import statement as st
 from .core.session import ClientSession
+from .core.statement_cache import StatementCache
 from .errors import DatabaseError, InterfaceError, OperationalError
 from .errtext import message_for
 from .login import LoginRequest, build_login_request, parse_login_reply
@@ -67,6 +68,7 @@ class ConnectionBase:
         self._generation = forks.generation()
         self._cursor_seq = 0
         self._cursors: weakref.WeakSet = weakref.WeakSet()
+        self._statements = StatementCache(params.prepare_cache_size)
         self.fetch_buffer_size = params.fetch_buffer_size
         self.database = params.database
         self.row_factory = params.row_factory

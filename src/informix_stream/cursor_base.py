@@ -19,18 +19,21 @@ so a SELECT that fits one buffer costs two round trips.
 from __future__ import annotations
 
 import logging
+import sys
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from . import codecs
 from .core import requests as rq
 from .core import statement as st
 from .core.session import ClientSession
-from .errors import InterfaceError, ProgrammingError
+from .core.statement_cache import INVALIDATING, STALE_STATEMENT
+from .errors import DatabaseError, InterfaceError, ProgrammingError
 from .messages import Reply, StmtType
+from .rows import ResultShape
 
 _TX_OPENERS = {StmtType.BEGIN_WORK}
 _TX_CLOSERS = {StmtType.COMMIT, StmtType.ROLLBACK, StmtType.DATABASE,
@@ -70,6 +73,10 @@ class CursorBase:
         self._make_row: RowMaker | None = None
         self._ahead: deque = deque()
         self._nfetch_request: bytes | None = None
+        self._cut: str | None = None       # why the result ended early, if it did
+        self._prepared: st.Prepared | None = None
+        self._kept = False                 # the statement belongs to the connection's cache
+        self._begin = False                # the first request carries the implicit BEGIN
         self._position = 0
         self._total: int | None = None
         self._finalizer = weakref.finalize(self, _queue_cleanup, weakref.ref(conn), None)
@@ -85,7 +92,7 @@ class CursorBase:
         time at DEBUG (never the parameter values)."""
         self._check_open()
         self._reset()
-        sql, order, count = st.parse_sql(operation)
+        sql, order, count = st.parse_sql(operation, isinstance(parameters, Mapping))
         if not log.isEnabledFor(logging.DEBUG):
             yield from self._run_statement(sql, order, count, parameters)
             return
@@ -97,10 +104,29 @@ class CursorBase:
                       (time.perf_counter() - start) * 1000, sql)
 
     def _run_statement(self, sql: str, order, count: int, parameters):
+        """Run ``sql`` on a kept prepared statement when the connection has
+        one (no PREPARE round trip), else prepare it; a kept statement the
+        server calls stale (-710) is prepared again, once."""
         encoded = st.encode_params(parameters, order, count) if (parameters or count) else []
-        session = self._session
-        prepared = yield from st.prepare(session, sql, count)
+        cache = self.connection._statements
+        prepared = cache.checkout(sql)
+        if prepared is not None:
+            try:
+                yield from self._run_prepared(prepared, encoded, True,
+                                              st.opens_transaction(sql))
+                return
+            except DatabaseError as exc:
+                if exc.sqlcode != STALE_STATEMENT:
+                    raise
+                log.debug("prepared statement went stale (-710); preparing again: %s", sql)
+                self._cut = None             # nothing was delivered from the stale one
+        prepared = yield from st.prepare(self._session, sql, count)
+        yield from self._run_prepared(prepared, encoded, cache.lend_new(sql, prepared), False)
+
+    def _run_prepared(self, prepared: st.Prepared, encoded: list[bytes], kept: bool,
+                      begin: bool):
         self._stmt_id = prepared.stmt_id
+        self._prepared, self._kept, self._begin = prepared, kept, begin
         kind = prepared.describe.stmt_type
         if kind == StmtType.SELECT or (kind == StmtType.EXECUTE_PROCEDURE
                                        and prepared.describe.columns):
@@ -110,13 +136,22 @@ class CursorBase:
 
     def _execute_statement(self, prepared: st.Prepared, encoded: list[bytes]):
         session = self._session
+        cache = self.connection._statements
         stmt_id, self._stmt_id = prepared.stmt_id, None
         try:
-            reply = yield from st.exchange(session, rq.execute(stmt_id, encoded))
-        except Exception:
-            # The failed EXECUTE skipped the RELEASE: it is owed to the server.
-            session.owe(rq.release_only(stmt_id))
+            reply = yield from st.exchange(
+                session, rq.execute(stmt_id, encoded, release=not self._kept),
+                begin=self._begin)
+        except Exception as exc:
+            if self._kept and isinstance(exc, DatabaseError) and exc.sqlcode != STALE_STATEMENT:
+                self._give_back()                # the statement itself is fine
+            else:
+                # The failed EXECUTE skipped the RELEASE: it is owed to the server.
+                cache.forget(stmt_id)
+                session.owe(rq.release_only(stmt_id))
             raise
+        if self._kept:
+            self._give_back()
         self.rowcount = reply.rowcount
         kind = prepared.describe.stmt_type
         if kind == StmtType.INSERT:
@@ -127,6 +162,16 @@ class CursorBase:
             session.in_transaction = False
         if kind == StmtType.DATABASE:
             session.logged = bool(reply.warnings & DB_LOGGED)
+        if kind in INVALIDATING:
+            for body in cache.clear():
+                session.defer_cleanup(body)
+
+    def _give_back(self) -> None:
+        """Return a kept statement to the connection's cache; statements it
+        evicts are released on the next request."""
+        self._kept = False
+        for body in self.connection._statements.give_back(self._prepared):
+            self._session.defer_cleanup(body)
 
     def _describe_result(self, prepared: st.Prepared) -> None:
         """Decoder and PEP 249 description; a type we cannot decode frees
@@ -140,7 +185,8 @@ class CursorBase:
         self._decode = codecs.make_row_decoder(types)
         self.description = [_description(c.name, t)
                             for c, t in zip(prepared.describe.columns, types)]
-        self._make_row = self.row_factory(self) if self.row_factory is not None else None
+        self._make_row = (self.row_factory(ResultShape(self))
+                          if self.row_factory is not None else None)
 
     def _open_request(self, prepared: st.Prepared, encoded: list[bytes],
                       first_fetch: bool) -> Reply:
@@ -149,12 +195,14 @@ class CursorBase:
         body = rq.open_cursor(prepared.stmt_id, conn._next_cursor_name(), encoded,
                               scroll=self.scrollable, hold=self.hold,
                               first_fetch=self.fetch_buffer_size if first_fetch else None)
+        begin, self._begin = self._begin, False
         self._open = True
         self._exhausted = False
         self._finalizer.detach()
         self._finalizer = weakref.finalize(self, _queue_cleanup, weakref.ref(conn),
                                            prepared.stmt_id)
-        return self._session.send(body, decode=self._decode, budget=self.fetch_buffer_size)
+        return self._session.send(body, decode=self._decode, budget=self.fetch_buffer_size,
+                                  begin=begin)
 
     def _open_result(self, prepared: st.Prepared, encoded: list[bytes]):
         """Streaming: OPEN with the first NFETCH (no read-ahead yet: a result
@@ -269,14 +317,19 @@ class CursorBase:
 
     # -- cleanup --------------------------------------------------------------------
     def _release(self) -> None:
-        """Give the statement back at the front of the next request."""
+        """Give the statement back at the front of the next request: CLOSE
+        its cursor, and RELEASE it unless the connection keeps it."""
         if self._stmt_id is None:
             return
-        data = rq.release(self._stmt_id, self._open)
+        if self._kept:
+            if self._open:
+                self._session.defer_cleanup(rq.close_only(self._stmt_id))
+            self._give_back()
+        else:
+            self._session.defer_cleanup(rq.release(self._stmt_id, self._open))
         self._stmt_id = None
         self._open = False
         self._finalizer.detach()
-        self._session.defer_cleanup(data)
 
     def _release_now_gen(self):
         """Free the server cursor now: one round trip, never a drain."""
@@ -288,11 +341,18 @@ class CursorBase:
 
     def _abandon(self) -> None:
         """After a failed OPEN or FETCH the cursor may or may not be open:
-        owe a CLOSE and a RELEASE separately so that either state is cleaned."""
+        owe a CLOSE and a RELEASE separately so that either state is cleaned.
+        The result is marked cut short: a later fetch raises instead of
+        looking like the end of the rows."""
         self._ahead.clear()
+        if not self._exhausted or self._decode is not None:
+            exc = sys.exc_info()[1]
+            self._cut = f"{type(exc).__name__}: {exc}" if exc is not None else "abandoned"
         self._exhausted = True
         if self._stmt_id is None:
             return
+        self.connection._statements.forget(self._stmt_id)
+        self._kept = False
         self._session.owe(rq.close_only(self._stmt_id), rq.release_only(self._stmt_id))
         self._stmt_id = None
         self._open = False
@@ -302,6 +362,7 @@ class CursorBase:
         self._release()
         self._ahead.clear()
         self._nfetch_request = None
+        self._cut = None
         self.description = None
         self.rowcount = -1
         self.lastrowid = None
@@ -321,6 +382,9 @@ class CursorBase:
         self._check_open()
         if self._decode is None:
             raise ProgrammingError("no result set: execute a query first")
+        if self._cut is not None:
+            raise InterfaceError("this result ended early and its remaining rows are "
+                                 f"unknown ({self._cut}); execute the statement again")
 
     def _fetchmany_size(self, size: int | None) -> int:
         size = self.arraysize if size is None else size

@@ -38,8 +38,10 @@ class Cursor(CursorBase):
         self._check_open()
         self._reset()
         conn = self.connection
+        seq_of_parameters, named = em.peek(seq_of_parameters)
         plan = em.Plan(self, operation, batch_errors=batch_errors, chunk_size=chunk_size,
-                       chunk_bytes=chunk_bytes, commit_every_chunk=commit_every_chunk)
+                       chunk_bytes=chunk_bytes, commit_every_chunk=commit_every_chunk,
+                       named=named)
         with conn._lock:           # no other thread runs between a chunk and its repair
             conn._wait(plan.start_gen())
             try:

@@ -22,8 +22,9 @@ error, with its ``row_index``, lands in ``cursor.batch_errors``.
 
 from __future__ import annotations
 
+import itertools
 import struct
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .core import requests as rq
@@ -49,10 +50,55 @@ ROLLBACK_TO_SAVEPOINT = "ROLLBACK WORK TO SAVEPOINT _ifxs_executemany"
 BATCH, AUTOCOMMIT, SAVEPOINT_MODE, UNLOGGED = "batch", "autocommit", "savepoint", "unlogged"
 
 
+class BindExecute:
+    """The send strategy: one ``SQ_ID, SQ_BIND, SQ_EXECUTE`` request per row.
+
+    A row source hands it each row's encoded parameter blocks; the insert
+    cursor of a later version (PUT/FLUSH) is another strategy of the same
+    shape.
+    """
+
+    def __init__(self, stmt_id: int) -> None:
+        self.prefix = rq.statement_id(stmt_id)
+
+    def request(self, encoded: list[bytes]) -> bytes:
+        return self.prefix + _BIND_HEAD.pack(Tag.BIND, len(encoded)) + b"".join(encoded) + rq.EXECUTE
+
+
+class Unencodable(Exception):
+    """A row source's row that cannot be encoded (as opposed to the caller's
+    iterable failing): carries the PEP 249 error, named by row index later."""
+
+    def __init__(self, error: Error) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+def tuple_rows(rows: Iterable[Sequence[Any]], order, count: int):
+    """The row source for Python sequences: each row's encoded parameter blocks."""
+    if isinstance(rows, (str, bytes)):
+        raise InterfaceError("executemany takes an iterable of parameter rows")
+    for params in rows:
+        try:
+            encoded = st.encode_params(params, order, count)
+        except Error as exc:
+            raise Unencodable(exc) from None
+        yield encoded
+
+
 def _chunks(rows: Iterable[Sequence[Any]], order, count: int, prefix: bytes,
             chunk_size: int, chunk_bytes: int, start: int = 0
             ) -> Iterator[tuple[int, list[bytes]]]:
-    """Yield (index of the chunk's first row, encoded requests), lazily.
+    """BIND+EXECUTE requests for Python rows in chunks (``chunk``'s shape,
+    kept for the request-building benchmark)."""
+    strategy = BindExecute(0)
+    strategy.prefix = prefix
+    return chunk(tuple_rows(rows, order, count), strategy, chunk_size, chunk_bytes, start)
+
+
+def chunk(source: Iterator[list[bytes]], strategy: BindExecute, chunk_size: int,
+          chunk_bytes: int, start: int = 0) -> Iterator[tuple[int, list[bytes]]]:
+    """Yield (index of the chunk's first row, its requests), lazily.
 
     A row that cannot be encoded fails its whole chunk before anything of it
     is sent.  An exception from the caller's iterable is different: the rows
@@ -60,24 +106,20 @@ def _chunks(rows: Iterable[Sequence[Any]], order, count: int, prefix: bytes,
     """
     requests: list[bytes] = []
     size, first = 0, start
-    if isinstance(rows, (str, bytes)):
-        raise InterfaceError("executemany takes an iterable of parameter rows")
-    source = iter(rows)
     index = start
+    make = strategy.request
     while True:
         try:
-            params = next(source)
+            encoded = next(source)
         except StopIteration:
             break
+        except Unencodable as bad:
+            raise _at_row(bad.error, index) from bad.error.__cause__
         except BaseException:
             if requests:
                 yield first, requests
             raise
-        try:
-            encoded = st.encode_params(params, order, count)
-        except Error as exc:
-            raise _at_row(exc, index) from exc.__cause__
-        request = prefix + _BIND_HEAD.pack(Tag.BIND, len(encoded)) + b"".join(encoded) + rq.EXECUTE
+        request = make(encoded)
         requests.append(request)
         size += len(request)
         index += 1
@@ -94,19 +136,50 @@ def _at_row(exc: Error, index: int) -> Error:
     return exc
 
 
+def peek(rows: Iterable[Any]) -> tuple[Iterator[Any], bool]:
+    """The rows again, and whether they are mappings (``:name`` markers);
+    only the first row is read ahead."""
+    if isinstance(rows, (str, bytes)):
+        raise InterfaceError("executemany takes an iterable of parameter rows")
+    source = iter(rows)
+    for first in source:
+        return itertools.chain((first,), source), isinstance(first, Mapping)
+    return iter(()), False
+
+
+async def apeek(rows: Any) -> tuple[Any, bool]:
+    """``peek`` for an async iterable."""
+    source = rows.__aiter__()
+    try:
+        first = await source.__anext__()
+    except StopAsyncIteration:
+        return _aempty(), False
+
+    async def chained():
+        yield first
+        async for row in source:
+            yield row
+    return chained(), isinstance(first, Mapping)
+
+
+async def _aempty():
+    return
+    yield  # pragma: no cover - makes this an async generator
+
+
 class Plan:
     """One executemany call: its statement, chunking and failure mode."""
 
     def __init__(self, cursor, operation: str, *, batch_errors: bool,
                  chunk_size: int | None, chunk_bytes: int | None,
-                 commit_every_chunk: bool) -> None:
+                 commit_every_chunk: bool, named: bool = False) -> None:
         self.chunk_size = DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size
         self.chunk_bytes = DEFAULT_CHUNK_BYTES if chunk_bytes is None else chunk_bytes
         if self.chunk_size < 1 or self.chunk_bytes < 1:
             raise InterfaceError("chunk_size and chunk_bytes must be positive")
         self.cursor = cursor
         self.session = cursor._session
-        self.sql, self.order, self.count = st.parse_sql(operation)
+        self.sql, self.order, self.count = st.parse_sql(operation, named)
         self.batch_errors = batch_errors
         self.commit_every_chunk = commit_every_chunk
         self.stmt_id: int | None = None
@@ -136,8 +209,9 @@ class Plan:
 
     def chunks(self, rows: Iterable[Sequence[Any]], start: int = 0
                ) -> Iterator[tuple[int, list[bytes]]]:
-        return _chunks(rows, self.order, self.count, rq.statement_id(self.stmt_id),
-                       self.chunk_size, self.chunk_bytes, start)
+        """Requests in chunks from Python rows (the tuple row source)."""
+        return chunk(tuple_rows(rows, self.order, self.count), BindExecute(self.stmt_id),
+                     self.chunk_size, self.chunk_bytes, start)
 
     async def async_chunks(self, rows) -> Any:
         """Chunks from an async iterable: a chunk's rows are gathered, then

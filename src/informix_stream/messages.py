@@ -415,7 +415,7 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
             if decode_row is None:
                 raise ProtocolError("row data arrived for a statement without columns")
             try:
-                row, at = decode_row(buf, pos + 8)
+                row, at = decode_row(buf, pos + 8, stop)
             except DataError as exc:
                 # The tuple frames correctly but holds no value of its
                 # column's type: skip it, finish the reply, and let the

@@ -1,7 +1,10 @@
 """Row factories: what a cursor hands out for each row (psycopg 3's protocol).
 
-A row factory is called with the cursor once per result and returns a
-function from the decoded tuple to the row object::
+A row factory is called once per result and returns a function from the
+decoded tuple to the row object.  What it is called with is a ``ResultShape``:
+the tuple of column names that informix-driver's factories take, which also
+carries ``.description`` and ``.cursor`` as psycopg 3's factories expect of a
+cursor, so factories written for either driver work unchanged::
 
     conn = informix_stream.connect(..., row_factory=dict_row)
     cur = conn.cursor(row_factory=namedtuple_row)
@@ -17,7 +20,24 @@ from collections import namedtuple
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["tuple_row", "dict_row", "namedtuple_row"]
+__all__ = ["tuple_row", "dict_row", "namedtuple_row", "ResultShape"]
+
+
+class ResultShape(tuple):
+    """Column names of a result, with the cursor's ``description``."""
+
+    description: list
+    cursor: Any
+
+    def __new__(cls, cursor: Any) -> ResultShape:
+        shape = super().__new__(cls, (d[0] for d in cursor.description or ()))
+        shape.description = cursor.description
+        shape.cursor = cursor
+        return shape
+
+    @property
+    def connection(self) -> Any:
+        return self.cursor.connection
 
 
 def tuple_row(cursor: Any) -> Callable[[tuple], tuple]:

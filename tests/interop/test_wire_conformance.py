@@ -158,10 +158,15 @@ def record(client: str, script: Callable[[int], list[tuple]]) -> Recording:
 
 def python_script(module: Any) -> Callable[[int], list[tuple]]:
     """The script through a DB-API module (ours or informix-driver: same API)."""
+    # Ours keeps prepared statements for re-execution (a deliberate
+    # difference, docs/protocol.md section 12); the script compares the
+    # request shapes the references send, so it runs without that cache.
+    extra = {"prepare_cache_size": 0} if module is informix_stream else {}
+
     def run(port: int) -> list[tuple]:
         conn = module.connect(host="127.0.0.1", port=port, user=USER, password=PASSWORD,
                               database=DATABASE, server=SERVER, autocommit=False,
-                              read_timeout=60)
+                              read_timeout=60, **extra)
         with conn.cursor() as cur:
             cur.execute(INSERT_SQL, COMMITTED_ROW)
         conn.commit()

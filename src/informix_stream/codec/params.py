@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 from ..errors import DataError, ProtocolError
 from ..framing import Reader, Writer
-from .scalars import (BIGINT, DOUBLE, EPOCH_ORDINAL, INT, INT_NULL, REAL, SHORT, IntervalYM,
+from . import scalars
+from .scalars import (EPOCH_ORDINAL, INT_NULL, IntervalYM,
                       bcd_bytes, date_from_days, datetime_bytes, datetime_value, days_since_epoch,
                       decimal_from_bcd, decimal_pairs, int8_value, interval_bytes, interval_value,
                       is_bcd_null, text_bytes)
@@ -32,6 +33,12 @@ from .typeinfo import (PACKED_CODES, TU_DAY, TU_HOUR, TU_MONTH, TU_NAMES, TU_SEC
                        ColumnType, TypeCode, qualifier)
 
 __all__ = ["BlobParam", "encode_param", "read_param"]
+
+# Bound by assignment, not by the import: CPython 3.11 compiles a method call
+# on an imported name as an attribute load that builds a bound method on
+# every call, a tenth of the cost of reading a short text parameter.
+_SHORT, _INT, _BIGINT = scalars.SHORT, scalars.INT, scalars.BIGINT
+_REAL, _DOUBLE = scalars.REAL, scalars.DOUBLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +67,7 @@ def _short_prefixed(data: bytes) -> bytes:
     if len(data) > 0x7FFF:
         raise DataError(f"a value of {len(data)} bytes is longer than a parameter "
                         "can carry (32767)")
-    return SHORT.pack(len(data)) + data
+    return _SHORT.pack(len(data)) + data
 
 
 _MAX_DIGITS = 32
@@ -173,19 +180,19 @@ def _encode_any(value: object, encoding: str) -> bytes:
         return _block(TypeCode.CHAR, 0, _short_prefixed(text_bytes(value, encoding)))
     if isinstance(value, int):
         if -0x80000000 <= value <= 0x7FFFFFFF:
-            return _block(TypeCode.INTEGER, 0x0A00, INT.pack(value))
+            return _block(TypeCode.INTEGER, 0x0A00, _INT.pack(value))
         if -0x8000000000000000 < value < 0x8000000000000000:
-            return _block(TypeCode.BIGINT, 0x1300, BIGINT.pack(value))
+            return _block(TypeCode.BIGINT, 0x1300, _BIGINT.pack(value))
         raise DataError(f"{value} overflows BIGINT")
     if isinstance(value, float):
-        return _block(TypeCode.FLOAT, 0, DOUBLE.pack(value))
+        return _block(TypeCode.FLOAT, 0, _DOUBLE.pack(value))
     if isinstance(value, decimal.Decimal):
         return _bind_decimal(value)
     if isinstance(value, datetime.datetime):
         ctype = _DT_FRACTION if value.microsecond else _DT_SECOND
         return _bind_packed(TypeCode.DATETIME, ctype, datetime_bytes(value, ctype))
     if isinstance(value, datetime.date):
-        return _block(TypeCode.DATE, 0, INT.pack(days_since_epoch(value)))
+        return _block(TypeCode.DATE, 0, _INT.pack(days_since_epoch(value)))
     if isinstance(value, datetime.time):
         ctype = _TIME_FRACTION if value.microsecond else _TIME_SECOND
         return _bind_packed(TypeCode.DATETIME, ctype, datetime_bytes(value, ctype))
@@ -271,7 +278,7 @@ def _read_value(r: Reader, code: TypeCode, prec: int, encoding: str) -> object:
         return date_from_days(r.int())
     if code in (TypeCode.BYTE, TypeCode.TEXT):
         descriptor = r.raw(56)
-        return BlobParam(code, INT.unpack_from(descriptor, 16)[0])
+        return BlobParam(code, _INT.unpack_from(descriptor, 16)[0])
     raise ProtocolError(f"unsupported parameter type {int(code)}")
 
 
@@ -313,7 +320,7 @@ def _text_param_reader(reader: Reader, buf: bytes | bytearray | memoryview, pos:
     start = pos + 2
     if start > reader.end:
         return _SLOW
-    n = SHORT.unpack_from(buf, pos)[0]
+    n = _SHORT.unpack_from(buf, pos)[0]
     stop = start + n
     if n < 0 or stop + (n & 1) > reader.end:
         return _SLOW
@@ -325,17 +332,17 @@ def _text_param_reader(reader: Reader, buf: bytes | bytearray | memoryview, pos:
     return text
 
 
-_INT_PARAM_READER = _fixed_param_reader(INT, -0x80000000)
-_BIGINT_PARAM_READER = _fixed_param_reader(BIGINT, -0x8000000000000000)
+_INT_PARAM_READER = _fixed_param_reader(_INT, -0x80000000)
+_BIGINT_PARAM_READER = _fixed_param_reader(_BIGINT, -0x8000000000000000)
 _PARAM_READERS: dict[int, _FastReader] = {
     TypeCode.CHAR: _text_param_reader, TypeCode.VARCHAR: _text_param_reader,
     TypeCode.NCHAR: _text_param_reader, TypeCode.NVARCHAR: _text_param_reader,
-    TypeCode.SMALLINT: _fixed_param_reader(SHORT, -0x8000),
+    TypeCode.SMALLINT: _fixed_param_reader(_SHORT, -0x8000),
     TypeCode.INTEGER: _INT_PARAM_READER, TypeCode.SERIAL: _INT_PARAM_READER,
     TypeCode.BIGINT: _BIGINT_PARAM_READER, TypeCode.BIGSERIAL: _BIGINT_PARAM_READER,
-    TypeCode.FLOAT: _fixed_param_reader(DOUBLE, None),
-    TypeCode.SMALLFLOAT: _fixed_param_reader(REAL, None),
-    TypeCode.DATE: _fixed_param_reader(INT, None, date_from_days),
+    TypeCode.FLOAT: _fixed_param_reader(_DOUBLE, None),
+    TypeCode.SMALLFLOAT: _fixed_param_reader(_REAL, None),
+    TypeCode.DATE: _fixed_param_reader(_INT, None, date_from_days),
 }
 # Type shorts whose block has no extended owner/name: a NULL needs no more.
 _PLAIN_PARAM_CODES = frozenset([*range(TypeCode.SERIAL8 + 1), TypeCode.BIGINT,

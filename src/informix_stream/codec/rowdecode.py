@@ -31,18 +31,12 @@ import struct
 from collections.abc import Callable, Sequence
 
 from .codegen import SHAPE_CACHE_SIZE, compile_function, indent, struct_maker
-from .scalars import (EPOCH_ORDINAL, FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, REAL,
-                      datetime_value, decimal_from_bcd, int8_value, interval_value, is_bcd_null)
+from .rowdecode_ref import RowDecoder, check_encoding, reference_decoder
+from .scalars import (EPOCH_ORDINAL, FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, REAL, TRUE_BYTES,
+                      int8_value, packed_converter)
 from .typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode, check_decodable
 
-__all__ = ["make_row_decoder", "RowDecoder", "TRUE_BYTES", "packed_converter"]
-
-RowDecoder = Callable[[bytes | bytearray | memoryview, int], tuple[tuple, int]]
-
-# What a BOOLEAN's first byte may be to read as true: JDBC's 1 and the 't'
-# informix-driver also accepts.
-TRUE_BYTES = (b"\x01", b"t", b"T")
-
+__all__ = ["make_row_decoder", "RowDecoder"]
 
 def make_row_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
                      ) -> RowDecoder:
@@ -60,16 +54,8 @@ def make_row_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
     A row that does not fit the buffer raises ProtocolError, a value that
     its bytes cannot be raises DataError (see the module docstring).
     """
+    check_encoding(encoding)
     return _compiled_decoder(tuple(columns), encoding)
-
-
-def packed_converter(ctype: ColumnType) -> Callable[[bytes], object]:
-    """DECIMAL/MONEY/DATETIME/INTERVAL bytes (all zeros: NULL) -> value."""
-    if ctype.code in (TypeCode.DECIMAL, TypeCode.MONEY):
-        scale = ctype.scale
-        return lambda b: None if is_bcd_null(b) else decimal_from_bcd(b, scale)
-    decode = datetime_value if ctype.code == TypeCode.DATETIME else interval_value
-    return lambda b: None if is_bcd_null(b) else decode(b, ctype)
 
 
 # DATE values repeat a lot within a result set, and a dict hit is cheaper
@@ -86,34 +72,43 @@ def _new_date(days: int) -> datetime.date:
 
 
 _SMALLFLOAT_NULL = b"\xff" * 4
+_DOUBLE_NULL = b"\xff" * 8
+# Bound by assignment: CPython 3.11 calls a method of an imported name
+# through a bound-method object, slower on these per-cell paths.
+_real_unpack = REAL.unpack
+_double_pack = FLOAT_STRUCT[TypeCode.FLOAT].pack
 
 
 def _smallfloat(raw: bytes) -> float | None:
     """SMALLFLOAT from its raw bytes: a float32 NaN can change its bits on
     the way through a Python float, so NULL is recognised by the bytes."""
-    return None if raw == _SMALLFLOAT_NULL else REAL.unpack(raw)[0]
+    return None if raw == _SMALLFLOAT_NULL else _real_unpack(raw)[0]
 
 
 def _double_nan_or_null(value: float) -> float | None:
     """FLOAT NULL is all-ones bytes, a NaN; a double keeps its bits through
     a Python float, so only NaNs need their bytes compared."""
-    return None if FLOAT_STRUCT[TypeCode.FLOAT].pack(value) == b"\xff" * 8 else value
+    return None if _double_pack(value) == _DOUBLE_NULL else value
 
 
+# Framing runs first (the body), values are converted in the return
+# expression, so a value error always comes after the whole row framed.  The
+# error itself is worded by the reference decoder, which names the column.
 _DECODER = """\
-def decode_row(buf, start=0):
+def decode_row(buf, start=0, stop=None):
     pos = start
     try:
 {body}        return {row}, pos
     except (StructError, IndexError) as exc:
         raise ProtocolError(f"row image ends early: {{exc}}") from exc
-    except (ValueError, OverflowError) as exc:
+    except (ValueError, OverflowError, DataError) as exc:
+        _reference(buf, start, stop)
         raise DataError(f"undecodable row value: {{exc}}") from exc
     except AttributeError:
         if type(buf) is not memoryview:
             raise
         # A memoryview slice has no decode(): use a bytes copy of the rest.
-        row, end = decode_row(bytes(buf[start:]), 0)
+        row, end = decode_row(bytes(buf[start:]), 0, None if stop is None else stop - start)
         return row, start + end
 """
 
@@ -232,6 +227,6 @@ def _decoder_source(columns: tuple[ColumnType, ...], ns: dict) -> str:
 @functools.lru_cache(maxsize=SHAPE_CACHE_SIZE)
 def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str) -> RowDecoder:
     ns: dict = {"_enc": encoding, "_int_at": INT.unpack_from, "_TRUE_BYTES": TRUE_BYTES,
-                "_dates": _DATES}
+                "_dates": _DATES, "_reference": reference_decoder(columns, encoding)}
     source = _decoder_source(columns, ns)
     return compile_function(source, ns, "decode_row")

@@ -10,48 +10,55 @@ the decoding contract in the simplest code that has it:
    envelope length) is a ProtocolError, and nothing past ``len(buf)`` is
    read;
 2. then values, in column order: each cell's bytes to its Python value or
-   None; bytes that are no value of the type raise DataError;
-3. the result is ``(row, end)``, ``end`` being just past the last cell.
+   None; bytes that are no value of the type raise DataError naming the
+   column -- unless the caller said where the row must end (``stop``) and
+   the framing ended elsewhere: then the columns do not match the row, and
+   that is the ProtocolError it really is;
+3. the result is ``(row, end)``, ``end`` being just past the last cell.  It
+   is the caller's to compare ``end`` with the tuple's end on success.
 """
 
 from __future__ import annotations
 
+import codecs
 import datetime
 from collections.abc import Callable, Sequence
 
-from ..errors import DataError, ProtocolError
-from .rowdecode import TRUE_BYTES, RowDecoder, packed_converter
+from ..errors import DataError, NotSupportedError, ProtocolError
 from .scalars import (DOUBLE, EPOCH_ORDINAL, INT, INT8_STRUCT, INT_NULL, INT_STRUCT, REAL,
-                      int8_value)
+                      TRUE_BYTES, int8_value, packed_converter)
 from .typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode, check_decodable
 
-__all__ = ["reference_decoder"]
+__all__ = ["reference_decoder", "RowDecoder", "check_encoding"]
+
+# decode_row(buf, start=0, stop=None) -> (row, end)
+RowDecoder = Callable[..., tuple[tuple, int]]
 
 # take(buf, pos) -> (the cell's bytes, position after it)
-Take = Callable[[bytes, int], tuple[object, int]]
+Take = Callable[[memoryview, int], tuple[object, int]]
 Convert = Callable[[object], object]
 
 
 def _fixed(width: int) -> Take:
-    def take(buf: bytes, pos: int) -> tuple[object, int]:
+    def take(buf: memoryview, pos: int) -> tuple[object, int]:
         end = pos + width
         if end > len(buf):
             raise ProtocolError(f"a {width}-byte value runs past the row image")
-        return buf[pos:end], end
+        return bytes(buf[pos:end]), end
     return take
 
 
-def _take_varchar(buf: bytes, pos: int) -> tuple[object, int]:
+def _take_varchar(buf: memoryview, pos: int) -> tuple[object, int]:
     """[length byte][bytes]"""
     if pos >= len(buf):
         raise ProtocolError("a VARCHAR length runs past the row image")
     end = pos + 1 + buf[pos]
     if end > len(buf):
         raise ProtocolError("a VARCHAR value runs past the row image")
-    return buf[pos + 1:end], end
+    return bytes(buf[pos + 1:end]), end
 
 
-def _take_envelope(buf: bytes, pos: int) -> tuple[object, int]:
+def _take_envelope(buf: memoryview, pos: int) -> tuple[object, int]:
     """[null flag][int length][bytes]: (None, ...) for a NULL, else the bytes."""
     if pos + 5 > len(buf):
         raise ProtocolError("an opaque-type header runs past the row image")
@@ -59,7 +66,7 @@ def _take_envelope(buf: bytes, pos: int) -> tuple[object, int]:
     end = pos + 5 + n
     if n < 0 or end > len(buf):
         raise ProtocolError("an opaque-type value runs past the row image")
-    return (None if buf[pos] == 1 else buf[pos + 5:end]), end
+    return (None if buf[pos] == 1 else bytes(buf[pos + 5:end])), end
 
 
 def _int_converter(ctype: ColumnType) -> Convert:
@@ -115,21 +122,42 @@ def _cell(ctype: ColumnType, encoding: str) -> tuple[Take, Convert]:
     raise ValueError(f"no row decoding for {code!r}")
 
 
+def check_encoding(encoding: str) -> None:
+    """Refuse an unknown code set when a decoder is built, not mid-fetch."""
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise NotSupportedError(f"unknown code set {encoding!r}") from None
+
+
 def reference_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
                       ) -> RowDecoder:
     """A decoder with make_row_decoder's contract, written as plainly as possible."""
+    check_encoding(encoding)
+    columns = tuple(columns)
     cells = [_cell(c, encoding) for c in columns]
 
-    def decode_row(buf: bytes | bytearray | memoryview, start: int = 0) -> tuple[tuple, int]:
-        data, pos, raws = bytes(buf), start, []
-        for take, _ in cells:
-            raw, pos = take(data, pos)
-            raws.append(raw)
+    def decode_row(buf: bytes | bytearray | memoryview, start: int = 0,
+                   stop: int | None = None) -> tuple[tuple, int]:
+        # A view, not a copy: the buffer may be a whole fetch reply, and
+        # copying it per row would make a reply of bad rows quadratic.  It is
+        # released on the way out, so an exception kept by the caller cannot
+        # pin the caller's bytearray (which could then never be resized).
+        pos, raws = start, []
+        with memoryview(buf) as data:
+            for take, _ in cells:
+                raw, pos = take(data, pos)
+                raws.append(raw)
         values = []
-        for (_, convert), raw in zip(cells, raws):
+        for k, ((_, convert), raw) in enumerate(zip(cells, raws)):
             try:
                 values.append(convert(raw))
-            except (ValueError, OverflowError) as exc:
-                raise DataError(f"undecodable row value: {exc}") from exc
+            except (ValueError, OverflowError, DataError) as exc:
+                if stop is not None and pos != stop:
+                    raise ProtocolError(f"row image of {stop - start} bytes decoded as "
+                                        f"{pos - start}: the described columns do not "
+                                        "match the row") from exc
+                raise DataError(f"column {k + 1} ({columns[k].sql()}): cannot decode "
+                                f"{raw[:40]!r}: {exc}") from exc
         return tuple(values), pos
     return decode_row

@@ -75,10 +75,13 @@ def _enc_varchar(ctype: ColumnType, encoding: str) -> CellEncoder:
     return enc
 
 
+_int_pack = INT.pack  # a plain global: see rowdecode._real_unpack
+
+
 def _envelope(data: bytes | None) -> bytes:
     if data is None:
         return b"\x01\x00\x00\x00\x00"
-    return b"\x00" + INT.pack(len(data)) + data
+    return b"\x00" + _int_pack(len(data)) + data
 
 
 def _enc_lvarchar(ctype: ColumnType, encoding: str) -> CellEncoder:

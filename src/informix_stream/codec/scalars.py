@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import DataError
@@ -351,3 +351,17 @@ def date_from_days(days: int) -> datetime.date | None:
     if days == -0x80000000:
         return None
     return datetime.date.fromordinal(EPOCH_ORDINAL + days)
+
+
+# What a BOOLEAN's first byte may be to read as true: JDBC's 1 and the 't'
+# informix-driver also accepts.
+TRUE_BYTES = (b"\x01", b"t", b"T")
+
+
+def packed_converter(ctype: ColumnType) -> Callable[[bytes], object]:
+    """DECIMAL/MONEY/DATETIME/INTERVAL bytes (all zeros: NULL) -> value."""
+    if ctype.code in (TypeCode.DECIMAL, TypeCode.MONEY):
+        scale = ctype.scale
+        return lambda b: None if is_bcd_null(b) else decimal_from_bcd(b, scale)
+    decode = datetime_value if ctype.code == TypeCode.DATETIME else interval_value
+    return lambda b: None if is_bcd_null(b) else decode(b, ctype)

@@ -275,16 +275,19 @@ class ClientSession:
     def begin_op(self) -> None:
         self._op = []
 
-    def end_op(self, exc: BaseException | None) -> None:
+    def end_op(self, exc: BaseException | None, waiting: object = None) -> None:
         """After an operation: if it ended early while its own request was
-        half-sent or a reply it waits for is still owed, the stream is no
-        longer at a point we can account for, so the session is broken."""
+        half-sent, or while a reply it sent or was waiting for (``waiting``,
+        possibly a read-ahead sent by an earlier operation) is still owed,
+        the stream is no longer at a point its owner can account for, so the
+        session is broken."""
         op, self._op = self._op, []
         if exc is None or self.broken is not None:
             return
+        cut = getattr(waiting, "done", True) is False
         if self._receiving:
             self.mark_broken(f"interrupted while parsing a reply ({type(exc).__name__})")
-        elif self._out or any(not e.done and not e.detached for e in op):
+        elif self._out or cut or any(not e.done and not e.detached for e in op):
             self.mark_broken(f"interrupted in the middle of an exchange ({type(exc).__name__})")
 
     def close(self) -> None:

@@ -18,7 +18,7 @@ from ..errors import (DatabaseError, DataError, Error, NotSupportedError,
                       ProgrammingError, server_error)
 from ..errtext import message_for
 from ..messages import Describe, Reply
-from ..placeholders import convert, first_keyword
+from ..placeholders import convert, convert_named, first_keyword
 from . import requests as rq
 from .session import ClientSession, Expect
 
@@ -63,25 +63,32 @@ class Prepared:
         self.markers = markers
 
 
-def parse_sql(operation: str) -> tuple[str, list[int] | None, int]:
+def parse_sql(operation: str, named: bool = False
+              ) -> tuple[str, list[int] | tuple[str, ...] | None, int]:
+    """SQL with ``?`` markers, how arguments map to them, and their count.
+
+    ``named`` (parameters given as a mapping): ``:name`` markers, and the
+    mapping's keys in marker order.  Otherwise ``?`` or ``:N`` markers.
+    """
     if not isinstance(operation, str):
         raise ProgrammingError("the SQL statement must be a str")
+    if named:
+        sql, names = convert_named(operation)
+        return sql, names, len(names)
     return convert(operation)
 
 
-def encode_params(params: Sequence[Any] | None, order: list[int] | None,
-                  count: int) -> list[bytes]:
+def encode_params(params: Sequence[Any] | Mapping[str, Any] | None,
+                  order: list[int] | tuple[str, ...] | None, count: int) -> list[bytes]:
     """Encode every bound value before anything is sent, so bad input costs nothing."""
     if params is None:
         params = ()
-    if isinstance(params, (str, bytes, Mapping)) or not isinstance(params, Sequence):
-        raise ProgrammingError("parameters must be a sequence (tuple or list)")
-    needed = (max(order) + 1) if order else count
-    if len(params) != needed:
-        raise ProgrammingError(f"statement needs {needed} parameters, {len(params)} given")
-    values = [params[i] for i in order] if order else params
+    if isinstance(order, tuple):
+        values = _named_values(params, order)
+    else:
+        values = _positional_values(params, order, count)
     out = []
-    for index, value in enumerate(values):
+    for index, value in enumerate(values):  # noqa: B007 - index names the parameter
         try:
             out.append(codecs.encode_param(value))
         except Error as exc:
@@ -90,6 +97,26 @@ def encode_params(params: Sequence[Any] | None, order: list[int] | None,
             cls = ProgrammingError if isinstance(exc, TypeError) else DataError
             raise cls(f"parameter {index + 1}: {exc}") from exc
     return out
+
+
+def _positional_values(params, order: list[int] | None, count: int) -> Sequence[Any]:
+    if isinstance(params, Mapping):
+        raise ProgrammingError("a mapping of parameters needs :name markers in the SQL")
+    if isinstance(params, (str, bytes)) or not isinstance(params, Sequence):
+        raise ProgrammingError("parameters must be a sequence (tuple or list) or a mapping")
+    needed = (max(order) + 1) if order else count
+    if len(params) != needed:
+        raise ProgrammingError(f"statement needs {needed} parameters, {len(params)} given")
+    return [params[i] for i in order] if order else params
+
+
+def _named_values(params, names: tuple[str, ...]) -> list[Any]:
+    if not isinstance(params, Mapping):
+        raise ProgrammingError("parameters for :name markers must be a mapping")
+    missing = [n for n in dict.fromkeys(names) if n not in params]
+    if missing:
+        raise ProgrammingError(f"no value for parameter(s) {', '.join(missing)}")
+    return [params[n] for n in names]
 
 
 def opens_transaction(sql: str) -> bool:

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 from informix_stream.codecs import TU_SECOND, ColumnType, TypeCode, parse_type
+from informix_stream.errors import ProgrammingError
+from informix_stream.sqllex import opaque_regions
 
 __all__ = [
     "SqlError", "StatementKind", "ResultColumn", "ColumnDef", "TableDef", "Bind",
@@ -169,11 +171,10 @@ class Token(NamedTuple):
     raw: str
 
 
+# Quoted text and comments are found by the driver's scanner (sqllex): one
+# reading of Informix's lexical rules for both sides.
 _TOKEN_RE = re.compile(r"""
     (?P<ws>\s+)
-  | (?P<comment>--[^\n]*|/\*.*?\*/|\{[^}]*\})
-  | (?P<str>'(?:[^']|'')*')
-  | (?P<dstr>"(?:[^"]|"")*")
   | (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
   | (?P<word>[A-Za-z_][A-Za-z0-9_$]*)
   | (?P<param>\?)
@@ -184,14 +185,29 @@ _TOKEN_RE = re.compile(r"""
 def tokenize(sql: str) -> list[Token]:
     """Split Informix SQL into tokens, dropping whitespace and comments.
 
-    Double-quoted text is a string literal, as in Informix without
-    DELIMIDENT.  Anything unrecognised (an unclosed quote or comment, a
-    stray character) is Informix's -201.
+    Where quoted text and comments are comes from ``sqllex`` (the scanner the
+    driver finds parameter markers with); double-quoted text is a string
+    literal, as in Informix without DELIMIDENT.  Anything unrecognised (an
+    unclosed quote or comment, a stray character) is Informix's -201.
     """
+    try:
+        regions = {start: (end, kind) for start, end, kind in opaque_regions(sql)}
+    except ProgrammingError as exc:
+        raise SqlError(-201, message=str(exc)) from None
     tokens: list[Token] = []
     pos = 0
     while pos < len(sql):
-        if sql[pos] == "{" and _opens_collection(tokens):
+        region = regions.get(pos)
+        if region is not None and region[1] != "dt":
+            end, kind = region
+            if kind in ("sq", "dq"):
+                raw = sql[pos:end]
+                quote = raw[0]
+                tokens.append(Token("str", raw[1:-1].replace(quote * 2, quote), pos, raw))
+            pos = end                              # a comment: dropped
+            continue
+        if sql[pos] == "{":
+            # Not a comment by sqllex's reading: a SET/MULTISET/LIST literal.
             end = _collection_end(sql, pos)
             tokens.append(Token("coll", sql[pos + 1:end - 1], pos, sql[pos:end]))
             pos = end
@@ -201,13 +217,10 @@ def tokenize(sql: str) -> list[Token]:
             raise SqlError(-201, message=f"syntax error near {sql[pos:pos + 20]!r}")
         kind, raw = m.lastgroup, m.group()
         pos = m.end()
-        if kind in ("ws", "comment"):
+        if kind == "ws":
             continue
         if kind == "word":
             tokens.append(Token("word", raw.upper(), m.start(), raw))
-        elif kind in ("str", "dstr"):
-            quote = raw[0]
-            tokens.append(Token("str", raw[1:-1].replace(quote * 2, quote), m.start(), raw))
         else:
             tokens.append(Token(kind, raw, m.start(), raw))
     while tokens and tokens[-1].text == ";":
@@ -216,19 +229,6 @@ def tokenize(sql: str) -> list[Token]:
 
 
 _COLLECTIONS = frozenset({"SET", "MULTISET", "LIST"})
-
-
-def _opens_collection(tokens: list[Token]) -> bool:
-    """Is a '{' here a collection literal such as SET{1, 2} and not a comment?
-
-    Only where an expression may start: UPDATE's ``SET {note} col = 1``
-    follows a table name, a literal's keyword follows '(' ',' or an operator.
-    """
-    if not tokens or tokens[-1].kind != "word" or tokens[-1].text not in _COLLECTIONS:
-        return False
-    before = tokens[-2] if len(tokens) > 1 else None
-    return before is None or before.kind == "op" or before.text in ("IN", "VALUES",
-                                                                    "SELECT")
 
 
 def _collection_end(sql: str, pos: int) -> int:
