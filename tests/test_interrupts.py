@@ -246,30 +246,16 @@ def _stream_scenario(emu, proxy, intr, direct, sample, resume: bool) -> None:
             conn.close()
 
 
-READ_AHEAD_HANG = (
-    "issue 9: interrupts (driver core): a Ctrl-C while waiting for a read-ahead reply "
-    "(an Expect sent by an earlier operation, so end_op does not count it) leaves the "
-    "session unbroken; when the signal lands just after recv_into() returned, the bytes "
-    "it read are dropped before ClientSession.receive() and the next statement waits "
-    "for a reply that was already consumed (hang until read_timeout)")
-
-
-@pytest.mark.xfail(strict=True, reason=READ_AHEAD_HANG)
 @pytest.mark.timeout(240)
 def test_ctrl_c_between_and_inside_read_ahead_fetches(emu, proxy, intr, direct):
     _stream_scenario(emu, proxy, intr, direct, 60, resume=False)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9: interrupts (driver core): a stream "
-                   "interrupted while its read-ahead NFETCH is out answers a later "
-                   "fetchall() with [] -- the rest of the result silently lost -- "
-                   "instead of raising")
 @pytest.mark.timeout(240)
 def test_interrupted_stream_resumes_exactly_or_refuses(emu, proxy, intr, direct):
     _stream_scenario(emu, proxy, intr, direct, 60, resume=True)
 
 
-@pytest.mark.xfail(strict=True, reason=READ_AHEAD_HANG)
 @pytest.mark.timeout(1800)
 @full_sweep[0]
 @full_sweep[1]
@@ -408,9 +394,8 @@ def test_keyboard_interrupt_from_the_loop_body(emu, direct, stop_at):
 @pytest.mark.parametrize("taken", [1, 10, 11, 25, 250])
 def test_abandoned_iterator_then_new_statements(emu, direct, taken):
     t, other = _numbers(direct, 300), _numbers(direct, 4)
-    conn = connect(emu, autocommit=True)
-    flush(direct)
-    before = emu.open_statements()
+    conn = connect(emu, autocommit=True, prepare_cache_size=0)   # exact counts
+    server_side = emu.latest_session()
     cur = conn.cursor(fetch_buffer_size=40)
     cur.execute(f"SELECT id FROM {t} ORDER BY id")
     it = iter(cur)
@@ -423,8 +408,8 @@ def test_abandoned_iterator_then_new_statements(emu, direct, taken):
     conn.cursor().execute(f"INSERT INTO {other} VALUES (?)", (99,))
     assert rows(direct, f"SELECT COUNT(*) FROM {other} WHERE id = 99") == [(1,)]
     cur.close()
-    flush(conn, direct)
-    assert emu.open_statements() == before
+    flush(conn)
+    assert server_side.statements == {}
     conn.close()
 
 
