@@ -126,6 +126,15 @@ def _tables(direct) -> tuple[str, str]:
 
 
 def _first_op(kind: str, conn, t1: str, value: int):
+    """The operation that is interrupted.  ``cached-*`` kinds run it twice
+    first (value 0, rows id < 0 untouched), so that the connection's prepare
+    cache hands out an already prepared statement when the interrupt comes."""
+    if kind.startswith("cached-"):
+        kind = kind[len("cached-"):]
+        warm = _first_op(kind, conn, t1, 0)
+        warm()
+        warm()
+
     def insert():
         conn.cursor().execute(f"INSERT INTO {t1} VALUES (?)", (value,))
 
@@ -138,19 +147,22 @@ def _first_op(kind: str, conn, t1: str, value: int):
 
 def _prepare_then_next(emu, proxy, intr, direct, kind: str, then: str, sample) -> int:
     t1, t2 = _tables(direct)
-    probe = connect(proxy, autocommit=True)
+    # Exact statement counts need the prepare cache off; the cached kinds want it on.
+    cache = {} if kind.startswith("cached-") else {"prepare_cache_size": 0}
+    probe = connect(proxy, autocommit=True, **cache)
     offsets = sweep_offsets(proxy, _first_op(kind, probe, t1, 0), sample)
     probe.close()
     hits = 0
     for direction, offset in offsets:
         v = next(_values)
-        conn = connect(proxy, autocommit=True)
+        conn = connect(proxy, autocommit=True, **cache)
         server_side = emu.latest_session()
+        op = _first_op(kind, conn, t1, v)           # (warms the cache first)
         try:
-            cut = interrupted(proxy, intr, direction, offset, _first_op(kind, conn, t1, v))
+            cut = interrupted(proxy, intr, direction, offset, op)
             hits += cut
             closed = conn.closed
-            if kind == "insert":
+            if kind.endswith("insert"):
                 landed = rows(direct, f"SELECT COUNT(*) FROM {t1} WHERE id = ?", (v,))[0][0]
                 assert landed == (landed if cut else 1) and landed in (0, 1), (direction, offset)
             if then == "insert":
@@ -166,7 +178,13 @@ def _prepare_then_next(emu, proxy, intr, direct, kind: str, then: str, sample) -
             assert rows(direct, f"SELECT COUNT(*) FROM {t1} WHERE id = ?", (v,))[0][0] <= 1
             assert rows(direct, f"SELECT COUNT(*) FROM {t1} WHERE id < 0")[0][0] == 2
             assert rows(direct, f"SELECT COUNT(*) FROM {t2} WHERE id < 0")[0][0] == 3
-            if not conn.closed:
+            if not conn.closed and kind.startswith("cached-"):
+                # The cached statement is used again: it must still be t1's.
+                again = v + 1_000_000
+                conn.cursor().execute(f"INSERT INTO {t1} VALUES (?)", (again,))
+                assert rows(direct, f"SELECT COUNT(*) FROM {t1} WHERE id = ?", (again,)) == [(1,)]
+                assert rows(direct, f"SELECT COUNT(*) FROM {t2} WHERE id = ?", (again,)) == [(0,)]
+            elif not conn.closed:
                 flush(conn)                  # nothing the interrupt left is still held
                 assert server_side.statements == {}, (direction, offset)
         finally:
@@ -176,7 +194,9 @@ def _prepare_then_next(emu, proxy, intr, direct, kind: str, then: str, sample) -
 
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("kind, then", [("insert", "insert"), ("insert", "select"),
-                                        ("select", "select"), ("select", "insert")])
+                                        ("select", "select"), ("select", "insert"),
+                                        ("cached-insert", "insert"),
+                                        ("cached-select", "select")])
 def test_ctrl_c_in_a_statement_never_shifts_the_next_one(emu, proxy, intr, direct, kind, then):
     hits = _prepare_then_next(emu, proxy, intr, direct, kind, then, SAMPLE)
     assert hits > SAMPLE      # the interrupt really landed inside the calls
