@@ -15,7 +15,6 @@ The default run puts the interrupt on a sample of the byte offsets; the
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import itertools
 import os
@@ -25,7 +24,7 @@ import uuid
 import pytest
 
 import informix_stream as ifx
-from faults.emu import TrackedEmulator, connect, connect_async, flush, rows
+from faults.emu import TrackedEmulator, connect, flush, rows
 from faults.proxy import C2S, CALL, S2C, Fault, FaultProxy, Interrupter, sweep
 
 SAMPLE = 24            # offsets per direction in the default run
@@ -431,51 +430,3 @@ def test_abandoned_iterator_then_new_statements(emu, direct, taken):
     flush(conn)
     assert server_side.statements == {}
     conn.close()
-
-
-# ---------------------------------------------------------------------------
-# asyncio: the same cut made by cancelling the task at a byte
-# ---------------------------------------------------------------------------
-
-@pytest.mark.timeout(240)
-def test_task_cancelled_at_a_byte_never_shifts_the_next_statement(emu, proxy, direct):
-    t1, t2 = _tables(direct)
-    loop = asyncio.new_event_loop()
-
-    async def insert(conn, v):
-        await conn.cursor().execute(f"INSERT INTO {t1} VALUES (?)", (v,))
-
-    async def select_t2(conn):
-        cur = conn.cursor()
-        await cur.execute(f"SELECT id FROM {t2} WHERE id < 0 ORDER BY id")
-        return await cur.fetchall()
-
-    try:
-        probe = loop.run_until_complete(connect_async(proxy, autocommit=True))
-        offsets = sweep_offsets(proxy, lambda: loop.run_until_complete(insert(probe, 0)),
-                                SAMPLE)
-        loop.run_until_complete(probe.close())
-        cancelled = 0
-        for direction, offset in offsets:
-            v = next(_values)
-            conn = loop.run_until_complete(connect_async(proxy, autocommit=True))
-            task = loop.create_task(insert(conn, v))
-            proxy.arm(Fault(direction, offset, CALL, pause=0.003,
-                            callback=lambda: loop.call_soon_threadsafe(task.cancel)))
-            try:
-                loop.run_until_complete(task)
-            except asyncio.CancelledError:
-                cancelled += 1
-            proxy.disarm()
-            loop.run_until_complete(asyncio.sleep(0.01))     # a late cancel lands now
-            closed = conn.closed
-            if closed:
-                with pytest.raises(SIGNALLED):
-                    loop.run_until_complete(select_t2(conn))
-            else:
-                assert loop.run_until_complete(select_t2(conn)) == [(-3,), (-2,), (-1,)]
-            assert rows(direct, f"SELECT COUNT(*) FROM {t1} WHERE id = ?", (v,))[0][0] <= 1
-            loop.run_until_complete(conn.close())
-        assert cancelled > SAMPLE
-    finally:
-        loop.close()
