@@ -271,3 +271,34 @@ def test_read_ahead_replies_in_flight_are_not_stray(hostile):
     assert got == list(range(500))
     assert not conn.closed
     conn.close()
+
+
+def test_endless_rows_for_one_fetch_are_refused_in_bounded_memory(hostile):
+    """A fetch asks for a buffer of rows; a server that keeps sending valid
+    tuples past it (and never ends the reply) is cut off, not buffered."""
+    conn = ready(hostile, max_message_size=64 * 1024, read_timeout=30)
+    burst = tuple_msg(4, INT.pack(5)) * 2000
+    hostile.tamper = on_fetch([burst] * 400 + [SILENCE])
+    tracemalloc.start()
+    try:
+        fails_fast(hostile, conn, lambda: conn.cursor(fetch_buffer_size=64).execute(
+            "SELECT id FROM t"), limit=10.0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 1024 * 1024, f"peak {peak / 2**20:.1f} MiB"
+
+
+@pytest.mark.parametrize("reply", [
+    [b"\xff\xff", SILENCE],                                  # a PDU length it never sends
+    [b"\x00\x10\x02\x3c" + b"\x00" * 12, CLOSE],             # a short, meaningless PDU
+    [b"\x00\x04\x99\x99", CLOSE],                             # an SL type that is not a reply
+    [CLOSE],                                                # hang up on the login
+], ids=["length-then-silent", "garbage", "bad-type", "hang-up"])
+def test_hostile_login_reply(drv, reply):
+    with HostileServer(login_reply=reply) as h:
+        h.drv = drv
+        start = time.monotonic()
+        with pytest.raises(SIGNALLED):
+            connect(h, connect_timeout=2)
+        assert time.monotonic() - start < 5
