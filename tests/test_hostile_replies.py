@@ -150,9 +150,9 @@ def test_length_prefix_past_the_end_of_a_message(hostile, ending):
                    "its header; the driver waits for bytes that never come (forever "
                    "without read_timeout)")
 def test_message_over_max_message_size_fails_at_its_header(hostile):
-    conn = ready(hostile, max_message_size=4096, read_timeout=4)
+    conn = ready(hostile, max_message_size=4096, read_timeout=2.5)
     hostile.tamper = on_fetch([_err(30000, b"x" * 64), SILENCE])
-    fails_fast(hostile, conn, select(conn), limit=3.0)
+    fails_fast(hostile, conn, select(conn), limit=2.0)
 
 
 def test_tuple_over_max_message_size_is_refused_in_bounded_memory(hostile):

@@ -23,7 +23,7 @@ from faults.proxy import (C2S, DROP, INJECT, S2C, STALL, TRUNCATE, Fault, FaultP
                           sweep)
 
 SAMPLE = 16
-STALL_SAMPLE = 6           # each stalled offset costs a read timeout
+STALL_SAMPLE = 4           # each stalled offset costs a read timeout
 SIGNALLED = (ifx.OperationalError, ifx.InterfaceError)
 _values = itertools.count(1)
 pytestmark = pytest.mark.timeout(240)
