@@ -430,3 +430,35 @@ def test_abandoned_iterator_then_new_statements(emu, direct, taken):
     flush(conn)
     assert server_side.statements == {}
     conn.close()
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
+@pytest.mark.parametrize("stop", [0, 5, 10, 19, 37])
+def test_ctrl_c_in_the_callers_row_generator_during_executemany(emu, direct, autocommit, stop):
+    """The rows the generator did produce are applied (documented), nothing
+    after; the connection stays consistent: in autocommit the next statement
+    is committed at once, in a transaction everything commits together."""
+    t = unique("gen")
+    direct.cursor().execute(f"CREATE TABLE {t} (id INTEGER PRIMARY KEY)")
+    conn = connect(emu, autocommit=autocommit)
+
+    def gen():
+        for i in range(50):
+            if i == stop:
+                raise KeyboardInterrupt
+            yield (i,)
+
+    with pytest.raises(KeyboardInterrupt):
+        conn.cursor().executemany(f"INSERT INTO {t} VALUES (?)", gen(), chunk_size=10)
+    assert not conn.closed
+    conn.cursor().execute(f"INSERT INTO {t} VALUES (?)", (-1,))
+    seen = [r[0] for r in rows(direct, f"SELECT id FROM {t} ORDER BY id")]
+    if autocommit:
+        assert seen == [-1, *range(stop)]
+    else:
+        assert seen == []                     # nothing committed behind the caller's back
+        conn.commit()
+        assert [r[0] for r in rows(direct, f"SELECT id FROM {t} ORDER BY id")] == \
+            [-1, *range(stop)]
+    conn.close()
