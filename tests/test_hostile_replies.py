@@ -302,3 +302,21 @@ def test_hostile_login_reply(drv, reply):
         with pytest.raises(SIGNALLED):
             connect(h, connect_timeout=2)
         assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize("limit, fits", [(16 * 1024, False), (64 * 1024, True)])
+def test_a_real_row_over_max_message_size(drv, limit, fits):
+    """Not only hostile servers: an honest 20,000-byte value over the cap is
+    refused (and the connection closed), under it read whole."""
+    with HostileServer() as h:
+        h.drv = drv
+        setup = connect(h, autocommit=True, read_timeout=10)
+        cur = setup.cursor()
+        cur.execute("CREATE TABLE big (id INTEGER, v LVARCHAR(30000))")
+        cur.execute("INSERT INTO big VALUES (?, ?)", (1, "x" * 20000))
+        conn = connect(h, autocommit=True, read_timeout=10, max_message_size=limit)
+        if fits:
+            assert select(conn, "SELECT id, v FROM big")() == [(1, "x" * 20000)]
+        else:
+            fails_fast(h, conn, select(conn, "SELECT id, v FROM big"))
+        setup.close()
