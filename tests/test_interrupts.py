@@ -462,3 +462,40 @@ def test_ctrl_c_in_the_callers_row_generator_during_executemany(emu, direct, aut
         assert [r[0] for r in rows(direct, f"SELECT id FROM {t} ORDER BY id")] == \
             [-1, *range(stop)]
     conn.close()
+
+
+@pytest.mark.timeout(120)
+def test_ctrl_c_during_login_leaves_no_session_behind(emu, proxy, intr):
+    """An interrupted connect() returns nothing to misuse, and the server
+    side of the half-made session goes away with its socket."""
+    old = set(emu.sessions)
+    start = time.monotonic()
+    c = connect(proxy, autocommit=True)
+    login = proxy.counts()
+    c.close()
+    assert time.monotonic() - start < 5
+    made, hits = [], 0
+    for direction, length in ((C2S, login[0]), (S2C, login[1])):
+        for offset in sweep(length, 12):
+            intr.reset()
+            proxy.arm_next(Fault(direction, offset, CALL, callback=intr.fire, pause=0.003))
+            conn = None
+            try:
+                conn = connect(proxy, autocommit=True)
+                intr.settle(proxy)
+            except KeyboardInterrupt:
+                proxy.disarm()
+                hits += 1
+            if conn is not None:
+                made.append(conn)
+    for conn in made:
+        if not conn.closed:
+            assert rows(conn, "SELECT tabid FROM systables WHERE tabid = 1") == [(1,)]
+        conn.close()
+    def live():
+        return [s for s in list(emu.sessions) if s not in old and not s.ended]
+    deadline = time.monotonic() + 5
+    while live() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert live() == [], f"{len(live())} server sessions outlived their interrupted logins"
+    assert hits > 12

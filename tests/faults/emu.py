@@ -41,9 +41,14 @@ class TrackedEmulator:
         class TrackedSession(base):  # type: ignore[misc, valid-type]
             def __init__(self, eng, *a: Any, **kw: Any) -> None:
                 super().__init__(eng, *a, **kw)
+                self.ended = False
                 if eng is engine:
                     sessions.add(self)
                     order.append(weakref.ref(self))
+
+            def close(self) -> None:
+                self.ended = True          # the server let the client go
+                super().close()
 
         monkeypatch.setattr(server_module, "Session", TrackedSession)
 
