@@ -205,3 +205,26 @@ def test_other_threads_statement_never_lands_between_a_chunk_and_its_undo(two_sy
         conn.rollback()
         assert ids(check, marks) == []           # ... or undone with the transaction
     assert ids(check, t) == ([] if not autocommit else list(range(k)))
+
+
+@pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
+@pytest.mark.parametrize("k", [0, 4, 10, 19])
+def test_failing_update_leaves_exactly_the_updates_before_it(two, autocommit, k):
+    """The contract holds for UPDATE as for INSERT: updates before row k are
+    applied, row k's and every later one are not."""
+    open_, check = two
+    t = table(check)
+    check.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)",
+                               [(i, f"row {i}") for i in range(30)])
+    conn = open_(autocommit)
+    cur = conn.cursor()
+    # row i renames id i to 100 + i; row k collides with the row already at -1
+    params = [(-1 if i == k else 100 + i, i) for i in range(30)]
+    with pytest.raises(ifx.IntegrityError) as info:
+        cur.executemany(f"UPDATE {t} SET id = ? WHERE id = ?", params, chunk_size=CHUNK)
+    assert info.value.row_index == k
+    assert cur.rowcount == k
+    if not autocommit:
+        conn.commit()
+    want = sorted([100 + i for i in range(k)] + list(range(k, 30)))
+    assert ids(check, t) == want
