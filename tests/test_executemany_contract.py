@@ -228,3 +228,52 @@ def test_failing_update_leaves_exactly_the_updates_before_it(two, autocommit, k)
         conn.commit()
     want = sorted([100 + i for i in range(k)] + list(range(k, 30)))
     assert ids(check, t) == want
+
+
+# -- a database without logging (the emulator serves logged ones: the DBOPEN
+# -- reply is rewritten to say "not logged", so no transaction is ever begun)
+
+def _unlogged_server():
+    from faults.hostile import HostileServer
+    from informix_stream.framing import Writer
+    from informix_stream.messages import DbOpen, write_done
+
+    srv = HostileServer()
+
+    def tamper(messages, reply):
+        if any(isinstance(m, DbOpen) for m in messages):
+            w = Writer()
+            write_done(w, 0, warnings=0x04)          # IDS, but no 0x01 "logged"
+            return [w.getvalue() + b"\x00\x0c"]
+        return None
+    srv.tamper = tamper
+    return srv
+
+
+class _At:
+    user, password, database, server = "informix", "in4mix", "testdb", "informix"
+
+    def __init__(self, srv) -> None:
+        self.host, self.port = srv.host, srv.port
+
+
+@pytest.mark.parametrize("chunk, k", [(10, 13), (10, 10), (1, 13), (10, 49)])
+def test_unlogged_database_stops_at_the_failing_row_and_says_what_else_landed(drv, chunk, k):
+    with _unlogged_server() as srv:
+        conn = drv.connect(_At(srv), autocommit=False)
+        check = connect(_At(srv), autocommit=True)
+        t = table(check)
+        cur = conn.cursor()
+        with pytest.raises(ifx.IntegrityError) as info:
+            cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", data({k: DUPLICATE}),
+                            chunk_size=chunk)
+        e = info.value
+        assert e.row_index == k
+        chunk_end = min((k // chunk + 1) * chunk, N)
+        after = list(range(k + 1, chunk_end))
+        assert ids(check, t) == [i for i in range(chunk_end) if i != k]
+        assert list(getattr(e, "applied_after", None) or []) == after
+        if after:
+            assert "without logging" in str(e)
+        conn.close()
+        check.close()
