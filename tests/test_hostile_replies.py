@@ -320,3 +320,52 @@ def test_a_real_row_over_max_message_size(drv, limit, fits):
         else:
             fails_fast(h, conn, select(conn, "SELECT id, v FROM big"))
         setup.close()
+
+
+# -- generated replies ---------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECES = st.one_of(
+    st.binary(max_size=24),
+    st.builds(lambda size, body: tuple_msg(size, body),
+              st.integers(-2**31, 2**31 - 1), st.binary(max_size=12)),
+    st.builds(lambda size, body: tuple_msg(size, body), st.integers(0, 16),
+              st.binary(max_size=16)),
+    st.just(done(1)), st.just(eot()),
+    st.builds(_err, st.integers(-2, 32767), st.binary(max_size=8)),
+)
+
+
+@pytest.fixture(scope="module")
+def fuzz_server():
+    with HostileServer() as h:
+        h.drv = SyncDriver()
+        conn = connect(h, autocommit=True, read_timeout=5)
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE t (id INTEGER, name VARCHAR(10))")
+        cur.execute("INSERT INTO t VALUES (1, 'a')")
+        conn.close()
+        yield h
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(pieces=st.lists(_PIECES, max_size=6))
+def test_generated_fetch_replies_end_in_rows_or_a_pep249_error(fuzz_server, pieces):
+    """Whatever bytes answer the fetch (then the server hangs up): the call
+    returns within bounded time, and anything it raises is a PEP 249 error;
+    a failure that is not the server's own SQ_ERR leaves the connection closed."""
+    h = fuzz_server
+    conn = connect(h, autocommit=True, read_timeout=2)
+    h.tamper = on_fetch([b"".join(pieces), CLOSE])
+    start = time.monotonic()
+    try:
+        select(conn, "SELECT id, name FROM t")()
+    except ifx.Error as exc:
+        if not conn.closed:
+            assert isinstance(exc, ifx.DatabaseError) and getattr(exc, "sqlcode", None), exc
+    finally:
+        h.tamper = None
+        conn.close()
+    assert time.monotonic() - start < 4
