@@ -13,8 +13,6 @@ import pytest
 import informix_stream as ifx
 from test_driver import connect, unique
 
-EMULATOR_CANCEL = pytest.mark.xfail(
-    strict=True, reason="the emulator honours the urgent byte once emu-robust lands")
 # A statement that takes seconds on the emulator: a triple cross join.
 SLOW = "SELECT COUNT(*) FROM {t} a, {t} b, {t} c WHERE a.id + b.id + c.id >= 0"
 
@@ -29,7 +27,6 @@ def slow_table(ifx_target) -> str:
     return t
 
 
-@EMULATOR_CANCEL
 def test_cancel_from_another_thread(ifx_target, slow_table):
     c = connect(ifx_target, autocommit=True)
     timer = threading.Timer(0.3, c.cancel)
@@ -45,7 +42,6 @@ def test_cancel_from_another_thread(ifx_target, slow_table):
     c.close()
 
 
-@EMULATOR_CANCEL
 def test_statement_timeout_cancels(ifx_target, slow_table):
     c = connect(ifx_target, autocommit=True, statement_timeout=0.3)
     with pytest.raises(ifx.OperationalError) as info:
@@ -57,7 +53,6 @@ def test_statement_timeout_cancels(ifx_target, slow_table):
     c.close()
 
 
-@EMULATOR_CANCEL
 def test_async_cancel(ifx_target, slow_table):
     async def main() -> None:
         c = await ifx.connect_async(host=ifx_target.host, port=ifx_target.port,
@@ -83,3 +78,34 @@ def test_cancel_with_nothing_running_is_harmless(ifx_target):
     assert cur.fetchone() == (1,)
     c.close()
     c.cancel()                                     # closed: nothing to do
+
+
+def test_cancel_over_tls_goes_beneath_the_tls_layer(tmp_path):
+    import shutil
+    import ssl
+    import subprocess
+
+    from informix_stream.emulator import EmulatorServer
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed, so no test certificate can be made")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(tmp_path / "key.pem"), "-out", str(tmp_path / "cert.pem")],
+                   check=True, capture_output=True)
+    server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_ctx.load_cert_chain(tmp_path / "cert.pem", tmp_path / "key.pem")
+    with EmulatorServer(tls=server_ctx) as srv:
+        c = ifx.connect(host="127.0.0.1", port=srv.port, password="in4mix", database="testdb",
+                        autocommit=True,
+                        tls=ssl.create_default_context(cafile=str(tmp_path / "cert.pem")))
+        t = unique("slow")
+        cur = c.cursor()
+        cur.execute(f"CREATE TABLE {t} (id INTEGER)")
+        cur.executemany(f"INSERT INTO {t} VALUES (?)", [(i,) for i in range(400)])
+        threading.Timer(0.3, c.cancel).start()
+        with pytest.raises(ifx.OperationalError) as info:
+            cur.execute(SLOW.format(t=t))
+        assert info.value.sqlcode == -213
+        cur.execute(f"SELECT COUNT(*) FROM {t}")
+        assert cur.fetchone() == (400,)           # the TLS stream is intact
+        c.close()

@@ -95,17 +95,8 @@ def test_failing_row_leaves_exactly_the_rows_before_it(two, autocommit, k, bad):
     assert 5000 in ids(check, t)
 
 
-ENCODE_WHOLE_CHUNK = ("issue 9: executemany contract (driver core): a row the client "
-                      "cannot encode fails its whole chunk before it is sent, so the "
-                      "chunk's rows before it are not applied (rows[:first of chunk] "
-                      "instead of rows[:k])")
-
-
 @pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
-@pytest.mark.parametrize("k", [
-    pytest.param(3, marks=pytest.mark.xfail(strict=True, reason=ENCODE_WHOLE_CHUNK)),
-    10,
-    pytest.param(19, marks=pytest.mark.xfail(strict=True, reason=ENCODE_WHOLE_CHUNK))])
+@pytest.mark.parametrize("k", [3, 10, 19])
 def test_row_the_client_cannot_encode_leaves_exactly_the_rows_before_it(two, autocommit, k):
     open_, check = two
     t = table(check)

@@ -145,10 +145,6 @@ def test_length_prefix_past_the_end_of_a_message(hostile, ending):
     fails_fast(hostile, conn, select(conn), limit=5.0)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9: hostile replies (driver core): a string "
-                   "field whose declared length exceeds max_message_size is not refused at "
-                   "its header; the driver waits for bytes that never come (forever "
-                   "without read_timeout)")
 def test_message_over_max_message_size_fails_at_its_header(hostile):
     conn = ready(hostile, max_message_size=4096, read_timeout=2.5)
     hostile.tamper = on_fetch([_err(30000, b"x" * 64), SILENCE])

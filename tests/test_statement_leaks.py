@@ -104,7 +104,7 @@ def test_two_thousand_failures_hold_no_more_statements_than_a_clean_loop(emu, au
         _clean(cur, t, i)
     cur.close()
     flush(conn)
-    clean = emu.open_statements()
+    clean = emu.unkept(conn)
     cur = conn.cursor()
     counts = []
     for i in range(LOOPS):
@@ -113,11 +113,11 @@ def test_two_thousand_failures_hold_no_more_statements_than_a_clean_loop(emu, au
             fail(cur, t)
         if i % 250 == 249:
             flush(conn)
-            counts.append(emu.open_statements())
+            counts.append(emu.unkept(conn))
     assert not conn.closed
     cur.close()
     flush(conn)
-    assert emu.open_statements() == clean, counts
+    assert emu.unkept(conn) == clean, counts
     assert max(counts) <= clean + 1, counts
     if not autocommit:
         conn.rollback()
@@ -129,14 +129,14 @@ def test_each_failure_kind_gives_back_its_statement(emu, name, fail, cls):
     conn = connect(emu, autocommit=True, prepare_cache_size=0)
     t = _table(conn)
     flush(conn)
-    before = emu.open_statements()
+    before = emu.unkept(conn)
     cur = conn.cursor()
     for _ in range(20):
         with pytest.raises(cls):
             fail(cur, t)
     cur.close()
     flush(conn)
-    assert emu.open_statements() == before
+    assert emu.unkept(conn) == before
     conn.close()
 
 
@@ -157,10 +157,6 @@ def test_prepare_cache_keeps_the_held_statements_bounded_through_failures(emu):
     conn.close()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9: statement leaks / only PEP 249 errors "
-                   "(driver core): a SELECT of a BYTE or TEXT column raises a bare "
-                   "ValueError('no row decoding for TypeCode.BYTE') instead of "
-                   "NotSupportedError")
 @pytest.mark.parametrize("column", ["BYTE", "TEXT"])
 def test_unsupported_column_type_is_refused_and_released(emu, column):
     conn = connect(emu, autocommit=True, prepare_cache_size=0)
@@ -168,12 +164,12 @@ def test_unsupported_column_type_is_refused_and_released(emu, column):
     cur = conn.cursor()
     cur.execute(f"CREATE TABLE {t} (id INTEGER, b {column})")
     flush(conn)
-    before = emu.open_statements()
+    before = emu.unkept(conn)
     for _ in range(50):
         with pytest.raises(ifx.NotSupportedError):
             cur.execute(f"SELECT id, b FROM {t}")
     cur.execute(f"SELECT id FROM {t}")
     assert cur.fetchall() == []
     flush(conn)
-    assert emu.open_statements() == before
+    assert emu.unkept(conn) == before
     conn.close()

@@ -35,8 +35,8 @@ CANCEL_BYTE = b"\x42"
 
 def open_socket(host: str, port: int, *, connect_timeout: float | None,
                 tls: ssl.SSLContext | None, server_hostname: str | None,
-                keepalive: bool) -> tuple[socket.socket, socket.socket]:
-    """Connect (and wrap in TLS); returns (the socket to use, the raw TCP socket)."""
+                keepalive: bool) -> socket.socket:
+    """Connect, and wrap in TLS when asked."""
     try:
         raw = socket.create_connection((host, port), timeout=connect_timeout)
     except OSError as exc:
@@ -45,13 +45,13 @@ def open_socket(host: str, port: int, *, connect_timeout: float | None,
     if keepalive:
         raw.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
     if tls is None:
-        return raw, raw
+        return raw
     try:
         sock = tls.wrap_socket(raw, server_hostname=server_hostname or host)
     except (OSError, ssl.SSLError, ValueError) as exc:
         raw.close()
         raise OperationalError(f"TLS handshake with {host}:{port} failed: {exc}") from exc
-    return sock, raw
+    return sock
 
 
 def close_quietly(op: Generator[Any, None, Any]) -> None:
@@ -63,9 +63,10 @@ def close_quietly(op: Generator[Any, None, Any]) -> None:
         pass
 
 
-def send_cancel(raw: socket.socket) -> None:
-    """Send the urgent byte on the TCP socket beneath any TLS layer."""
-    dup = socket.socket(fileno=os.dup(raw.fileno()))
+def send_cancel(sock: socket.socket) -> None:
+    """Send the urgent byte on the TCP connection beneath any TLS layer: on a
+    duplicate of the descriptor, so the TLS object's state is not touched."""
+    dup = socket.socket(fileno=os.dup(sock.fileno()))
     try:
         dup.send(CANCEL_BYTE, socket.MSG_OOB)
     finally:

@@ -22,10 +22,9 @@ from .errors import InterfaceError, OperationalError
 class Connection(ConnectionBase):
     """A logged-in SQLI session (create with ``informix_stream.connect``)."""
 
-    def __init__(self, io: BlockingIO, raw, params: ConnectParams) -> None:
+    def __init__(self, io: BlockingIO, params: ConnectParams) -> None:
         super().__init__(io.session, params)
         self._io = io
-        self._raw = raw
         self._lock = threading.RLock()
 
     # -- running operations --------------------------------------------------
@@ -59,7 +58,7 @@ class Connection(ConnectionBase):
         if self.closed:
             return
         try:
-            send_cancel(self._raw)
+            send_cancel(self._io.sock)
         except OSError as exc:
             raise OperationalError(f"could not send the cancel request: {exc}") from exc
 
@@ -172,11 +171,11 @@ def connect_params(host: str | None, port: int | None, dsn: str | None,
 
 def open_connection(params: ConnectParams) -> Connection:
     ctx = params.tls_context()
-    sock, raw = open_socket(params.host, params.port, connect_timeout=params.connect_timeout,
+    sock = open_socket(params.host, params.port, connect_timeout=params.connect_timeout,
                             tls=ctx, server_hostname=params.tls_server_hostname,
                             keepalive=params.keepalive)
     io = BlockingIO(sock, ClientSession(max_message_size=params.max_message_size))
-    conn = Connection(io, raw, params)
+    conn = Connection(io, params)
     try:
         conn.server_version_internal = io.run(login_gen(io.session, params))
     except BaseException:

@@ -93,6 +93,13 @@ class ConnectionBase:
         return self._session.logged
 
     @property
+    def kept_statements(self) -> int:
+        """Prepared statements this connection keeps for re-execution (the
+        server holds each); at most ``prepare_cache_size`` plus those lent to
+        open cursors."""
+        return len(self._statements)
+
+    @property
     def in_transaction(self) -> bool:
         return self._session.in_transaction
 

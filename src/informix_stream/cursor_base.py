@@ -31,7 +31,7 @@ from .core import requests as rq
 from .core import statement as st
 from .core.session import ClientSession
 from .core.statement_cache import INVALIDATING, STALE_STATEMENT
-from .errors import DatabaseError, InterfaceError, ProgrammingError
+from .errors import DatabaseError, InterfaceError, NotSupportedError, ProgrammingError
 from .messages import Reply, StmtType
 from .rows import ResultShape
 
@@ -178,11 +178,15 @@ class CursorBase:
         the statement before the error goes to the caller."""
         try:
             types = st.column_types(prepared)
-        except Exception:
+            decode = codecs.make_row_decoder(types)
+        except Exception as exc:
+            self.connection._statements.forget(prepared.stmt_id)
             self._session.owe(rq.release_only(prepared.stmt_id))
             self._stmt_id = None
+            if isinstance(exc, (ValueError, TypeError)):
+                raise NotSupportedError(f"this driver cannot read the result: {exc}") from exc
             raise
-        self._decode = codecs.make_row_decoder(types)
+        self._decode = decode
         self.description = [_description(c.name, t)
                             for c, t in zip(prepared.describe.columns, types)]
         self._make_row = (self.row_factory(ResultShape(self))

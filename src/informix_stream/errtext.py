@@ -12,6 +12,7 @@ _TEXTS = {
     -111: "ISAM error: no record found.",
     -201: "A syntax error has occurred.",
     -206: "The specified table is not in the database.",
+    -213: "Statement interrupted by user.",
     -217: "Column not found in any table in the query (or SLV is undefined).",
     -236: "Number of columns in INSERT does not match number of VALUES.",
     -239: "Could not insert new row - duplicate value in a UNIQUE INDEX column.",

@@ -100,9 +100,9 @@ def chunk(source: Iterator[list[bytes]], strategy: BindExecute, chunk_size: int,
           chunk_bytes: int, start: int = 0) -> Iterator[tuple[int, list[bytes]]]:
     """Yield (index of the chunk's first row, its requests), lazily.
 
-    A row that cannot be encoded fails its whole chunk before anything of it
-    is sent.  An exception from the caller's iterable is different: the rows
-    it did produce are sent first, then the exception goes on.
+    When row k cannot be encoded, or the caller's iterable fails, the rows
+    before it are sent first; then the exception goes on (with ``row_index``
+    for an encoding error), so exactly ``rows[:k]`` are applied.
     """
     requests: list[bytes] = []
     size, first = 0, start
@@ -114,6 +114,10 @@ def chunk(source: Iterator[list[bytes]], strategy: BindExecute, chunk_size: int,
         except StopIteration:
             break
         except Unencodable as bad:
+            # The rows before it are sent first, so that exactly rows[:k]
+            # are applied when row k cannot be encoded.
+            if requests:
+                yield first, requests
             raise _at_row(bad.error, index) from bad.error.__cause__
         except BaseException:
             if requests:

@@ -38,13 +38,14 @@ class Incomplete(Exception):
 class Reader:
     """A cursor over a byte buffer that raises ``Incomplete`` at its end."""
 
-    __slots__ = ("buf", "pos", "end")
+    __slots__ = ("buf", "pos", "end", "limit")
 
     def __init__(self, buf: bytes | bytearray | memoryview, pos: int = 0,
-                 end: int | None = None) -> None:
+                 end: int | None = None, limit: int = MAX_FIELD) -> None:
         self.buf = buf
         self.pos = pos
         self.end = len(buf) if end is None else end
+        self.limit = limit          # the largest field accepted (a message cap)
 
     def _take(self, n: int) -> int:
         start = self.pos
@@ -79,8 +80,8 @@ class Reader:
 
     def raw(self, n: int) -> bytes:
         """Exactly ``n`` bytes; a negative or absurd ``n`` is a protocol error."""
-        if n < 0 or n > MAX_FIELD:
-            raise ProtocolError(f"invalid field length {n}")
+        if n < 0 or n > self.limit:
+            raise ProtocolError(f"invalid field length {n} (at most {self.limit})")
         start = self._take(n)
         return bytes(self.buf[start:start + n])
 

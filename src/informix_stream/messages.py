@@ -442,7 +442,7 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
                 return pos, False
             pos += 10
             continue
-        r = Reader(buf, pos + 2, end)
+        r = Reader(buf, pos + 2, end, max_size)
         try:
             finished = _parse_reply_message(tag, r, reply)
         except Incomplete:

@@ -62,6 +62,11 @@ class TrackedEmulator:
             return self.srv.open_statements()
         return sum(len(s.statements) for s in list(self.sessions))
 
+    def unkept(self, *conns: Any) -> int:
+        """Statements held beyond what the connections keep on purpose
+        (their prepared-statement caches): a leak shows up here."""
+        return self.open_statements() - sum(c.kept_statements for c in conns)
+
     def __enter__(self) -> TrackedEmulator:
         self.srv.start()
         return self

@@ -37,6 +37,10 @@ class StatementCache:
         self.hits = 0
         self.misses = 0
 
+    def __len__(self) -> int:
+        """Statements the server holds for this cache (kept or lent)."""
+        return len(self._idle) + len(self._lent)
+
     def checkout(self, sql: str):
         """A kept statement for ``sql``, lent to the caller, or None."""
         prepared = self._idle.pop(sql, None)

@@ -66,6 +66,8 @@ SERVER_VERSION = "IBM Informix Dynamic Server Version 14.10.FC10"
 """What dbinfo('version', 'full') reports; the login reply announces the same."""
 OWNER = "informix"
 DEFAULT_LOCK_WAIT_MS = 1000
+# SQLite virtual-machine steps between two looks for a cancel (~a millisecond).
+_PROGRESS_STEPS = 20_000
 # Reported for SQL the emulator does not implement (its own code, not the
 # server's: a real server would either run the statement or say otherwise).
 INTERNAL_NOT_SUPPORTED = -999
@@ -650,6 +652,9 @@ def _map_error(exc: sqlite3.Error, kind: StatementKind,
     name = getattr(exc, "sqlite_errorname", "")
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in msg:
         return SqlError(_LOCK_CODES.get(kind, -244), -107, "", "record is locked")
+    if msg == "interrupted":
+        # A cancel (or the server stopping) ended the statement.
+        return SqlError(-213, 0, "", "statement interrupted by user")
     patterns: list[tuple[str, Callable[[re.Match[str]], SqlError]]] = [
         (r"no such table: (?:\w+\.)?(\w+)", lambda m: SqlError(-206, -111, m[1])),
         (r"no such column: (?:\w+\.)?(\w+)", lambda m: SqlError(-217, 0, m[1])),
@@ -946,6 +951,8 @@ class Session:
     def __init__(self, db: _Database, session_id: int) -> None:
         self._db = db
         self._id = session_id
+        # Set by the socket layer: True when the statement must stop now.
+        self.interrupt_requested: Callable[[], bool] | None = None
         self._wait_ms = DEFAULT_LOCK_WAIT_MS
         self._conn = self._open()
         self._reader: sqlite3.Connection | None = None
@@ -959,6 +966,10 @@ class Session:
 
     def _open(self) -> sqlite3.Connection:
         conn = self._db.connect(self._wait_ms)
+        # Every so many SQLite steps: has the client asked to cancel (its
+        # urgent byte), or is the server shutting down?  Non-zero aborts the
+        # statement with "interrupted", which becomes -213.
+        conn.set_progress_handler(self._should_stop, _PROGRESS_STEPS)
         conn.create_function("ifx_serial", 3, self._serial)
         conn.create_function("ifx_dbinfo", -1, self._dbinfo)
         conn.create_function("ifx_mod", 2, lambda a, b: None if a is None or not b else a % b,
@@ -1184,6 +1195,10 @@ class Session:
             stmt.convert = _images if encoded else row_converter(stmt.columns) or _identity
         convert = None if stmt.convert is _identity else stmt.convert
         return RowSource(cursor, stmt.columns, convert, stmt.kind, encoded)
+
+    def _should_stop(self) -> int:
+        check = self.interrupt_requested
+        return 1 if check is not None and check() else 0
 
     def _reading_connection(self) -> sqlite3.Connection:
         """Cursors outside a transaction read on their own connection.

@@ -9,9 +9,12 @@ that client's connection; the listener and other sessions carry on.
 from __future__ import annotations
 
 import logging
+import os
+import select
 import socket
 import ssl
 import threading
+import time
 from collections.abc import Callable, Iterable
 
 from .. import codecs
@@ -66,6 +69,7 @@ class EmulatorServer:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._clients: set[socket.socket] = set()
+        self._workers: set[threading.Thread] = set()
         self._lock = threading.Lock()
 
     # -- lifecycle -----------------------------------------------------------
@@ -83,20 +87,49 @@ class EmulatorServer:
                 continue
             except OSError:
                 break
+            worker = threading.Thread(target=self._serve_client, args=(conn,),
+                                      name="ifx-session", daemon=True)
             with self._lock:
+                if self._stopping.is_set():
+                    _shutdown(conn)
+                    break
                 self._clients.add(conn)
-            threading.Thread(target=self._serve_client, args=(conn,),
-                             name="ifx-session", daemon=True).start()
+                self._workers.add(worker)
+            worker.start()
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop so that exactly the committed rows remain.
+
+        Stop accepting; interrupt running statements (-213); let each
+        session finish the request it is in, see its client's end of input,
+        roll back its open transaction and close its database connections
+        in its own thread; only then close the databases.  A session still
+        busy after ``timeout`` has its socket cut, and the databases are
+        left for the process exit rather than closed under it.
+        """
         self._stopping.set()
         self._listener.close()
         with self._lock:
             clients = list(self._clients)
         for conn in clients:
-            _shutdown(conn)
+            try:
+                conn.shutdown(socket.SHUT_RD)     # wakes a recv; replies may still go out
+            except OSError:
+                pass
         if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5)
+            self._thread.join(timeout=timeout)
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            workers = list(self._workers)
+        for worker in workers:
+            worker.join(max(0.0, deadline - time.monotonic()))
+        busy = [w for w in workers if w.is_alive()]
+        if busy:
+            log.warning("%d session(s) still busy after %.1f s; cutting them off", len(busy),
+                        timeout)
+            for conn in clients:
+                _shutdown(conn)
+            return
         self.engine.close()
 
     def __enter__(self) -> EmulatorServer:
@@ -114,7 +147,11 @@ class EmulatorServer:
             conn.settimeout(LOGIN_TIMEOUT)
             if self.tls is not None:
                 # Like an Informix SSL listener: TLS from the first byte.
+                plain = conn
                 conn = self.tls.wrap_socket(conn, server_side=True)
+                with self._lock:          # stop() must reach the wrapped socket
+                    self._clients.discard(plain)
+                    self._clients.add(conn)
             session = self._login(conn, buf)
             conn.settimeout(None)
             if session is not None:
@@ -122,11 +159,14 @@ class EmulatorServer:
         except (OSError, ProtocolError, ssl.SSLError) as exc:
             log.debug("client connection ended: %s", exc)
         finally:
-            if session is not None:
-                session.close()
-            with self._lock:
-                self._clients.discard(conn)
-            _shutdown(conn)
+            try:
+                if session is not None:
+                    session.close()          # rolls back what was not committed
+            finally:
+                with self._lock:
+                    self._clients.discard(conn)
+                    self._workers.discard(threading.current_thread())
+                _shutdown(conn)
 
     def _login(self, conn: socket.socket, buf: bytearray) -> Session | None:
         while True:
@@ -152,6 +192,7 @@ class EmulatorServer:
         if error:
             return None
         session = Session(self.engine, version=SERVER_VERSION)
+        session.interrupt_requested = _interrupt_check(conn, self._stopping)
         if req.database:
             session.db = self.engine.connect(req.database)
         return session
@@ -190,6 +231,7 @@ class EmulatorServer:
                              + _protocol_error_reply(f"unparsable request: {exc}"))
                 raise ProtocolError(str(exc)) from exc
             if burst:
+                _take_urgent(conn)        # a cancel between statements cancels nothing
                 conn.sendall(session.handle_many(burst))
                 continue
             if pos:
@@ -199,6 +241,33 @@ class EmulatorServer:
                 raise ProtocolError("request exceeds the emulator's size limit")
             if not _recv_into(conn, buf):
                 return
+
+
+def _interrupt_check(conn: socket.socket, stopping: threading.Event):
+    """True (once per cancel) when the client sent its urgent byte -- IBM's
+    JDBC cancels with one byte of TCP urgent data (asf.Connection.sOOBSocket)
+    -- or when the server is shutting down."""
+    def check() -> bool:
+        return stopping.is_set() or _take_urgent(conn)
+    return check
+
+
+def _take_urgent(conn: socket.socket) -> bool:
+    """Consume a pending urgent byte; True if there was one.  Read on a
+    duplicate of the descriptor, beneath any TLS layer."""
+    try:
+        if not select.select([], [], [conn], 0)[2]:
+            return False
+        dup = socket.socket(fileno=os.dup(conn.fileno()))
+        try:
+            # MSG_DONTWAIT, not setblocking(): the flag would be shared with
+            # the client's own descriptor through the duplicate.
+            dup.recv(1, socket.MSG_OOB | socket.MSG_DONTWAIT)
+        finally:
+            dup.close()
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def _protocol_error_reply(text: str) -> bytes:

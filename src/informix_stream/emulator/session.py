@@ -167,10 +167,23 @@ class Session:
     def __init__(self, engine: Engine, *, version: str) -> None:
         self.engine = engine
         self.version = version
-        self.db = None
+        self._db = None
         self.statements: dict[int, _Statement] = {}
         self.current: _Statement | None = None
         self.finished = False
+        # Set by the socket layer: has the client sent its cancel byte (or is
+        # the server stopping)?  Handed to every database session opened.
+        self.interrupt_requested = None
+
+    @property
+    def db(self):
+        return self._db
+
+    @db.setter
+    def db(self, value) -> None:
+        if value is not None:
+            value.interrupt_requested = self.interrupt_requested
+        self._db = value
 
     # -- request processing ------------------------------------------------
     def handle(self, messages: list) -> bytes:
