@@ -17,6 +17,7 @@ import time
 import pytest
 
 import informix_stream as ifx
+from both_drivers import AsyncDriver, SyncDriver
 from test_driver import connect, unique
 
 N, CHUNK = 50, 10
@@ -24,19 +25,28 @@ N, CHUNK = 50, 10
 POSITIONS = [0, 3, 10, 19, 25, 49]
 
 
+@pytest.fixture(params=["sync", "async"])
+def drv(request):
+    """The blocking and the asyncio driver, through one face (both_drivers.py)."""
+    d = SyncDriver() if request.param == "sync" else AsyncDriver()
+    yield d
+    d.close()
+
+
 @pytest.fixture
-def two(ifx_target):
-    """(connection under test factory, checking connection)."""
+def two(ifx_target, drv):
+    """(factory of connections under test, a blocking checking connection)."""
     made: list = []
 
-    def open_(autocommit: bool) -> ifx.Connection:
-        c = connect(ifx_target, autocommit=autocommit)
+    def open_(autocommit: bool):
+        c = drv.connect(ifx_target, autocommit=autocommit)
         made.append(c)
         return c
-    check = open_(True)
+    check = connect(ifx_target, autocommit=True)
     yield open_, check
     for c in made:
         c.close()
+    check.close()
 
 
 def table(check) -> str:
@@ -128,13 +138,29 @@ def test_batch_errors_without_errors_is_an_empty_list(two):
     assert ids(check, t) == list(range(N))
 
 
+@pytest.fixture
+def two_sync(ifx_target):
+    """Threads share a blocking connection (an asyncio one belongs to its loop)."""
+    made: list = []
+
+    def open_(autocommit: bool) -> ifx.Connection:
+        c = connect(ifx_target, autocommit=autocommit)
+        made.append(c)
+        return c
+    check = open_(True)
+    yield open_, check
+    for c in made:
+        c.close()
+
+
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
-def test_other_threads_statement_never_lands_between_a_chunk_and_its_undo(two, autocommit):
+def test_other_threads_statement_never_lands_between_a_chunk_and_its_undo(two_sync,
+                                                                          autocommit):
     """Thread B writes on the same connection while A's executemany runs and
     then fails mid-chunk: B's row is neither undone with A's chunk nor
     committed on A's behalf, and A's table holds exactly rows[:k]."""
-    open_, check = two
+    open_, check = two_sync
     t, marks = table(check), table(check)
     conn = open_(autocommit)
     k = 25
@@ -170,3 +196,75 @@ def test_other_threads_statement_never_lands_between_a_chunk_and_its_undo(two, a
         conn.rollback()
         assert ids(check, marks) == []           # ... or undone with the transaction
     assert ids(check, t) == ([] if not autocommit else list(range(k)))
+
+
+@pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
+@pytest.mark.parametrize("k", [0, 4, 10, 19])
+def test_failing_update_leaves_exactly_the_updates_before_it(two, autocommit, k):
+    """The contract holds for UPDATE as for INSERT: updates before row k are
+    applied, row k's and every later one are not."""
+    open_, check = two
+    t = table(check)
+    check.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)",
+                               [(i, f"row {i}") for i in range(30)])
+    conn = open_(autocommit)
+    cur = conn.cursor()
+    # row i renames id i to 100 + i; row k collides with the row already at -1
+    params = [(-1 if i == k else 100 + i, i) for i in range(30)]
+    with pytest.raises(ifx.IntegrityError) as info:
+        cur.executemany(f"UPDATE {t} SET id = ? WHERE id = ?", params, chunk_size=CHUNK)
+    assert info.value.row_index == k
+    assert cur.rowcount == k
+    if not autocommit:
+        conn.commit()
+    want = sorted([100 + i for i in range(k)] + list(range(k, 30)))
+    assert ids(check, t) == want
+
+
+# -- a database without logging (the emulator serves logged ones: the DBOPEN
+# -- reply is rewritten to say "not logged", so no transaction is ever begun)
+
+def _unlogged_server():
+    from faults.hostile import HostileServer
+    from informix_stream.framing import Writer
+    from informix_stream.messages import DbOpen, write_done
+
+    srv = HostileServer()
+
+    def tamper(messages, reply):
+        if any(isinstance(m, DbOpen) for m in messages):
+            w = Writer()
+            write_done(w, 0, warnings=0x04)          # IDS, but no 0x01 "logged"
+            return [w.getvalue() + b"\x00\x0c"]
+        return None
+    srv.tamper = tamper
+    return srv
+
+
+class _At:
+    user, password, database, server = "informix", "in4mix", "testdb", "informix"
+
+    def __init__(self, srv) -> None:
+        self.host, self.port = srv.host, srv.port
+
+
+@pytest.mark.parametrize("chunk, k", [(10, 13), (10, 10), (1, 13), (10, 49)])
+def test_unlogged_database_stops_at_the_failing_row_and_says_what_else_landed(drv, chunk, k):
+    with _unlogged_server() as srv:
+        conn = drv.connect(_At(srv), autocommit=False)
+        check = connect(_At(srv), autocommit=True)
+        t = table(check)
+        cur = conn.cursor()
+        with pytest.raises(ifx.IntegrityError) as info:
+            cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", data({k: DUPLICATE}),
+                            chunk_size=chunk)
+        e = info.value
+        assert e.row_index == k
+        chunk_end = min((k // chunk + 1) * chunk, N)
+        after = list(range(k + 1, chunk_end))
+        assert ids(check, t) == [i for i in range(chunk_end) if i != k]
+        assert list(getattr(e, "applied_after", None) or []) == after
+        if after:
+            assert "without logging" in str(e)
+        conn.close()
+        check.close()

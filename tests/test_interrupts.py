@@ -15,7 +15,6 @@ The default run puts the interrupt on a sample of the byte offsets; the
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import itertools
 import os
@@ -25,7 +24,7 @@ import uuid
 import pytest
 
 import informix_stream as ifx
-from faults.emu import TrackedEmulator, connect, connect_async, flush, rows
+from faults.emu import TrackedEmulator, connect, flush, rows
 from faults.proxy import C2S, CALL, S2C, Fault, FaultProxy, Interrupter, sweep
 
 SAMPLE = 24            # offsets per direction in the default run
@@ -126,6 +125,15 @@ def _tables(direct) -> tuple[str, str]:
 
 
 def _first_op(kind: str, conn, t1: str, value: int):
+    """The operation that is interrupted.  ``cached-*`` kinds run it twice
+    first (value 0, rows id < 0 untouched), so that the connection's prepare
+    cache hands out an already prepared statement when the interrupt comes."""
+    if kind.startswith("cached-"):
+        kind = kind[len("cached-"):]
+        warm = _first_op(kind, conn, t1, 0)
+        warm()
+        warm()
+
     def insert():
         conn.cursor().execute(f"INSERT INTO {t1} VALUES (?)", (value,))
 
@@ -138,18 +146,22 @@ def _first_op(kind: str, conn, t1: str, value: int):
 
 def _prepare_then_next(emu, proxy, intr, direct, kind: str, then: str, sample) -> int:
     t1, t2 = _tables(direct)
-    probe = connect(proxy, autocommit=True)
+    # Exact statement counts need the prepare cache off; the cached kinds want it on.
+    cache = {} if kind.startswith("cached-") else {"prepare_cache_size": 0}
+    probe = connect(proxy, autocommit=True, **cache)
     offsets = sweep_offsets(proxy, _first_op(kind, probe, t1, 0), sample)
     probe.close()
     hits = 0
     for direction, offset in offsets:
         v = next(_values)
-        conn = connect(proxy, autocommit=True)
+        conn = connect(proxy, autocommit=True, **cache)
+        server_side = emu.latest_session()
+        op = _first_op(kind, conn, t1, v)           # (warms the cache first)
         try:
-            cut = interrupted(proxy, intr, direction, offset, _first_op(kind, conn, t1, v))
+            cut = interrupted(proxy, intr, direction, offset, op)
             hits += cut
             closed = conn.closed
-            if kind == "insert":
+            if kind.endswith("insert"):
                 landed = rows(direct, f"SELECT COUNT(*) FROM {t1} WHERE id = ?", (v,))[0][0]
                 assert landed == (landed if cut else 1) and landed in (0, 1), (direction, offset)
             if then == "insert":
@@ -165,6 +177,15 @@ def _prepare_then_next(emu, proxy, intr, direct, kind: str, then: str, sample) -
             assert rows(direct, f"SELECT COUNT(*) FROM {t1} WHERE id = ?", (v,))[0][0] <= 1
             assert rows(direct, f"SELECT COUNT(*) FROM {t1} WHERE id < 0")[0][0] == 2
             assert rows(direct, f"SELECT COUNT(*) FROM {t2} WHERE id < 0")[0][0] == 3
+            if not conn.closed and kind.startswith("cached-"):
+                # The cached statement is used again: it must still be t1's.
+                again = v + 1_000_000
+                conn.cursor().execute(f"INSERT INTO {t1} VALUES (?)", (again,))
+                assert rows(direct, f"SELECT COUNT(*) FROM {t1} WHERE id = ?", (again,)) == [(1,)]
+                assert rows(direct, f"SELECT COUNT(*) FROM {t2} WHERE id = ?", (again,)) == [(0,)]
+            elif not conn.closed:
+                flush(conn)                  # nothing the interrupt left is still held
+                assert server_side.statements == {}, (direction, offset)
         finally:
             conn.close()
     return hits
@@ -172,7 +193,9 @@ def _prepare_then_next(emu, proxy, intr, direct, kind: str, then: str, sample) -
 
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("kind, then", [("insert", "insert"), ("insert", "select"),
-                                        ("select", "select"), ("select", "insert")])
+                                        ("select", "select"), ("select", "insert"),
+                                        ("cached-insert", "insert"),
+                                        ("cached-select", "select")])
 def test_ctrl_c_in_a_statement_never_shifts_the_next_one(emu, proxy, intr, direct, kind, then):
     hits = _prepare_then_next(emu, proxy, intr, direct, kind, then, SAMPLE)
     assert hits > SAMPLE      # the interrupt really landed inside the calls
@@ -395,9 +418,8 @@ def test_keyboard_interrupt_from_the_loop_body(emu, direct, stop_at):
 @pytest.mark.parametrize("taken", [1, 10, 11, 25, 250])
 def test_abandoned_iterator_then_new_statements(emu, direct, taken):
     t, other = _numbers(direct, 300), _numbers(direct, 4)
-    conn = connect(emu, autocommit=True)
-    flush(direct)
-    before = emu.unkept(conn, direct)
+    conn = connect(emu, autocommit=True, prepare_cache_size=0)   # exact counts
+    server_side = emu.latest_session()
     cur = conn.cursor(fetch_buffer_size=40)
     cur.execute(f"SELECT id FROM {t} ORDER BY id")
     it = iter(cur)
@@ -410,54 +432,75 @@ def test_abandoned_iterator_then_new_statements(emu, direct, taken):
     conn.cursor().execute(f"INSERT INTO {other} VALUES (?)", (99,))
     assert rows(direct, f"SELECT COUNT(*) FROM {other} WHERE id = 99") == [(1,)]
     cur.close()
-    flush(conn, direct)
-    assert emu.unkept(conn, direct) == before
+    flush(conn)
+    assert server_side.statements == {}
     conn.close()
 
 
-# ---------------------------------------------------------------------------
-# asyncio: the same cut made by cancelling the task at a byte
-# ---------------------------------------------------------------------------
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
+@pytest.mark.parametrize("stop", [0, 5, 10, 19, 37])
+def test_ctrl_c_in_the_callers_row_generator_during_executemany(emu, direct, autocommit, stop):
+    """The rows the generator did produce are applied (documented), nothing
+    after; the connection stays consistent: in autocommit the next statement
+    is committed at once, in a transaction everything commits together."""
+    t = unique("gen")
+    direct.cursor().execute(f"CREATE TABLE {t} (id INTEGER PRIMARY KEY)")
+    conn = connect(emu, autocommit=autocommit)
 
-@pytest.mark.timeout(240)
-def test_task_cancelled_at_a_byte_never_shifts_the_next_statement(emu, proxy, direct):
-    t1, t2 = _tables(direct)
-    loop = asyncio.new_event_loop()
+    def gen():
+        for i in range(50):
+            if i == stop:
+                raise KeyboardInterrupt
+            yield (i,)
 
-    async def insert(conn, v):
-        await conn.cursor().execute(f"INSERT INTO {t1} VALUES (?)", (v,))
+    with pytest.raises(KeyboardInterrupt):
+        conn.cursor().executemany(f"INSERT INTO {t} VALUES (?)", gen(), chunk_size=10)
+    assert not conn.closed
+    conn.cursor().execute(f"INSERT INTO {t} VALUES (?)", (-1,))
+    seen = [r[0] for r in rows(direct, f"SELECT id FROM {t} ORDER BY id")]
+    if autocommit:
+        assert seen == [-1, *range(stop)]
+    else:
+        assert seen == []                     # nothing committed behind the caller's back
+        conn.commit()
+        assert [r[0] for r in rows(direct, f"SELECT id FROM {t} ORDER BY id")] == \
+            [-1, *range(stop)]
+    conn.close()
 
-    async def select_t2(conn):
-        cur = conn.cursor()
-        await cur.execute(f"SELECT id FROM {t2} WHERE id < 0 ORDER BY id")
-        return await cur.fetchall()
 
-    try:
-        probe = loop.run_until_complete(connect_async(proxy, autocommit=True))
-        offsets = sweep_offsets(proxy, lambda: loop.run_until_complete(insert(probe, 0)),
-                                SAMPLE)
-        loop.run_until_complete(probe.close())
-        cancelled = 0
-        for direction, offset in offsets:
-            v = next(_values)
-            conn = loop.run_until_complete(connect_async(proxy, autocommit=True))
-            task = loop.create_task(insert(conn, v))
-            proxy.arm(Fault(direction, offset, CALL, pause=0.003,
-                            callback=lambda: loop.call_soon_threadsafe(task.cancel)))
+@pytest.mark.timeout(120)
+def test_ctrl_c_during_login_leaves_no_session_behind(emu, proxy, intr):
+    """An interrupted connect() returns nothing to misuse, and the server
+    side of the half-made session goes away with its socket."""
+    old = set(emu.sessions)
+    start = time.monotonic()
+    c = connect(proxy, autocommit=True)
+    login = proxy.counts()
+    c.close()
+    assert time.monotonic() - start < 5
+    made, hits = [], 0
+    for direction, length in ((C2S, login[0]), (S2C, login[1])):
+        for offset in sweep(length, 12):
+            intr.reset()
+            proxy.arm_next(Fault(direction, offset, CALL, callback=intr.fire, pause=0.003))
+            conn = None
             try:
-                loop.run_until_complete(task)
-            except asyncio.CancelledError:
-                cancelled += 1
-            proxy.disarm()
-            loop.run_until_complete(asyncio.sleep(0.01))     # a late cancel lands now
-            closed = conn.closed
-            if closed:
-                with pytest.raises(SIGNALLED):
-                    loop.run_until_complete(select_t2(conn))
-            else:
-                assert loop.run_until_complete(select_t2(conn)) == [(-3,), (-2,), (-1,)]
-            assert rows(direct, f"SELECT COUNT(*) FROM {t1} WHERE id = ?", (v,))[0][0] <= 1
-            loop.run_until_complete(conn.close())
-        assert cancelled > SAMPLE
-    finally:
-        loop.close()
+                conn = connect(proxy, autocommit=True)
+                intr.settle(proxy)
+            except KeyboardInterrupt:
+                proxy.disarm()
+                hits += 1
+            if conn is not None:
+                made.append(conn)
+    for conn in made:
+        if not conn.closed:
+            assert rows(conn, "SELECT tabid FROM systables WHERE tabid = 1") == [(1,)]
+        conn.close()
+    def live():
+        return [s for s in list(emu.sessions) if s not in old and not s.ended]
+    deadline = time.monotonic() + 5
+    while live() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert live() == [], f"{len(live())} server sessions outlived their interrupted logins"
+    assert hits > 12

@@ -244,3 +244,31 @@ def test_with_statement_is_described_as_a_select(request, ifx_target, auto, lead
                 "SELECT id FROM small ORDER BY id", (3,))
     assert [d[0] for d in cur.description] == ["id"]
     assert cur.fetchall() == [(0,), (1,), (2,)]
+
+
+# -- the prepare cache never outlives a table's layout --------------------------------------
+
+@pytest.mark.parametrize("where", ["other-connection", "same-connection"])
+def test_cached_statement_follows_a_recreated_table(ifx_target, check, where):
+    """A statement text the connection has cached is run again after its
+    table was dropped and created with the columns swapped: it must act on
+    the new table as written, never on the old layout."""
+    t = unique("lay")
+    check.cursor().execute(f"CREATE TABLE {t} (x INTEGER, y VARCHAR(10))")
+    conn = connect(ifx_target, autocommit=True)
+    try:
+        insert, select = f"INSERT INTO {t} VALUES (?, ?)", f"SELECT * FROM {t}"
+        for i in range(3):
+            conn.cursor().execute(insert, (i, f"s{i}"))
+            assert len(all_rows(conn, select)) == i + 1
+        ddl = check if where == "other-connection" else conn
+        ddl.cursor().execute(f"DROP TABLE {t}")
+        ddl.cursor().execute(f"CREATE TABLE {t} (y VARCHAR(10), x INTEGER)")
+        conn.cursor().execute(insert, ("late", 7))       # re-prepared, not refused
+        cur = conn.cursor()
+        cur.execute(select)
+        assert [d[0] for d in cur.description] == ["y", "x"]
+        assert cur.fetchall() == [("late", 7)]
+        assert all_rows(check, f"SELECT y, x FROM {t}") == [("late", 7)]
+    finally:
+        conn.close()

@@ -5,7 +5,10 @@ PREPARE and at EXECUTE, constraint violations, bad parameters refused
 before sending, executemany failures, an abandoned stream followed by an
 error -- must leave the server holding no more statements than a clean
 loop does.  The emulator's session objects are counted directly
-(``faults.emu.TrackedEmulator.open_statements``).
+(``faults.emu.TrackedEmulator.open_statements``).  The connection's prepare
+cache keeps statements on purpose, so the exact counts are taken with it
+off (``prepare_cache_size=0``), and with it on the count must stay within
+its size.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import pytest
 
 import informix_stream as ifx
 from faults.emu import TrackedEmulator, connect, flush
+from informix_stream.connect_params import DEFAULT_PREPARE_CACHE
 
 pytestmark = pytest.mark.timeout(240)
 LOOPS = 2000
@@ -93,7 +97,7 @@ def _clean(cur, t, i):
 
 @pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
 def test_two_thousand_failures_hold_no_more_statements_than_a_clean_loop(emu, autocommit):
-    conn = connect(emu, autocommit=autocommit)
+    conn = connect(emu, autocommit=autocommit, prepare_cache_size=0)
     t = _table(conn)
     cur = conn.cursor()
     for i in range(LOOPS // 4):
@@ -122,7 +126,7 @@ def test_two_thousand_failures_hold_no_more_statements_than_a_clean_loop(emu, au
 
 @pytest.mark.parametrize("name, fail, cls", FAILURES, ids=[f[0] for f in FAILURES])
 def test_each_failure_kind_gives_back_its_statement(emu, name, fail, cls):
-    conn = connect(emu, autocommit=True)
+    conn = connect(emu, autocommit=True, prepare_cache_size=0)
     t = _table(conn)
     flush(conn)
     before = emu.unkept(conn)
@@ -136,9 +140,26 @@ def test_each_failure_kind_gives_back_its_statement(emu, name, fail, cls):
     conn.close()
 
 
+def test_prepare_cache_keeps_the_held_statements_bounded_through_failures(emu):
+    conn = connect(emu, autocommit=True)
+    t = _table(conn)
+    cur = conn.cursor()
+    counts = []
+    for i in range(LOOPS):
+        name, fail, cls = FAILURES[i % len(FAILURES)]
+        with pytest.raises(cls):
+            fail(cur, t)
+        if i % 250 == 249:
+            flush(conn)
+            counts.append(emu.open_statements())
+    assert max(counts) <= DEFAULT_PREPARE_CACHE + 2, counts
+    assert counts[-1] == counts[0], counts       # no growth once every kind ran
+    conn.close()
+
+
 @pytest.mark.parametrize("column", ["BYTE", "TEXT"])
 def test_unsupported_column_type_is_refused_and_released(emu, column):
-    conn = connect(emu, autocommit=True)
+    conn = connect(emu, autocommit=True, prepare_cache_size=0)
     t = f"ub_{uuid.uuid4().hex[:8]}"
     cur = conn.cursor()
     cur.execute(f"CREATE TABLE {t} (id INTEGER, b {column})")

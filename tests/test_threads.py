@@ -146,3 +146,40 @@ def test_threads_alternating_fetchone_on_their_cursors(emu):
         assert not run_threads([one(k) for k in range(16)])
     shared.close()
     direct.close()
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("delay", [0.0, 0.002, 0.02])
+def test_close_from_another_thread_while_streaming(emu, delay):
+    """The streaming thread ends with InterfaceError/OperationalError after a
+    correct prefix of its rows -- never wrong rows, never a hang."""
+    import time
+    direct = connect(emu, autocommit=True)
+    t = f"cl_{uuid.uuid4().hex[:8]}"
+    direct.cursor().execute(f"CREATE TABLE {t} (id INTEGER)")
+    direct.cursor().executemany(f"INSERT INTO {t} VALUES (?)", [(i,) for i in range(20000)])
+    for _ in range(5):
+        shared = connect(emu, autocommit=True, read_timeout=10)
+        got: list[int] = []
+        outcome: list = []
+
+        def stream():
+            try:
+                c = shared.cursor(fetch_buffer_size=64)
+                c.execute(f"SELECT id FROM {t} ORDER BY id")
+                for (i,) in c:
+                    got.append(i)
+                outcome.append("done")
+            except (ifx.InterfaceError, ifx.OperationalError) as exc:
+                outcome.append(exc)
+
+        th = threading.Thread(target=stream, daemon=True)
+        th.start()
+        time.sleep(delay)
+        shared.close()
+        th.join(15)
+        assert not th.is_alive(), "the streaming thread hung after close()"
+        assert outcome, "the streaming thread raised something other than a PEP 249 error"
+        assert got == list(range(len(got)))
+        assert outcome[0] == "done" and len(got) == 20000 or outcome[0] != "done"
+    direct.close()

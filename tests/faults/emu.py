@@ -31,19 +31,30 @@ class TrackedEmulator:
         self.srv = EmulatorServer(**kw)
         self.host, self.port = self.srv.host, self.srv.port
         self.sessions: weakref.WeakSet = weakref.WeakSet()     # every login it accepted
+        self._order: list[weakref.ref] = []
         self._track(monkeypatch)
 
     def _track(self, monkeypatch) -> None:
         base = server_module.Session
-        engine, sessions = self.srv.engine, self.sessions
+        engine, sessions, order = self.srv.engine, self.sessions, self._order
 
         class TrackedSession(base):  # type: ignore[misc, valid-type]
             def __init__(self, eng, *a: Any, **kw: Any) -> None:
                 super().__init__(eng, *a, **kw)
+                self.ended = False
                 if eng is engine:
                     sessions.add(self)
+                    order.append(weakref.ref(self))
+
+            def close(self) -> None:
+                self.ended = True          # the server let the client go
+                super().close()
 
         monkeypatch.setattr(server_module, "Session", TrackedSession)
+
+    def latest_session(self):
+        """The server side of the connection opened last."""
+        return self._order[-1]()
 
     def open_statements(self) -> int:
         """Statements (prepared or with an open cursor) all live sessions hold."""

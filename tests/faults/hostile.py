@@ -62,7 +62,9 @@ class HostileServer:
     """See the module docstring.  ``tamper`` may be set (or reset) at any time;
     ``requests`` lists every request's messages, in arrival order."""
 
-    def __init__(self) -> None:
+    def __init__(self, login_reply: Script | None = None) -> None:
+        """``login_reply``: a script to answer the login with instead of an accept."""
+        self.login_reply = login_reply
         self.engine = Engine(["testdb"], None)
         self._listener = socket.create_server(("127.0.0.1", 0))
         self._listener.settimeout(0.2)
@@ -122,6 +124,9 @@ class HostileServer:
                 if not _recv(sock, buf):
                     raise OSError("client left during login")
         req = parse_login_request(body)
+        if self.login_reply is not None:
+            self._play(sock, self.login_reply)
+            raise OSError("scripted login reply played")
         sock.sendall(build_login_reply(accepted=True, version=SERVER_VERSION,
                                        serial=SERVER_SERIAL, caps=req.caps))
         del buf[:used]

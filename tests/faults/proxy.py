@@ -118,6 +118,14 @@ class FaultProxy:
             self._fault, self._fault_link = fault, link
             self.fired.clear()
 
+    def arm_next(self, fault: Fault) -> None:
+        """Aim ``fault`` at the next connection accepted, from its first byte
+        (for faults inside a login)."""
+        with self._lock:
+            fault.at = fault.offset
+            self._fault, self._fault_link = fault, None
+            self.fired.clear()
+
     def disarm(self) -> bool:
         """Cancel the armed fault; True if it had already fired.  Once this
         returns, the fault can no longer fire."""
@@ -145,6 +153,8 @@ class FaultProxy:
             link = _Link(client, server)
             with self._lock:
                 self._links.append(link)
+                if self._fault is not None and self._fault_link is None:
+                    self._fault_link = link
             for direction, src, dst in ((C2S, client, server), (S2C, server, client)):
                 t = threading.Thread(target=self._relay, args=(link, direction, src, dst),
                                      name=f"fault-proxy-{direction}", daemon=True)
