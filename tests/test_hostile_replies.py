@@ -188,7 +188,6 @@ def _prepares(messages) -> bool:
     return any(isinstance(m, Command) for m in messages)
 
 
-@pytest.mark.xfail(strict=True, reason=NO_DESCRIBE)
 @pytest.mark.parametrize("reply", [done(0) + eot(), eot()], ids=["done-only", "empty"])
 def test_prepare_reply_without_its_describe(hostile, reply):
     conn = ready(hostile)
@@ -217,8 +216,6 @@ def test_stray_reply_between_statements_is_never_read_as_the_next_one(request, h
     is_async = hostile.drv.name == "async"
     if loop_between == "running" and not is_async:
         pytest.skip("only the asyncio driver has an event loop to keep running")
-    if loop_between == "idle" and is_async:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=ASYNC_IDLE_STRAY))
     conn = ready(hostile)
     captured: dict = {}
 

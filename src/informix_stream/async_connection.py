@@ -30,6 +30,10 @@ class AsyncConnection(ConnectionBase):
     async def _run(self, op: Generator[Any, None, Any], timeout: float | None = None) -> Any:
         """Run one operation; the caller holds the lock."""
         self._check_process()
+        # One turn of the event loop first: bytes the server sent while the
+        # loop was idle are still in the socket; this moves them into the
+        # reader, where check_idle sees them.
+        await asyncio.sleep(0)
         self._io.check_idle()
         limit = timeout if timeout is not None else self.statement_timeout
         if not limit:

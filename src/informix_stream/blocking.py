@@ -188,14 +188,23 @@ class BlockingIO:
             ready = (pending is not None and pending()) or select.select([sock], [], [], 0)[0]
         except (OSError, ValueError) as exc:
             raise self._fail(exc) from exc
-        if ready:
-            try:
-                session.receive(sock.recv(RECV_SIZE))
-            except OSError as exc:
-                raise self._fail(exc) from exc
-            except OperationalError:
-                self.close()
-                raise
+        if not ready:
+            return
+        sock.setblocking(False)
+        try:
+            data = sock.recv(RECV_SIZE)
+        except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
+            return                    # TLS records only (e.g. a session ticket)
+        except OSError as exc:
+            raise self._fail(exc) from exc
+        finally:
+            if self.session.broken is None:
+                sock.settimeout(self.timeout)
+        try:
+            session.receive(data)
+        except OperationalError:
+            self.close()
+            raise
 
     def _fail(self, exc: BaseException) -> OperationalError:
         if isinstance(exc, (TimeoutError, socket.timeout)):

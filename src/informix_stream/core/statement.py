@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import codecs
 from ..errors import (DatabaseError, DataError, Error, NotSupportedError,
-                      ProgrammingError, server_error)
+                      ProgrammingError, ProtocolError, server_error)
 from ..errtext import message_for
 from ..messages import Describe, Reply
 from ..placeholders import convert, convert_named, first_keyword
@@ -141,7 +141,11 @@ def prepare(session: ClientSession, sql: str, markers: int) -> Op:
     reply = yield from exchange(session, rq.prepare(encode_sql(sql), markers),
                                 begin=opens_transaction(sql))
     if reply.describe is None:
-        raise ProgrammingError("server prepared the statement without describing it")
+        # A server answers NDESCRIBE with a DESCRIBE; without one we do not
+        # know which statement it allocated: the stream is out of step.
+        why = "the server answered PREPARE without describing the statement"
+        session.mark_broken(f"protocol error: {why}")
+        raise ProtocolError(why)
     return Prepared(reply.describe, markers)
 
 
