@@ -215,3 +215,20 @@ def test_marker_like_text_in_literals_is_left_alone(conn):
     (q, url, when, id_), = cur.fetchall()
     assert (q, url, id_) == ("a?b", "http://h:8080", 1)
     assert (when.hour, when.minute) == (12, 30)
+
+
+def test_iteration_resumes_exactly_where_it_stopped(conn):
+    t = numbered(conn, 1000)
+    cur = conn.cursor(fetch_buffer_size=300)
+    cur.execute(f"SELECT id FROM {t} ORDER BY id")
+    got = []
+    for stop_at in (5, 17, 400, 401, 777):
+        for (i,) in cur:
+            got.append(i)
+            if i == stop_at:
+                break
+    assert cur.fetchone() == (778,)
+    got.append(778)
+    got += [r[0] for r in cur.fetchmany(3)]
+    got += [r[0] for r in cur]
+    assert got == list(range(1000))

@@ -7,6 +7,7 @@ takes a sync or an async iterable.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -102,15 +103,15 @@ class AsyncCursor(CursorBase):
                     return
                 yield row
                 continue
-            batch, i = self._batch, self._pos
-            n = len(batch)
+            batch = self._batch[self._pos:] if self._pos else self._batch
+            start = len(self._batch) - len(batch)
+            rows = iter(batch)
             try:
-                while i < n:
-                    row = batch[i]
-                    i += 1
+                for row in rows:
                     yield row
             finally:
-                self._pos = i
+                # Where the caller stopped: every row handed out is consumed.
+                self._pos = start + len(batch) - operator.length_hint(rows)
             if not await self._fetch_batch():
                 return
 

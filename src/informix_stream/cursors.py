@@ -13,6 +13,7 @@ rows.  Round trips per operation (the cost that matters on a real network):
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -95,15 +96,14 @@ class Cursor(CursorBase):
             return
         wait = self.connection._wait
         while True:
-            batch, i = self._batch, self._pos
-            n = len(batch)
+            batch = self._batch[self._pos:] if self._pos else self._batch
+            start = len(self._batch) - len(batch)
+            rows = iter(batch)
             try:
-                while i < n:
-                    row = batch[i]
-                    i += 1
-                    yield row
+                yield from rows
             finally:
-                self._pos = i
+                # Where the caller stopped: every row handed out is consumed.
+                self._pos = start + len(batch) - operator.length_hint(rows)
             if not wait(self._fetch_batch_gen()):
                 return
 
