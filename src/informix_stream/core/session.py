@@ -234,7 +234,9 @@ class ClientSession:
                 if not done:
                     break
                 pending.popleft()
-                self._complete(expect)
+                if expect.opens_transaction:
+                    self._began(expect)
+                expect.done = True
             if not pending and pos < len(buf):
                 raise ProtocolError(f"{len(buf) - pos} bytes arrived after the last reply")
             if len(buf) - pos > self.max_message_size + 64:
@@ -263,13 +265,12 @@ class ClientSession:
         login.pdu = (sl_type, body)
         login.done = True
 
-    def _complete(self, expect: Expect) -> None:
-        reply = expect.reply
-        if expect.opens_transaction:
-            err = reply.error
-            if err is None or err.sqlcode != ALREADY_IN_TRANSACTION:
-                self.in_transaction = True
-        expect.done = True
+    def _began(self, expect: Expect) -> None:
+        """A request that opened a transaction has its reply: unless the
+        server said one was already open, we are inside one now."""
+        err = expect.reply.error
+        if err is None or err.sqlcode != ALREADY_IN_TRANSACTION:
+            self.in_transaction = True
 
     # -- operations --------------------------------------------------------------
     def begin_op(self) -> None:
