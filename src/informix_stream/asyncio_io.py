@@ -19,7 +19,7 @@ import ssl
 from collections.abc import Generator
 from typing import Any
 
-from .blocking import RECV_SIZE, close_quietly, send_cancel
+from .blocking import RECV_SIZE, close_quietly, send_cancel, transport_failure
 from .core.session import FLUSH, ClientSession
 from .errors import OperationalError
 
@@ -126,13 +126,9 @@ class AsyncIO:
         send_cancel(sock)
 
     def _fail(self, exc: BaseException) -> OperationalError:
-        if isinstance(exc, TimeoutError):
-            why = f"timed out waiting for the server: {exc}"
-        else:
-            why = f"connection to the server failed: {exc}"
-        self.session.mark_broken(why)
+        error = transport_failure(self.session, exc)
         self.close()
-        return OperationalError(why)
+        return error
 
     def close(self) -> None:
         try:

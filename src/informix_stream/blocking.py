@@ -54,6 +54,17 @@ def open_socket(host: str, port: int, *, connect_timeout: float | None,
     return sock
 
 
+def transport_failure(session: ClientSession, exc: BaseException) -> OperationalError:
+    """A socket failure or timeout: the stream's position is lost, so the
+    session is broken; the error to raise says which it was."""
+    if isinstance(exc, (TimeoutError, socket.timeout)):
+        why = f"timed out waiting for the server: {exc}"
+    else:
+        why = f"connection to the server failed: {exc}"
+    session.mark_broken(why)
+    return OperationalError(why)
+
+
 def close_quietly(op: Generator[Any, None, Any]) -> None:
     """Close an operation cut short; what its cleanup raises cannot replace
     the exception that cut it."""
@@ -207,13 +218,9 @@ class BlockingIO:
             raise
 
     def _fail(self, exc: BaseException) -> OperationalError:
-        if isinstance(exc, (TimeoutError, socket.timeout)):
-            why = f"timed out waiting for the server: {exc}"
-        else:
-            why = f"connection to the server failed: {exc}"
-        self.session.mark_broken(why)
+        error = transport_failure(self.session, exc)
         self.close()
-        return OperationalError(why)
+        return error
 
     def close(self) -> None:
         try:

@@ -211,15 +211,19 @@ class CursorBase:
     def _open_result(self, prepared: st.Prepared, encoded: list[bytes]):
         """Streaming: OPEN with the first NFETCH (no read-ahead yet: a result
         that fits one buffer must not cost the server an extra NFETCH)."""
+        self._take((yield from self._open_gen(prepared, encoded, first_fetch=True)))
+
+    def _open_gen(self, prepared: st.Prepared, encoded: list[bytes], first_fetch: bool):
+        """Describe, OPEN, wait; a failure leaves the cursor abandoned."""
         self._describe_result(prepared)
-        expect = self._open_request(prepared, encoded, first_fetch=True)
+        expect = self._open_request(prepared, encoded, first_fetch=first_fetch)
         try:
             yield expect
             st.raise_for(expect.reply)
         except BaseException:
             self._abandon()
             raise
-        self._take(expect.reply)
+        return expect.reply
 
     # -- batches ------------------------------------------------------------------
     def _take(self, reply: Reply) -> None:
@@ -436,14 +440,7 @@ class ScrollableKind:
     scrollable = True
 
     def _open_result(self, prepared, encoded):
-        self._describe_result(prepared)
-        expect = self._open_request(prepared, encoded, first_fetch=False)
-        try:
-            yield expect
-            st.raise_for(expect.reply)
-        except BaseException:
-            self._abandon()
-            raise
+        yield from self._open_gen(prepared, encoded, first_fetch=False)
 
 
 def _queue_cleanup(conn_ref, stmt_id: int | None) -> None:
