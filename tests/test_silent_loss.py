@@ -178,9 +178,8 @@ OWN_COMMIT = ("emulator (issue 11): outside a transaction every SELECT of a sess
               "on one SQLite reader connection, so an open stream pins a snapshot that hides "
               "the session's own later commits (engine.Session._reading_connection); "
               "Informix shows them")
-NO_CTE = ("emulator: WITH (common table expressions) arrives with branch emu-fidelity; "
-          "today the emulator answers -206 'table not in the database' instead of "
-          "'not supported by the emulator'")
+NO_CTE = ("emulator (issue 11): WITH (common table expressions) is not implemented; "
+          "the emulator says so (NotSupportedError -9999, 'not supported by the emulator')")
 
 
 def emulator_lacks(request, ifx_target, reason: str) -> None:

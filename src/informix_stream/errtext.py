@@ -33,6 +33,8 @@ _TEXTS = {
     -535: "Already in transaction.",
     -710: "Table has been dropped, altered, or renamed.",
     -951: "Incorrect password or user is not known on the database server.",
+    -999: "The emulator failed internally on this request (the emulator's own code).",
+    -9999: "Not supported by the emulator (the emulator's own code, not a server's).",
     -1204: "Invalid year in date.",
     -1205: "Invalid month in date.",
     -1206: "Invalid day in date.",

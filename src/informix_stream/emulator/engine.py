@@ -56,7 +56,7 @@ from informix_stream.codecs import (TU_DAY, TU_HOUR, TU_SECOND, TU_YEAR, ColumnT
                                     IntervalYM, TypeCode, make_tuple_encoder, parse_type)
 from informix_stream.errors import DataError
 
-from .dialect import (IMAGE_COLUMN, Bind, ColumnDef, CreateIndex, CreateTable, Drop,
+from .dialect import (IMAGE_COLUMN, NOT_SUPPORTED, Bind, ColumnDef, CreateIndex, CreateTable, Drop,
                       ResultColumn, SqlError, StatementKind, TableDef, Translation,
                       exact_decimal, translate)
 
@@ -71,7 +71,7 @@ DEFAULT_LOCK_WAIT_MS = 1000
 _PROGRESS_STEPS = 20_000
 # Reported for SQL the emulator does not implement (its own code, not the
 # server's: a real server would either run the statement or say otherwise).
-INTERNAL_NOT_SUPPORTED = -999
+INTERNAL_NOT_SUPPORTED = NOT_SUPPORTED
 # Idle reader connections a session keeps (it opens one per concurrently
 # open cursor outside a transaction, never sharing a busy one).
 _IDLE_READERS = 4

@@ -35,6 +35,7 @@ from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols)
+from .dialect import NOT_SUPPORTED
 from .engine import Engine, SqlError, StatementKind
 
 # The feature mask a real server answers to SQ_PROTOCOLS (12.10's last byte).
@@ -289,7 +290,11 @@ class Session:
             self.db = None
 
     def _fail(self, w: Writer, err: SqlError) -> None:
-        write_error(w, err.sqlcode, err.isam, 0, err.near.encode("iso-8859-1"))
+        near = err.near
+        if err.sqlcode == NOT_SUPPORTED and not near:
+            # The only text SQ_ERR carries: say what the emulator lacks.
+            near = err.message[:200]
+        write_error(w, err.sqlcode, err.isam, 0, near.encode("iso-8859-1", "replace"))
         st = self.current
         if st is not None and st.immediate:
             self._release(st)
