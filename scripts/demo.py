@@ -60,18 +60,25 @@ class RssSampler:
 
 
 def progress(rows, total: int, label: str):
-    """Pass rows through while drawing a progress bar on stderr."""
-    width, step = 40, max(total // 200, 1)
+    """Pass rows through while showing progress on stderr: a live bar on a
+    terminal, a plain line every tenth of the way otherwise (a log file
+    should not fill with carriage returns)."""
+    live = sys.stderr.isatty()
+    width, step = 40, max(total // (200 if live else 10), 1)
     start = time.perf_counter()
     for i, row in enumerate(rows, 1):
         if i % step == 0 or i == total:
             done = i * width // total
             rate = i / max(time.perf_counter() - start, 1e-9)
-            sys.stderr.write(f"\r{label} [{'#' * done}{'.' * (width - done)}] "
-                             f"{i:>10,}/{total:,}  {rate:,.0f} rows/s")
+            if live:
+                sys.stderr.write(f"\r{label} [{'#' * done}{'.' * (width - done)}] "
+                                 f"{i:>10,}/{total:,}  {rate:,.0f} rows/s")
+            else:
+                sys.stderr.write(f"{label} {i:>10,}/{total:,}  {rate:,.0f} rows/s\n")
             sys.stderr.flush()
         yield row
-    sys.stderr.write("\n")
+    if live:
+        sys.stderr.write("\n")
 
 
 def generate(n: int):
