@@ -164,3 +164,65 @@ def test_asyncio_batches_and_table(ifx_target, sales):
     sizes, table = asyncio.run(asyncio.wait_for(run(), 60))
     assert sum(sizes) == 1500 and max(sizes) <= 400
     assert as_rows(table) == [sale(i) for i in range(1500)]
+
+
+def _hostile_fetch(nth: int, payloads: list[bytes]):
+    """Replace the reply to the nth NFETCH (after the OPEN's) with these rows."""
+    from faults.hostile import done, eot, is_fetch, tuple_msg
+    seen = []
+
+    def tamper(messages, reply):
+        if not is_fetch(messages) or any(getattr(m, "name", "") for m in messages
+                                         if type(m).__name__ == "CurName"):
+            return None
+        seen.append(1)
+        if len(seen) != nth:
+            return None
+        return [b"".join(tuple_msg(len(p), p) for p in payloads) + done(len(payloads)) + eot()]
+    return tamper
+
+
+@pytest.fixture
+def hostile_conn():
+    from faults.emu import DATABASE, PASSWORD, USER
+    from faults.hostile import HostileServer
+    with HostileServer() as h:
+        conn = ifx.connect(host=h.host, port=h.port, user=USER, password=PASSWORD,
+                           database=DATABASE, autocommit=True, read_timeout=10)
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE t (id INTEGER, d DATE, name VARCHAR(10))")
+        cur.executemany("INSERT INTO t VALUES (?, ?, ?)",
+                        [(i, dt.date(2020, 1, 1), "n") for i in range(400)])
+        yield h, conn
+        conn.close()
+
+
+@pytest.mark.timeout(60)
+def test_bad_value_in_an_arrow_batch_is_a_data_error_and_the_connection_lives(
+        hostile_conn):
+    h, conn = hostile_conn
+    bad_date = b"\x00\x00\x00\x01" + b"\x7f\xff\xff\xff" + b"\x01n"   # day 2**31-1
+    h.tamper = _hostile_fetch(2, [bad_date])
+    cur = arrowed(conn.cursor(fetch_buffer_size=512))
+    cur.execute("SELECT id, d, name FROM t ORDER BY id")
+    with pytest.raises(ifx.DataError):
+        cur.fetch_arrow_table()
+    with pytest.raises(ifx.InterfaceError, match="ended early"):
+        cur.fetchone()
+    assert not conn.closed
+    cur.execute("SELECT COUNT(*) FROM t")
+    assert cur.fetchone() == (400,)
+
+
+@pytest.mark.timeout(60)
+def test_rows_that_do_not_frame_in_an_arrow_batch_break_the_connection(hostile_conn):
+    h, conn = hostile_conn
+    short = b"\x00\x00\x00\x01" + b"\x00\x00\x00\x01" + b"\x05n"        # 5 said, 1 there
+    h.tamper = _hostile_fetch(2, [short])
+    cur = arrowed(conn.cursor(fetch_buffer_size=512))
+    cur.execute("SELECT id, d, name FROM t ORDER BY id")
+    with pytest.raises(ifx.OperationalError):
+        cur.fetch_arrow_table()
+    assert conn.closed
+    with pytest.raises((ifx.OperationalError, ifx.InterfaceError)):
+        conn.cursor().execute("SELECT COUNT(*) FROM t")

@@ -2,7 +2,8 @@
 conversation is recorded once from the emulator, then replayed from memory
 by a server in another process (see replay.py), so the figures are the
 client's own cost.  Narrow table (INTEGER, VARCHAR(64), INTEGER, FLOAT,
-DATE) and the sales table of issue 13 (INTEGER, VARCHAR(32), DECIMAL(12,2),
+DATE), a fixed-width table (INTEGER, BIGINT, FLOAT, DATE, DATETIME YEAR TO
+SECOND, DECIMAL(12,2)) and the sales table of issue 13 (INTEGER, VARCHAR(32), DECIMAL(12,2),
 DATETIME YEAR TO SECOND, DATE, VARCHAR(64) with 10% NULLs).
 
     python bench/throughput/replay_compare.py --rows 200000 --repeat 3
@@ -23,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from common import RawClient, connect, emulator_process  # noqa: E402
+from common import RawClient, arrow_cursor, connect, emulator_process  # noqa: E402
 from replay import record, replay_server  # noqa: E402
 
 TABLES = {
@@ -55,6 +56,13 @@ def ours_tuples(host: str, port: int, sql: str) -> int:
         return sum(1 for _ in cur)
 
 
+def ours_arrow(host: str, port: int, sql: str) -> int:
+    with connect(host, port) as conn:
+        cur = arrow_cursor(conn.cursor())
+        cur.execute(sql)
+        return sum(batch.num_rows for batch in cur.fetch_arrow_batches())
+
+
 def informix_driver(host: str, port: int, sql: str) -> int:
     import itertools
 
@@ -83,6 +91,7 @@ def floor(host: str, port: int, sql: str) -> int:
 
 CLIENTS: dict[str, Client] = {
     "ours, streaming tuples": ours_tuples,
+    "ours, Arrow batches": ours_arrow,
     "informix-driver": informix_driver,
     "floor: raw bytes, no decoding": floor,
 }
@@ -128,6 +137,37 @@ def measure(tables: list[str], clients: dict[str, Client], n: int, repeat: int) 
     return results
 
 
+def _images(table: str, n: int):
+    from informix_stream.codecs import make_row_encoder, parse_type
+    ddl, make = TABLES[table]
+    types = [parse_type(col.split(" ", 1)[1]) for col in ddl.split(", ")]
+    encode = make_row_encoder(types)
+    return types, [encode(make(i)) for i in range(n)]
+
+
+def ceilings(table: str, n: int, repeat: int) -> dict[str, float]:
+    """Decode-only rows/s over row images already in memory: the tuple row
+    decoder, and the columnar Arrow decoder in 65,536-row batches."""
+    from informix_stream.arrow.columnar import decode_batch
+    from informix_stream.codecs import make_row_decoder
+    types, images = _images(table, min(n, 65536))
+    names = [f"c{k}" for k in range(len(types))]
+    decode = make_row_decoder(types)
+
+    def tuples() -> float:
+        t0 = time.perf_counter()
+        for image in images:
+            decode(image, 0, len(image))
+        return len(images) / (time.perf_counter() - t0)
+
+    def arrow() -> float:
+        t0 = time.perf_counter()
+        decode_batch(images, types, names)
+        return len(images) / (time.perf_counter() - t0)
+    return {"decode-only ceiling, tuples": statistics.median(tuples() for _ in range(repeat)),
+            "decode-only ceiling, Arrow": statistics.median(arrow() for _ in range(repeat))}
+
+
 def report(results: dict, n: int, repeat: int) -> None:
     print(f"{n:,} rows, median of {repeat} runs, each client against the replay of its "
           "own recorded conversation")
@@ -138,13 +178,16 @@ def report(results: dict, n: int, repeat: int) -> None:
             med = statistics.median(rates)
             ratio = f"   x{med / base:5.2f} {BASE}" if base else ""
             print(f"    {name:36s} {med:>12,.0f} rows/s{ratio}")
+        for name, rate in ceilings(table, n, repeat).items():
+            print(f"    {name:36s} {rate:>12,.0f} rows/s   (in memory, no I/O)")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=200_000)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--tables", nargs="*", default=["narrow", "sales"], choices=list(TABLES))
+    ap.add_argument("--tables", nargs="*", default=["narrow", "sales", "fixed"],
+                    choices=list(TABLES))
     ap.add_argument("--clients", nargs="*", default=list(CLIENTS), choices=list(CLIENTS))
     args = ap.parse_args()
     clients = {k: CLIENTS[k] for k in args.clients}

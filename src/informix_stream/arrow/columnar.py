@@ -60,26 +60,55 @@ def fixed_row_width(types: Sequence[ColumnType]) -> int | None:
     return None if None in widths else sum(widths)
 
 
+class ImageBlock:
+    """Row images packed for the decoder: one buffer, and each image's
+    length (None when every image has the shape's fixed width).  A batch is
+    packed one fetch reply at a time, so it never holds a Python object per
+    row for longer than one reply."""
+
+    __slots__ = ("blob", "lengths", "n")
+
+    def __init__(self, blob: bytes, lengths, n: int) -> None:
+        self.blob, self.lengths, self.n = blob, lengths, n
+
+
+def pack_images(np, images: Sequence, width: int | None) -> ImageBlock:
+    n = len(images)
+    blob = b"".join(images)
+    if width is not None and len(blob) == n * width and (
+            not n or set(map(len, images)) == {width}):
+        return ImageBlock(blob, None, n)
+    return ImageBlock(blob, np.fromiter(map(len, images), np.int64, n), n)
+
+
+def concat_blocks(np, blocks: Sequence[ImageBlock], width: int | None) -> ImageBlock:
+    if len(blocks) == 1:
+        return blocks[0]
+    blob = b"".join(b.blob for b in blocks)
+    n = sum(b.n for b in blocks)
+    if all(b.lengths is None for b in blocks):
+        return ImageBlock(blob, None, n)
+    return ImageBlock(blob, np.concatenate([
+        np.full(b.n, width, np.int64) if b.lengths is None else b.lengths
+        for b in blocks]), n)
+
+
 class _Frame:
     """Where every cell of a batch lies: the joined buffer and, per column,
     the cell start offsets and (for variable cells) the value lengths."""
 
-    def __init__(self, np, images: Sequence, types: Sequence[ColumnType]) -> None:
+    def __init__(self, np, block: ImageBlock, types: Sequence[ColumnType]) -> None:
         self.np = np
-        self.n = n = len(images)
-        blob = b"".join(images)
-        self.buf = np.frombuffer(blob, np.uint8)
+        self.n = n = block.n
+        self.buf = np.frombuffer(block.blob, np.uint8)
         width = fixed_row_width(types)
         self.starts: list = []
         self.lengths: list = []
-        if width is not None and len(blob) == n * width:
-            lengths = None
-            if any(len(image) != width for image in images):
-                lengths = np.fromiter(map(len, images), np.int64, n)
-        else:
-            lengths = np.fromiter(map(len, images), np.int64, n)
+        lengths = block.lengths
+        if lengths is None and width is None:
+            raise ValueError("an ImageBlock without lengths for a variable-width shape")
         if lengths is None:
-            self.matrix = self.buf.reshape(n, width) if n else self.buf.reshape(0, width)
+            self.matrix = self.buf.reshape(n, width)
             offset = 0
             for t in types:
                 self.starts.append(offset)       # a constant column offset
@@ -127,7 +156,12 @@ class _Frame:
         start = self.starts[k]
         if self.matrix is not None:
             return self.matrix[:, start:start + width]
-        return self.buf[start[:, None] + self.np.arange(width)]
+        # one byte position at a time: an (n, width) index array would cost
+        # 8 bytes per cell byte of memory
+        out = self.np.empty((self.n, width), self.np.uint8)
+        for j in range(width):
+            out[:, j] = self.buf[start + j]
+        return out
 
     def cell_bytes(self, k: int, ctype: ColumnType) -> list[bytes]:
         """Each row's cell of column ``k`` as bytes (the slow path's input)."""
@@ -358,9 +392,12 @@ class _Column:
             sizes = np.where(null, 0, lengths)
             offsets = np.zeros(frame.n + 1, np.int64)
             np.cumsum(sizes, out=offsets[1:])
-            total = int(offsets[-1])
-            index = np.repeat(starts + 1 - offsets[:-1], sizes) + np.arange(total)
-            data = frame.buf[index]
+            # the text bytes as a mask over the buffer: 1 byte per buffer byte,
+            # where an index array would take 8 per text byte
+            marks = np.zeros(len(frame.buf) + 1, np.int8)
+            marks[starts + 1] += 1
+            marks[starts + 1 + sizes] -= 1
+            data = frame.buf[np.cumsum(marks[:-1], dtype=np.int8).view(np.bool_)]
         else:
             width = ctype.length
             cells = np.ascontiguousarray(frame.cells(self.k, width))
@@ -392,8 +429,16 @@ def _days_from_civil(np, y, m, d):
 def decode_batch(images: Sequence, types: Sequence[ColumnType], names: Sequence[str],
                  encoding: str = "iso-8859-1"):
     """Row images -> RecordBatch (the fast path; see the module docstring)."""
+    np, _ = load()
+    return decode_block(pack_images(np, images, fixed_row_width(types)), types, names,
+                        encoding)
+
+
+def decode_block(block: ImageBlock, types: Sequence[ColumnType], names: Sequence[str],
+                 encoding: str = "iso-8859-1"):
+    """Packed row images -> RecordBatch."""
     np, pa = load()
-    frame = _Frame(np, images, types)
+    frame = _Frame(np, block, types)
     arrays = [_Column(frame, k, t, name, encoding).decode()
               for k, (t, name) in enumerate(zip(types, names))]
     return pa.RecordBatch.from_arrays(arrays, schema=arrow_schema(pa, list(names),

@@ -27,7 +27,7 @@ from collections.abc import AsyncIterator, Iterator
 from ..core import statement as st
 from ..errors import DataError, NotSupportedError, ProtocolError
 from ._deps import load
-from .columnar import decode_batch, fixed_row_width
+from .columnar import concat_blocks, decode_block, fixed_row_width, pack_images
 from .reference import rows_to_batch
 from .types import arrow_schema
 
@@ -136,35 +136,52 @@ class _ArrowBase:
 
     # -- one batch ------------------------------------------------------------------------
     def _arrow_batch_gen(self, state: tuple, batch_rows: int):
-        """The next RecordBatch of at most ``batch_rows`` rows, or None at the end."""
+        """The next RecordBatch of at most ``batch_rows`` rows, or None at the end.
+
+        Images are packed one fetch reply at a time (``pack_images``), so a
+        batch holds its rows as bytes, not as a Python object per row."""
         types, names, _ = state
-        rows: list = []
+        np, _ = load()
+        width = fixed_row_width(types)
+        tuples: list = []
+        blocks: list = []
+        count = 0
         images = None
         self._arrow_collecting = True
         try:
-            while len(rows) < batch_rows:
+            while count < batch_rows:
                 if self._pos >= len(self._batch):
                     if not (yield from self._fetch_batch_gen()):
                         break
                     continue
-                chunk = self._arrow_rows[self._pos:self._pos + batch_rows - len(rows)]
+                chunk = self._arrow_rows[self._pos:self._pos + batch_rows - count]
                 kind = not isinstance(chunk[0], tuple)
                 if images is not None and kind != images:
                     break                       # tuples and images are not mixed in a batch
                 images = kind
                 self._pos += len(chunk)
-                rows += chunk
+                count += len(chunk)
+                if kind:
+                    blocks.append(pack_images(np, chunk, width))
+                else:
+                    tuples += chunk
+                if self._pos >= len(self._batch) and self._arrow_rows is self._batch:
+                    # Packed: let the reply's row objects go now (the session
+                    # keeps this operation's replies until the batch is done).
+                    self._batch.clear()
+                    self._pos = 0
         finally:
             self._arrow_collecting = False
             batch = self._batch
             if self._pos < len(batch) and not isinstance(batch[self._pos], tuple):
                 self._batch = _PendingRows(batch, self._pos, self._images_to_rows)
-        if not rows:
+        if not count:
             return None
         try:
             if images:
-                return decode_batch(rows, types, names, self._arrow_encoding())
-            return rows_to_batch(rows, types, names)
+                return decode_block(concat_blocks(np, blocks, width), types, names,
+                                    self._arrow_encoding())
+            return rows_to_batch(tuples, types, names)
         except ProtocolError as exc:
             self.connection._session.mark_broken(f"protocol error: {exc}")
             self._abandon()
