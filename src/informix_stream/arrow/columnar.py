@@ -15,7 +15,10 @@ is handed to the reference converter of rowdecode_ref, which returns its
 value or raises the very DataError the tuple path raises.  Types without a
 vectorised path (INTERVAL, BOOLEAN, LVARCHAR, DATETIME not starting at
 YEAR, DECIMAL over 18 digits or floating) go through the reference
-converter cell by cell; they are correct, only slower.
+converter cell by cell; they are correct, only slower.  Text is copied as
+bytes when it is ASCII (or UTF-8 already) and transcoded with array
+operations from Latin-1 (the default code set); text in other code sets
+with bytes over 0x7F goes through the reference converter too.
 """
 
 from __future__ import annotations
@@ -404,15 +407,34 @@ class _Column:
             null = cells[:, 0] == 0
             data = cells.reshape(-1)
             offsets = np.arange(0, (frame.n + 1) * width, width, dtype=np.int64)
-        ascii_safe = enc in ("iso-8859-1", "latin-1", "latin1", "8859-1", "ascii",
-                             "us-ascii", "utf-8", "utf8", "cp1252") and \
-            (len(data) == 0 or data.max() < 0x80)
-        if not ascii_safe or offsets[-1] >= 1 << 31:
+        high = len(data) and data.max() >= 0x80
+        if high and enc in _LATIN1:
+            data, offsets = _latin1_to_utf8(np, data, offsets)
+        elif high or enc not in _ASCII_SUPERSETS:
+            return self.slow()
+        if offsets[-1] >= 1 << 31:
             return self.slow()
         validity = pa.py_buffer(np.packbits(~null, bitorder="little")) if null.any() else None
         return pa.Array.from_buffers(pa.string(), frame.n,
                                      [validity, pa.py_buffer(offsets.astype("<i4")),
                                       pa.py_buffer(data)])
+
+
+_LATIN1 = ("iso-8859-1", "latin-1", "latin1", "8859-1", "iso8859-1")
+# Code sets whose bytes below 0x80 are ASCII, so ASCII-only text is already UTF-8.
+_ASCII_SUPERSETS = _LATIN1 + ("ascii", "us-ascii", "utf-8", "utf8", "cp1252")
+
+
+def _latin1_to_utf8(np, data, offsets):
+    """Latin-1 text to UTF-8, vectorised: each byte from 0x80 up becomes two."""
+    high = data >= 0x80
+    shift = np.zeros(len(data) + 1, np.int64)
+    np.cumsum(high, out=shift[1:])
+    at = np.arange(len(data)) + shift[:-1]        # where each byte's encoding starts
+    out = np.empty(len(data) + int(shift[-1]), np.uint8)
+    out[at] = np.where(high, 0xC0 | (data >> 6), data)
+    out[at[high] + 1] = 0x80 | (data[high] & 0x3F)
+    return out, offsets + shift[offsets]
 
 
 def _days_from_civil(np, y, m, d):
