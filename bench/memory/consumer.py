@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import RssSampler, Target, select_for, target_at  # noqa: E402
 
-from common import DDL, TABLE, RawClient, rows  # noqa: E402
+from common import DDL, TABLE, RawClient, arrow_cursor, rows  # noqa: E402
 
 FETCHMANY = 10_000
 
@@ -59,6 +59,26 @@ def stream_fetchmany(t: Target, sql: str, params: tuple, n: int) -> Prepared:
         cur.execute(sql)
         while batch := cur.fetchmany(FETCHMANY):
             s.rows += len(batch)
+    return conn, run
+
+
+ARROW_BATCH_ROWS = 16_384
+
+
+def arrow_batches(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+    """fetch_arrow_batches(ARROW_BATCH_ROWS): each RecordBatch dropped once
+    counted.  numpy and pyarrow are imported before the baseline (their
+    import is not the rows').  A batch is smaller than the check's smallest
+    table, so growth is one batch's working set at every size."""
+    import numpy  # noqa: F401
+    import pyarrow  # noqa: F401
+    conn = t.ours()
+    cur = arrow_cursor(conn.cursor())
+
+    def run(s: RssSampler) -> None:
+        cur.execute(sql, params)
+        for batch in cur.fetch_arrow_batches(batch_rows=ARROW_BATCH_ROWS):
+            s.rows += batch.num_rows
     return conn, run
 
 
@@ -226,6 +246,7 @@ class _Dropping:
 CONSUMERS: dict[str, Callable[[Target, str, tuple, int], Prepared]] = {
     "stream-iterate": stream_iterate,
     "stream-fetchmany": stream_fetchmany,
+    "arrow-batches": arrow_batches,
     "materialize": materialize,
     "informix-driver": informix_driver,
     "executemany": executemany,

@@ -32,13 +32,15 @@ RESULTS = HERE / "results"
 MIB = 1 << 20
 
 # What the memory table compares; the first three must stay flat.
-BOUNDED = ("stream-iterate", "stream-fetchmany", "async-stream", "executemany")
+BOUNDED = ("stream-iterate", "stream-fetchmany", "async-stream", "executemany",
+           "arrow-batches")
 GROWING = ("materialize", "informix-driver")
 LABELS = {
     "stream-iterate": "ours, streaming, iterate",
     "stream-fetchmany": "ours, streaming, fetchmany(10,000)",
     "async-stream": "ours, asyncio, async for",
     "executemany": "ours, executemany from a generator",
+    "arrow-batches": "ours, fetch_arrow_batches(batch_rows=16,384)",
     "materialize": "ours, materialize=True, fetchall",
     "informix-driver": "informix-driver (materializes at execute)",
 }
@@ -47,6 +49,7 @@ STYLE = {   # colour, line and (for the growth plot) marker per consumer
     "stream-fetchmany": ("tab:orange", "-", "s"),
     "async-stream": ("tab:cyan", "-.", "P"),
     "executemany": ("tab:green", "--", "^"),
+    "arrow-batches": ("tab:olive", "-", "X"),
     "materialize": ("tab:red", "-", "D"),
     "informix-driver": ("tab:purple", "--", "v"),
 }

@@ -36,6 +36,7 @@ STRATEGIES = {
     "stream-iterate": "ours, streaming, iterate",
     "stream-fetchmany": "ours, streaming, fetchmany(10,000)",
     "async-stream": "ours, asyncio, async for",
+    "arrow-batches": "ours, Arrow: fetch_arrow_batches(batch_rows=16,384)",
     "pooled-sync": "ours, pooled: 4 threads over a pool of 4, 16 id ranges",
     "async-fanout": "ours, asyncio: 16 range tasks over a pool of 4",
     "fan-out": "ours, fan-out: {workers} processes streaming id ranges",

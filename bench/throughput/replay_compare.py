@@ -1,0 +1,198 @@
+"""Streaming rows/s against the replay floor, not the emulator: each client's
+conversation is recorded once from the emulator, then replayed from memory
+by a server in another process (see replay.py), so the figures are the
+client's own cost.  Narrow table (INTEGER, VARCHAR(64), INTEGER, FLOAT,
+DATE), a fixed-width table (INTEGER, BIGINT, FLOAT, DATE, DATETIME YEAR TO
+SECOND, DECIMAL(12,2)) and the sales table of issue 13 (INTEGER, VARCHAR(32), DECIMAL(12,2),
+DATETIME YEAR TO SECOND, DATE, VARCHAR(64) with 10% NULLs).
+
+    python bench/throughput/replay_compare.py --rows 200000 --repeat 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from common import RawClient, arrow_cursor, connect, emulator_process  # noqa: E402
+from replay import record, replay_server  # noqa: E402
+
+TABLES = {
+    "narrow": ("id INTEGER, name VARCHAR(64), counter INTEGER, value FLOAT, created DATE",
+               lambda i: (i, f"name-{i:08d}", i * 7 % 1000, i / 3.0,
+                          dt.date(2020, 1, 1) + dt.timedelta(days=i % 1500))),
+    "sales": ("id INTEGER, sku VARCHAR(32), amount DECIMAL(12,2), "
+              "sold DATETIME YEAR TO SECOND, day DATE, note VARCHAR(64)",
+              lambda i: (i, f"SKU-{i % 9973:06d}", Decimal(i % 100000) / 100,
+                         dt.datetime(2020, 1, 1, 8) + dt.timedelta(seconds=i * 37),
+                         dt.date(2020, 1, 1) + dt.timedelta(days=i % 3000),
+                         None if i % 10 == 0 else f"note {i}")),
+    "fixed": ("id INTEGER, big BIGINT, value FLOAT, day DATE, "
+              "sold DATETIME YEAR TO SECOND, amount DECIMAL(12,2)",
+              lambda i: (i, i * 1_000_003, i / 7.0,
+                         dt.date(2020, 1, 1) + dt.timedelta(days=i % 3000),
+                         dt.datetime(2020, 1, 1, 8) + dt.timedelta(seconds=i * 37),
+                         Decimal(i % 100000) / 100)),
+}
+
+# client(host, port, sql) -> rows consumed, timed from execute to the last row
+Client = Callable[[str, int, str], int]
+
+
+def ours_tuples(host: str, port: int, sql: str) -> int:
+    with connect(host, port) as conn:
+        cur = conn.cursor()
+        cur.execute(sql)
+        return sum(1 for _ in cur)
+
+
+def ours_arrow(host: str, port: int, sql: str) -> int:
+    with connect(host, port) as conn:
+        cur = arrow_cursor(conn.cursor())
+        cur.execute(sql)
+        return sum(batch.num_rows for batch in cur.fetch_arrow_batches())
+
+
+def informix_driver(host: str, port: int, sql: str) -> int:
+    import itertools
+
+    import informix_db
+    from informix_db import cursors
+    # Its cursor names come from a process-wide counter: restart it, so that
+    # every run sends the conversation that was recorded.
+    cursors._cursor_counter = itertools.count(1)
+    conn = informix_db.connect(host=host, port=port, user="informix", password="in4mix",
+                               database="testdb", server="informix")
+    try:
+        cur = conn.cursor()
+        cur.execute(sql)
+        return sum(1 for _ in cur)
+    finally:
+        conn.close()
+
+
+def floor(host: str, port: int, sql: str) -> int:
+    client = RawClient(host, port)
+    try:
+        return client.drain(sql)
+    finally:
+        client.close()
+
+
+CLIENTS: dict[str, Client] = {
+    "ours, streaming tuples": ours_tuples,
+    "ours, Arrow batches": ours_arrow,
+    "informix-driver": informix_driver,
+    "floor: raw bytes, no decoding": floor,
+}
+BASE = "informix-driver"
+
+
+def load(host: str, port: int, table: str, n: int) -> None:
+    ddl, make = TABLES[table]
+    with connect(host, port) as conn:
+        cur = conn.cursor()
+        cur.execute(f"CREATE TABLE {table} ({ddl})")
+        marks = ", ".join("?" * len(make(0)))
+        cur.executemany(f"INSERT INTO {table} VALUES ({marks})", (make(i) for i in range(n)))
+
+
+def timed(client: Client, host: str, port: int, sql: str, n: int) -> float:
+    t0 = time.perf_counter()
+    count = client(host, port, sql)
+    seconds = time.perf_counter() - t0
+    if count != n:
+        raise RuntimeError(f"{client.__name__} consumed {count} rows, expected {n}")
+    return n / seconds
+
+
+def measure(tables: list[str], clients: dict[str, Client], n: int, repeat: int) -> dict:
+    """{table: {client: [rows/s, ...]}}, each client against its own recording."""
+    results: dict = {}
+    with emulator_process() as (host, port):
+        recordings = {}
+        for table in tables:
+            load(host, port, table, n)
+            sql = f"SELECT * FROM {table}"
+            for name, client in clients.items():
+                recordings[table, name] = record(
+                    lambda h, p, c=client: timed(c, h, p, sql, n), host, port)
+    for table in tables:
+        sql = f"SELECT * FROM {table}"
+        results[table] = {name: [] for name in clients}
+        for name, client in clients.items():
+            with replay_server(recordings[table, name]) as (host, port):
+                for _ in range(repeat):
+                    results[table][name].append(timed(client, host, port, sql, n))
+    return results
+
+
+def _images(table: str, n: int):
+    from informix_stream.codecs import make_row_encoder, parse_type
+    ddl, make = TABLES[table]
+    types = [parse_type(col.split(" ", 1)[1]) for col in ddl.split(", ")]
+    encode = make_row_encoder(types)
+    return types, [encode(make(i)) for i in range(n)]
+
+
+def ceilings(table: str, n: int, repeat: int) -> dict[str, float]:
+    """Decode-only rows/s over row images already in memory: the tuple row
+    decoder, and the columnar Arrow decoder in 65,536-row batches."""
+    from informix_stream.arrow.columnar import decode_batch
+    from informix_stream.codecs import make_row_decoder
+    types, images = _images(table, min(n, 65536))
+    names = [f"c{k}" for k in range(len(types))]
+    decode = make_row_decoder(types)
+
+    def tuples() -> float:
+        t0 = time.perf_counter()
+        for image in images:
+            decode(image, 0, len(image))
+        return len(images) / (time.perf_counter() - t0)
+
+    def arrow() -> float:
+        t0 = time.perf_counter()
+        decode_batch(images, types, names)
+        return len(images) / (time.perf_counter() - t0)
+    return {"decode-only ceiling, tuples": statistics.median(tuples() for _ in range(repeat)),
+            "decode-only ceiling, Arrow": statistics.median(arrow() for _ in range(repeat))}
+
+
+def report(results: dict, n: int, repeat: int) -> None:
+    print(f"{n:,} rows, median of {repeat} runs, each client against the replay of its "
+          "own recorded conversation")
+    for table, by_client in results.items():
+        base = statistics.median(by_client[BASE]) if BASE in by_client else None
+        print(f"  {table}:")
+        for name, rates in by_client.items():
+            med = statistics.median(rates)
+            ratio = f"   x{med / base:5.2f} {BASE}" if base else ""
+            print(f"    {name:36s} {med:>12,.0f} rows/s{ratio}")
+        for name, rate in ceilings(table, n, repeat).items():
+            print(f"    {name:36s} {rate:>12,.0f} rows/s   (in memory, no I/O)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=200_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--tables", nargs="*", default=["narrow", "sales", "fixed"],
+                    choices=list(TABLES))
+    ap.add_argument("--clients", nargs="*", default=list(CLIENTS), choices=list(CLIENTS))
+    args = ap.parse_args()
+    clients = {k: CLIENTS[k] for k in args.clients}
+    report(measure(args.tables, clients, args.rows, args.repeat), args.rows, args.repeat)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,467 @@
+"""Columnar decoding: a batch of row images -> one RecordBatch, column by
+column with numpy over the bytes, never through Python row tuples.
+
+The row images are joined into one buffer.  Framing comes first, for every
+row, one column at a time: each column's cell offsets are an int64 array
+(constant offsets when every column has a fixed width, so the buffer is
+just an (n, width) matrix); a cell running past its row, or columns that
+end short of the row's end, is a ProtocolError as in the tuple path.  Then
+each column converts its (n, w) byte matrix with a few array operations.
+
+Exactness is kept by never guessing: a cell the vectorised path does not
+recognise as a clean value of its type (a base-100 digit over 99, an
+unexpected exponent, a day that is not in its month, an out-of-range DATE)
+is handed to the reference converter of rowdecode_ref, which returns its
+value or raises the very DataError the tuple path raises.  Types without a
+vectorised path (INTERVAL, BOOLEAN, LVARCHAR, DATETIME not starting at
+YEAR, DECIMAL over 18 digits or floating) go through the reference
+converter cell by cell; they are correct, only slower.  Text is copied as
+bytes when it is ASCII (or UTF-8 already) and transcoded with array
+operations from Latin-1 (the default code set); text in other code sets
+with bytes over 0x7F goes through the reference converter too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..codec.rowdecode_ref import reference_decoder
+from ..codec.scalars import EPOCH_ORDINAL, temporal_exponent
+from ..codec.typeinfo import (PACKED_CODES, TU_DAY, TU_SECOND, TU_YEAR, VARCHAR_CODES,
+                              ColumnType, TypeCode)
+from ..errors import DataError, ProtocolError
+from ._deps import load
+from .reference import column_error, values_to_array
+from .types import UNIT_TICKS, arrow_schema, arrow_type, temporal_kind, time_unit
+
+_INT_BE = {TypeCode.SMALLINT: ">i2", TypeCode.INTEGER: ">i4", TypeCode.SERIAL: ">i4",
+           TypeCode.BIGINT: ">i8", TypeCode.BIGSERIAL: ">i8"}
+_FIXED_SIMPLE = {TypeCode.DATE: 4, TypeCode.FLOAT: 8, TypeCode.SMALLFLOAT: 4,
+                 TypeCode.INT8: 10, TypeCode.SERIAL8: 10, TypeCode.SMALLINT: 2,
+                 TypeCode.INTEGER: 4, TypeCode.SERIAL: 4, TypeCode.BIGINT: 8,
+                 TypeCode.BIGSERIAL: 8}
+# Informix DATE 0 is 1899-12-31; Arrow's date32 0 is 1970-01-01.
+_DATE_SHIFT = 719163 - EPOCH_ORDINAL
+_MAX_ORDINAL = 3652059          # 9999-12-31
+
+
+def cell_width(ctype: ColumnType) -> int | None:
+    """Bytes of one cell of a fixed-width column; None when it varies."""
+    code = ctype.code
+    if code in _FIXED_SIMPLE:
+        return _FIXED_SIMPLE[code]
+    if code in (TypeCode.CHAR, TypeCode.NCHAR):
+        return ctype.length
+    if code in PACKED_CODES:
+        return ctype.wire_width
+    return None
+
+
+def fixed_row_width(types: Sequence[ColumnType]) -> int | None:
+    """The row image size when every column is fixed-width, else None."""
+    widths = [cell_width(t) for t in types]
+    return None if None in widths else sum(widths)
+
+
+class ImageBlock:
+    """Row images packed for the decoder: one buffer, and each image's
+    length (None when every image has the shape's fixed width).  A batch is
+    packed one fetch reply at a time, so it never holds a Python object per
+    row for longer than one reply."""
+
+    __slots__ = ("blob", "lengths", "n")
+
+    def __init__(self, blob: bytes, lengths, n: int) -> None:
+        self.blob, self.lengths, self.n = blob, lengths, n
+
+
+def pack_images(np, images: Sequence, width: int | None) -> ImageBlock:
+    n = len(images)
+    blob = b"".join(images)
+    if width is not None and len(blob) == n * width and (
+            not n or set(map(len, images)) == {width}):
+        return ImageBlock(blob, None, n)
+    return ImageBlock(blob, np.fromiter(map(len, images), np.int64, n), n)
+
+
+def concat_blocks(np, blocks: Sequence[ImageBlock], width: int | None) -> ImageBlock:
+    if len(blocks) == 1:
+        return blocks[0]
+    blob = b"".join(b.blob for b in blocks)
+    n = sum(b.n for b in blocks)
+    if all(b.lengths is None for b in blocks):
+        return ImageBlock(blob, None, n)
+    return ImageBlock(blob, np.concatenate([
+        np.full(b.n, width, np.int64) if b.lengths is None else b.lengths
+        for b in blocks]), n)
+
+
+class _Frame:
+    """Where every cell of a batch lies: the joined buffer and, per column,
+    the cell start offsets and (for variable cells) the value lengths."""
+
+    def __init__(self, np, block: ImageBlock, types: Sequence[ColumnType]) -> None:
+        self.np = np
+        self.n = n = block.n
+        self.buf = np.frombuffer(block.blob, np.uint8)
+        width = fixed_row_width(types)
+        self.starts: list = []
+        self.lengths: list = []
+        lengths = block.lengths
+        if lengths is None and width is None:
+            raise ValueError("an ImageBlock without lengths for a variable-width shape")
+        if lengths is None:
+            self.matrix = self.buf.reshape(n, width)
+            offset = 0
+            for t in types:
+                self.starts.append(offset)       # a constant column offset
+                self.lengths.append(None)
+                offset += cell_width(t)
+            return
+        self.matrix = None
+        ends = np.cumsum(lengths)
+        pos = ends - lengths
+        for k, t in enumerate(types):
+            pos = self._frame_column(k, t, pos, ends)
+        if n and (pos != ends).any():
+            row = int(np.argmax(pos != ends))
+            raise ProtocolError(f"row image of {int(lengths[row])} bytes decoded as "
+                                f"{int(pos[row] - ends[row] + lengths[row])}: the described "
+                                "columns do not match the row")
+
+    def _frame_column(self, k: int, ctype: ColumnType, pos, ends):
+        np, buf = self.np, self.buf
+        self.starts.append(pos)
+        width = cell_width(ctype)
+        if width is not None:
+            self.lengths.append(None)
+            nxt = pos + width
+        else:
+            head = 1 if ctype.code in VARCHAR_CODES else 5
+            if (pos + head > ends).any():
+                raise ProtocolError(f"column {k + 1}: a length runs past the row image")
+            if head == 1:
+                size = buf[pos].astype(np.int64)
+            else:
+                raw = buf[(pos + 1)[:, None] + np.arange(4)]
+                size = np.ascontiguousarray(raw).view(">i4").reshape(-1).astype(np.int64)
+                if (size < 0).any():
+                    raise ProtocolError(f"column {k + 1}: an opaque-type value runs past "
+                                        "the row image")
+            self.lengths.append(size)
+            nxt = pos + head + size
+        if (nxt > ends).any():
+            raise ProtocolError(f"column {k + 1}: a value runs past the row image")
+        return nxt
+
+    def cells(self, k: int, width: int):
+        """The (n, width) byte matrix of fixed-width column ``k``."""
+        start = self.starts[k]
+        if self.matrix is not None:
+            return self.matrix[:, start:start + width]
+        # one byte position at a time: an (n, width) index array would cost
+        # 8 bytes per cell byte of memory
+        out = self.np.empty((self.n, width), self.np.uint8)
+        for j in range(width):
+            out[:, j] = self.buf[start + j]
+        return out
+
+    def cell_bytes(self, k: int, ctype: ColumnType) -> list[bytes]:
+        """Each row's cell of column ``k`` as bytes (the slow path's input)."""
+        width = cell_width(ctype)
+        if width is not None:
+            return [bytes(row) for row in self.cells(k, width)]
+        head = 1 if ctype.code in VARCHAR_CODES else 5
+        blob = self.buf.tobytes() if not hasattr(self, "_blob") else self._blob
+        self._blob = blob
+        return [blob[s:s + head + n] for s, n in zip(self.starts[k].tolist(),
+                                                     self.lengths[k].tolist())]
+
+
+class _Column:
+    """Converts one column of a framed batch; see the module docstring."""
+
+    def __init__(self, frame: _Frame, k: int, ctype: ColumnType, name: str,
+                 encoding: str) -> None:
+        self.frame, self.k, self.ctype, self.name = frame, k, ctype, name
+        self.encoding = encoding
+        self.np, self.pa = frame.np, load()[1]
+        self.type = arrow_type(self.pa, ctype)
+
+    # -- the slow, exact path ---------------------------------------------------
+    def _reference_values(self, cells: list[bytes]) -> list:
+        decode = reference_decoder([self.ctype], self.encoding)
+        out = []
+        for cell in cells:
+            try:
+                out.append(decode(cell, 0, len(cell))[0][0])
+            except DataError as exc:
+                raise DataError(f"column {self.k + 1} ({self.name}): {exc}") from exc
+        return out
+
+    def slow(self):
+        values = self._reference_values(self.frame.cell_bytes(self.k, self.ctype))
+        return values_to_array(values, self.ctype, self.k, self.name)
+
+    def _patch(self, bad, cells, convert):
+        """Values of the cells the fast path declined, by the reference converter
+        (DataError if they are no value); ``convert`` maps each to storage."""
+        idx = self.np.flatnonzero(bad)
+        values = self._reference_values([bytes(cells[i]) for i in idx])
+        return idx, [convert(v) for v in values]
+
+    def _fail(self, why: str) -> DataError:
+        return column_error(self.k, self.name, self.ctype, ValueError(why))
+
+    # -- building arrays ----------------------------------------------------------
+    def _array(self, data, null):
+        """A primitive Arrow array over ``data`` with ``null`` as its nulls."""
+        pa = self.pa
+        storage = {1: None, 2: pa.int16(), 4: pa.int32(), 8: pa.int64()}
+        if self.np.issubdtype(data.dtype, self.np.floating):
+            arr = pa.array(data, mask=null if null.any() else None)
+            return arr if arr.type == self.type else arr.cast(self.type)
+        arr = pa.array(data, storage[data.dtype.itemsize], mask=null if null.any() else None)
+        return arr.view(self.type)
+
+    # -- per type -----------------------------------------------------------------------
+    def decode(self):
+        code, ctype = self.ctype.code, self.ctype
+        if code in _INT_BE:
+            return self._int(_INT_BE[code])
+        if code in (TypeCode.FLOAT, TypeCode.SMALLFLOAT):
+            return self._float(8 if code == TypeCode.FLOAT else 4)
+        if code == TypeCode.DATE:
+            return self._date()
+        if code in (TypeCode.INT8, TypeCode.SERIAL8):
+            return self._int8()
+        if code in (TypeCode.DECIMAL, TypeCode.MONEY) and ctype.scale is not None \
+                and ctype.wire_width <= 10:
+            return self._decimal()
+        if code == TypeCode.DATETIME and ctype.start == TU_YEAR:
+            return self._datetime()
+        if code in VARCHAR_CODES or code in (TypeCode.CHAR, TypeCode.NCHAR):
+            return self._text()
+        return self.slow()
+
+    def _int(self, fmt: str):
+        np = self.np
+        width = int(fmt[2:])
+        raw = np.ascontiguousarray(self.frame.cells(self.k, width))
+        values = raw.view(fmt).reshape(-1)
+        null = values == np.iinfo(fmt).min
+        return self._array(values.astype("<" + fmt[1:]), null)
+
+    def _float(self, width: int):
+        np = self.np
+        raw = np.ascontiguousarray(self.frame.cells(self.k, width))
+        null = (raw == 0xFF).all(axis=1)
+        values = raw.view(f">f{width}").reshape(-1).astype(f"<f{width}")
+        return self._array(values, null)
+
+    def _date(self):
+        np = self.np
+        raw = np.ascontiguousarray(self.frame.cells(self.k, 4))
+        days = raw.view(">i4").reshape(-1).astype(np.int64)
+        null = days == -0x80000000
+        ordinal = days + EPOCH_ORDINAL
+        if ((~null) & ((ordinal < 1) | (ordinal > _MAX_ORDINAL))).any():
+            bad = (~null) & ((ordinal < 1) | (ordinal > _MAX_ORDINAL))
+            self._patch(bad, raw, lambda v: v)    # raises the reference DataError
+        return self._array((days - _DATE_SHIFT).astype("<i4"), null)
+
+    def _int8(self):
+        np = self.np
+        raw = np.ascontiguousarray(self.frame.cells(self.k, 10))
+        sign = raw[:, :2].copy().view(">i2").reshape(-1)
+        low = raw[:, 2:6].copy().view(">u4").reshape(-1).astype(np.uint64)
+        high = raw[:, 6:].copy().view(">u4").reshape(-1).astype(np.uint64)
+        magnitude = (high << np.uint64(32)) | low
+        null = sign == 0
+        limit = np.where(sign < 0, np.uint64(1 << 63), np.uint64((1 << 63) - 1))
+        if ((~null) & (magnitude > limit)).any():
+            raise self._fail("an INT8 beyond the int64 range")
+        values = magnitude.astype(np.int64)      # 2**63 wraps to its own negative
+        values = np.where(sign < 0, -values, values)
+        return self._array(values.astype("<i8"), null)
+
+    def _digits(self, pairs):
+        """Base-100 digit pairs (n, k) -> int64 numbers (k <= 9)."""
+        np = self.np
+        out = np.zeros(len(pairs), np.int64)
+        for j in range(pairs.shape[1]):
+            out = out * 100 + pairs[:, j]
+        return out
+
+    def _decimal(self):
+        np, ctype = self.np, self.ctype
+        width, p, s = ctype.wire_width, ctype.precision, ctype.scale
+        raw = np.ascontiguousarray(self.frame.cells(self.k, width))
+        n, k = len(raw), width - 1
+        head = raw[:, 0].astype(np.int64)
+        pairs = raw[:, 1:].astype(np.int64)
+        null = (head == 0) & (raw[:, 1] == 0)
+        negative = (head & 0x80) == 0
+        exp = (np.where(negative, head ^ 0x7F, head) & 0x7F) - 64
+        number = self._digits(pairs)
+        number = np.where(negative & (number != 0), 100 ** k - number, number)
+        shift = 2 * exp - 2 * k + s
+        bad = (~null) & ((pairs > 99).any(axis=1) | (shift > 18) | (shift < -18))
+        safe_shift = np.clip(shift, -18, 18)
+        up = 10 ** np.clip(safe_shift, 0, 18)
+        down = 10 ** np.clip(-safe_shift, 0, 18)
+        bad |= (~null) & (shift < 0) & (number % down != 0)
+        bad |= (~null) & (shift > 0) & (number >= (10 ** 18) // up)
+        unscaled = np.where(shift >= 0, number * np.where(bad, 1, up), number // down)
+        unscaled = np.where(negative, -unscaled, unscaled)
+        if bad.any():
+            idx, values = self._patch(bad, raw, lambda d: None if d is None else
+                                      int(d.scaleb(s)))
+            for i, v in zip(idx, values):
+                if v is None:
+                    null[i] = True
+                elif abs(v) >= 10 ** 18:
+                    raise self._fail(f"{v} does not fit decimal128({p},{s})")
+                else:
+                    unscaled[i] = v
+        unscaled[null] = 0
+        if (np.abs(unscaled) >= 10 ** p).any():
+            raise self._fail(f"a value with more than {p - s} integer digits")
+        words = np.empty((n, 2), "<i8")
+        words[:, 0] = unscaled
+        words[:, 1] = unscaled >> 63
+        pa = self.pa
+        validity = (pa.py_buffer(np.packbits(~null, bitorder="little"))
+                    if null.any() else None)
+        return pa.Array.from_buffers(self.type, n, [validity, pa.py_buffer(words)])
+
+    def _datetime(self):
+        np, ctype = self.np, self.ctype
+        width = ctype.wire_width
+        raw = np.ascontiguousarray(self.frame.cells(self.k, width))
+        n = len(raw)
+        pairs = raw[:, 1:].astype(np.int64)
+        null = (raw[:, 0] == 0) & (raw[:, 1] == 0)
+        clean = (raw[:, 0] == 0x80 | (temporal_exponent(ctype.length) + 64)) & \
+            (pairs <= 99).all(axis=1)
+        year = pairs[:, 0] * 100 + pairs[:, 1]
+        fields = {TU_YEAR: year}
+        col = 2
+        for unit in range(TU_YEAR + 2, min(ctype.end, TU_SECOND) + 1, 2):
+            fields[unit] = pairs[:, col]
+            col += 1
+        month = fields.get(TU_YEAR + 2, np.ones(n, np.int64))
+        day = fields.get(TU_DAY, np.ones(n, np.int64))
+        hour, minute, second = (fields.get(u, np.zeros(n, np.int64)) for u in (6, 8, 10))
+        micro = np.zeros(n, np.int64)
+        if ctype.end > TU_SECOND:
+            nfrac = (ctype.end - TU_SECOND + 1) // 2
+            micro = self._digits(pairs[:, col:col + nfrac]) * 10 ** (6 - 2 * nfrac)
+        leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
+        month_days = np.array([0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31])
+        dim = month_days[np.clip(month, 0, 12)] + (leap & (month == 2))
+        clean &= (year >= 1) & (month >= 1) & (month <= 12) & (day >= 1) & (day <= dim)
+        clean &= (hour < 24) & (minute < 60) & (second < 60)
+        days = _days_from_civil(np, year, month, day)
+        unit = time_unit(ctype)
+        if temporal_kind(ctype) == "date":
+            ticks = days
+        else:
+            per = 1_000_000 // UNIT_TICKS[unit]
+            clean &= micro % per == 0
+            ticks = (days * 86400 + hour * 3600 + minute * 60 + second) * UNIT_TICKS[unit] \
+                + micro // per
+        bad = (~null) & ~clean
+        if bad.any():
+            from .reference import _plain
+            plain = _plain(ctype)
+            idx, values = self._patch(bad, raw, lambda v: None if v is None else plain(v))
+            for i, v in zip(idx, values):
+                if v is None:
+                    null[i] = True
+                else:
+                    ticks[i] = v
+        ticks[null] = 0
+        store = ticks.astype("<i4") if temporal_kind(ctype) == "date" else ticks.astype("<i8")
+        return self._array(store, null)
+
+    def _text(self):
+        np, pa, ctype, frame = self.np, self.pa, self.ctype, self.frame
+        enc = self.encoding.lower().replace("_", "-")
+        if ctype.code in VARCHAR_CODES:
+            starts, lengths = frame.starts[self.k], frame.lengths[self.k]
+            null = (lengths == 1) & (frame.buf[np.minimum(starts + 1, len(frame.buf) - 1)]
+                                     == 0)
+            sizes = np.where(null, 0, lengths)
+            offsets = np.zeros(frame.n + 1, np.int64)
+            np.cumsum(sizes, out=offsets[1:])
+            # the text bytes as a mask over the buffer: 1 byte per buffer byte,
+            # where an index array would take 8 per text byte
+            marks = np.zeros(len(frame.buf) + 1, np.int8)
+            marks[starts + 1] += 1
+            marks[starts + 1 + sizes] -= 1
+            data = frame.buf[np.cumsum(marks[:-1], dtype=np.int8).view(np.bool_)]
+        else:
+            width = ctype.length
+            cells = np.ascontiguousarray(frame.cells(self.k, width))
+            null = cells[:, 0] == 0
+            data = cells.reshape(-1)
+            offsets = np.arange(0, (frame.n + 1) * width, width, dtype=np.int64)
+        high = len(data) and data.max() >= 0x80
+        if high and enc in _LATIN1:
+            data, offsets = _latin1_to_utf8(np, data, offsets)
+        elif high or enc not in _ASCII_SUPERSETS:
+            return self.slow()
+        if offsets[-1] >= 1 << 31:
+            return self.slow()
+        validity = pa.py_buffer(np.packbits(~null, bitorder="little")) if null.any() else None
+        return pa.Array.from_buffers(pa.string(), frame.n,
+                                     [validity, pa.py_buffer(offsets.astype("<i4")),
+                                      pa.py_buffer(data)])
+
+
+_LATIN1 = ("iso-8859-1", "latin-1", "latin1", "8859-1", "iso8859-1")
+# Code sets whose bytes below 0x80 are ASCII, so ASCII-only text is already UTF-8.
+_ASCII_SUPERSETS = _LATIN1 + ("ascii", "us-ascii", "utf-8", "utf8", "cp1252")
+
+
+def _latin1_to_utf8(np, data, offsets):
+    """Latin-1 text to UTF-8, vectorised: each byte from 0x80 up becomes two."""
+    high = data >= 0x80
+    shift = np.zeros(len(data) + 1, np.int64)
+    np.cumsum(high, out=shift[1:])
+    at = np.arange(len(data)) + shift[:-1]        # where each byte's encoding starts
+    out = np.empty(len(data) + int(shift[-1]), np.uint8)
+    out[at] = np.where(high, 0xC0 | (data >> 6), data)
+    out[at[high] + 1] = 0x80 | (data[high] & 0x3F)
+    return out, offsets + shift[offsets]
+
+
+def _days_from_civil(np, y, m, d):
+    """Days since 1970-01-01 of proleptic Gregorian dates (Hinnant's algorithm)."""
+    y = y - (m <= 2)
+    era = np.floor_divide(y, 400)
+    yoe = y - era * 400
+    mp = (m + 9) % 12
+    doy = (153 * mp + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def decode_batch(images: Sequence, types: Sequence[ColumnType], names: Sequence[str],
+                 encoding: str = "iso-8859-1"):
+    """Row images -> RecordBatch (the fast path; see the module docstring)."""
+    np, _ = load()
+    return decode_block(pack_images(np, images, fixed_row_width(types)), types, names,
+                        encoding)
+
+
+def decode_block(block: ImageBlock, types: Sequence[ColumnType], names: Sequence[str],
+                 encoding: str = "iso-8859-1"):
+    """Packed row images -> RecordBatch."""
+    np, pa = load()
+    frame = _Frame(np, block, types)
+    arrays = [_Column(frame, k, t, name, encoding).decode()
+              for k, (t, name) in enumerate(zip(types, names))]
+    return pa.RecordBatch.from_arrays(arrays, schema=arrow_schema(pa, list(names),
+                                                                   list(types)))
