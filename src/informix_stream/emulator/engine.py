@@ -616,11 +616,13 @@ class RowSource:
         self._convert = convert
         self._kind = kind
         self._on_close = on_close
+        self._rest: list | None = None        # rows read ahead by keep_rest()
+        self._error: SqlError | None = None   # what keep_rest() ran into
 
     def fetch(self, n: int) -> list[tuple]:
         cur = self._cursor
         if cur is None:
-            return []
+            return self._fetch_kept(n)
         try:
             rows = cur.fetchmany(n)
         except sqlite3.Error as exc:
@@ -632,11 +634,44 @@ class RowSource:
         return self._convert(rows) if self._convert is not None else rows
 
     def close(self) -> None:
+        self._rest = self._error = None
+        self._release()
+
+    def _release(self) -> None:
         if self._cursor is not None:
             self._cursor.close()
             self._cursor = None
             if self._on_close is not None:
                 self._on_close()
+
+    def keep_rest(self) -> None:
+        """Read the remaining rows now and let go of the SQLite statement.
+
+        For a hold cursor reading on the session's main connection when its
+        transaction ends: a statement left pending there would pin its WAL
+        snapshot, and every later write of the session would then fail with
+        SQLITE_BUSY_SNAPSHOT once another session commits.  A failure is
+        kept and raised by the next fetch, as the server would answer it.
+        """
+        cur = self._cursor
+        if cur is None:
+            return
+        try:
+            self._rest = cur.fetchall()
+        except sqlite3.Error as exc:
+            self._rest, self._error = [], _map_error(exc, self._kind)
+        self._release()
+
+    def _fetch_kept(self, n: int) -> list[tuple]:
+        if self._error is not None:
+            err, self._error = self._error, None
+            raise err
+        rows = self._rest
+        if not rows:
+            self._rest = None
+            return []
+        batch, self._rest = rows[:n], rows[n:]
+        return self._convert(batch) if self._convert is not None else batch
 
 
 # ---------------------------------------------------------------------------
@@ -969,6 +1004,10 @@ class Session:
         self._dml = self._conn.cursor()
         self._in_tx = False
         self._ddl_in_tx = False
+        self._tx_changes = 0                   # total_changes at BEGIN
+        # Row sources reading on the main connection, kept until their
+        # transaction ends (see RowSource.keep_rest).
+        self._main_sources: list[RowSource] = []
         self._savepoints: dict[str, bool] = {}    # name -> declared UNIQUE
         self.last_serial = 0
         self.last_serial8 = 0
@@ -1033,6 +1072,7 @@ class Session:
             raise SqlError(-535, message="already in transaction")
         self._conn.execute("BEGIN")
         self._in_tx = True
+        self._tx_changes = self._conn.total_changes
 
     def commit(self) -> None:
         if not self._in_tx:
@@ -1061,6 +1101,9 @@ class Session:
         self._in_tx = False
         self._ddl_in_tx = False
         self._savepoints.clear()
+        sources, self._main_sources = self._main_sources, []
+        for source in sources:       # only hold cursors are still open here
+            source.keep_rest()
 
     def close(self) -> None:
         if self._conn is None:
@@ -1192,25 +1235,40 @@ class Session:
     def _atomic(self, kind: StatementKind) -> "_Savepoint":
         return _Savepoint(self._conn, kind, self._db)
 
-    def open_cursor(self, stmt: Prepared, params: Sequence[object] = ()) -> RowSource:
+    def open_cursor(self, stmt: Prepared, params: Sequence[object] = (), *,
+                    hold: bool = False) -> RowSource:
+        """``hold``: the cursor outlives its transaction (WITH HOLD)."""
         if stmt.kind is not StatementKind.SELECT:
             raise SqlError(-481, message="statement is not a SELECT")
         values = self._values(stmt, params)
-        reader = None if self._in_tx else self._reading_connection()
+        reader = None if self._reads_on_main(hold) else self._reading_connection()
         conn = self._conn if reader is None else reader[0]
         try:
             cursor = conn.execute(stmt.translation.sql, values)
         except sqlite3.Error as exc:
             raise _map_error(exc, stmt.kind, self._db) from None
-        on_close = None
-        if reader is not None:
-            reader[1] += 1
-            on_close = functools.partial(_release_reader, reader)
         encoded = stmt.translation.encoded
         if stmt.convert is None and stmt.columns:
             stmt.convert = _images if encoded else row_converter(stmt.columns) or _identity
         convert = None if stmt.convert is _identity else stmt.convert
-        return RowSource(cursor, stmt.columns, convert, stmt.kind, encoded, on_close)
+        source = RowSource(cursor, stmt.columns, convert, stmt.kind, encoded)
+        if reader is not None:
+            reader[1] += 1
+            source._on_close = functools.partial(_release_reader, reader)
+        else:
+            self._main_sources.append(source)
+            source._on_close = functools.partial(_forget_source, self._main_sources, source)
+        return source
+
+    def _reads_on_main(self, hold: bool) -> bool:
+        """Inside a transaction a cursor reads on the main connection, to see
+        the transaction's own writes.  A hold cursor opened before the
+        transaction wrote anything reads on a reader instead: it sees the
+        same rows, and its snapshot does not pin the main connection after
+        COMMIT (RowSource.keep_rest covers one opened after writes)."""
+        if not self._in_tx:
+            return False
+        return not hold or self._ddl_in_tx or self._conn.total_changes != self._tx_changes
 
     def _should_stop(self) -> int:
         check = self.interrupt_requested
@@ -1312,6 +1370,11 @@ _WORD = re.compile(r"[a-z_][a-z0-9_$]*")
 
 def _release_reader(reader: list) -> None:
     reader[1] -= 1
+
+
+def _forget_source(sources: list, source: RowSource) -> None:
+    if source in sources:
+        sources.remove(source)
 
 
 def _identity(rows: list) -> list:
