@@ -18,10 +18,27 @@ import asyncio
 import pytest
 
 import informix_stream as ifx
+from informix_stream.core import requests as rq
+from informix_stream.core.session import EOT
+from informix_stream.messages import CurName, NFetch, StmtId, Tag, parse_request
 from test_driver import connect, unique
 
 UNOPEN_CURSOR = -400
 ROWS = 3000
+
+
+def test_open_sends_hold_in_jdbcs_order():
+    """CURNAME, [BIND], [SCROLL], HOLD, OPEN: IBM JDBC IfxSqli.sendQuery
+    (SQ_AUTOFREE, SQ_SCROLL, then SQ_HOLD just before SQ_OPEN)."""
+    body = rq.open_cursor(3, b"c1", [], scroll=True, hold=True, first_fetch=None)
+    msgs, _ = parse_request(body + EOT, 0, None)
+    assert msgs == [StmtId(3), CurName(b"c1"), Tag.SCROLL, Tag.HOLD, Tag.OPEN]
+    body = rq.open_cursor(3, b"c1", [], scroll=False, hold=True, first_fetch=4096)
+    msgs, _ = parse_request(body + EOT, 0, None)
+    assert msgs[:4] == [StmtId(3), CurName(b"c1"), Tag.HOLD, Tag.OPEN]
+    assert isinstance(msgs[-1], NFetch)
+    body = rq.open_cursor(3, b"c1", [], scroll=False, hold=False, first_fetch=None)
+    assert Tag.HOLD not in parse_request(body + EOT, 0, None)[0]
 
 
 def _table(conn, rows: int = ROWS) -> str:
@@ -268,3 +285,25 @@ def test_asyncio_hold_cursor_across_commits(ifx_target):
             await conn.close()
 
     asyncio.run(asyncio.wait_for(run(), timeout=120))
+
+
+@pytest.mark.parametrize("hold", [False, True])
+def test_executemany_chunk_transactions_in_autocommit_end_the_cursors_transaction(
+        ifx_target, hold):
+    """executemany in autocommit mode runs each chunk as BEGIN ... COMMIT
+    (see informix_stream.executemany), and that COMMIT closes open cursors
+    not declared WITH HOLD, as any COMMIT does."""
+    c = connect(ifx_target, autocommit=True)
+    t = _table(c)
+    cur = c.cursor(fetch_buffer_size=256, read_ahead=False, hold=hold)
+    cur.execute(f"SELECT id FROM {t} ORDER BY id")
+    first = cur.fetchmany(10)
+    c.cursor().executemany(f"INSERT INTO {t}_log VALUES (?)", [(1,), (2,), (3,)])
+    if hold:
+        assert [r[0] for r in first + cur.fetchall()] == list(range(1, ROWS + 1))
+    else:
+        with pytest.raises(ifx.ProgrammingError) as info:
+            cur.fetchall()
+        assert info.value.sqlcode == UNOPEN_CURSOR
+    assert _count(c, f"SELECT COUNT(*) FROM {t}_log") == 3
+    c.close()
