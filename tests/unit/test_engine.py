@@ -9,7 +9,8 @@ from decimal import Decimal
 import pytest
 
 from informix_stream.codecs import IntervalYM, TypeCode, make_row_decoder
-from informix_stream.emulator.engine import Engine, SqlError, StatementKind
+from informix_stream.emulator.engine import Engine
+from informix_stream.emulator.statements import SqlError, StatementKind
 
 
 @pytest.fixture

@@ -35,8 +35,8 @@ from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols)
-from .dialect import NOT_SUPPORTED
-from .engine import Engine, SqlError, StatementKind
+from .engine import Engine
+from .statements import NOT_SUPPORTED, SqlError, StatementKind
 
 # The feature mask a real server answers to SQ_PROTOCOLS (12.10's last byte).
 # Its bits fix framing for JDBC: 2-byte tuple size in DESCRIBE (bit 69 clear),
