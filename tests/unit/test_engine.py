@@ -465,3 +465,36 @@ def test_text_outside_the_codeset_is_rejected_on_insert(s):
     assert error_of(s, "insert into cs values (?, ?)", [1, "\u20ac"])[0] == -23103
     assert error_of(s, "insert into cs (v) values (?)", ["\u20ac"])[0] == -23103
     assert run(s, "select count(*) from cs") == [(0,)]
+
+
+def test_translations_are_shared_and_forgotten_when_the_catalog_changes(engine):
+    """The translation cache (issue 11's per-statement cost): a second
+    session's PREPARE of the same text reuses the first one's translation,
+    and a DDL statement from either makes both see the new table shape."""
+    a, b = engine.connect("testdb"), engine.connect("testdb")
+    run(a, "CREATE TABLE shape (x INTEGER)")
+    run(a, "INSERT INTO shape VALUES (1)")
+    first = a.prepare("SELECT * FROM shape")
+    again = b.prepare("SELECT * FROM shape")
+    assert again.translation is first.translation          # shared, not re-translated
+    assert again is not first                               # each PREPARE its own handle
+    run(b, "DROP TABLE shape")
+    run(b, "CREATE TABLE shape (x INTEGER, y VARCHAR(10))")
+    run(b, "INSERT INTO shape VALUES (2, 'two')")
+    fresh = a.prepare("SELECT * FROM shape")
+    assert [c.name for c in fresh.columns] == ["x", "y"]
+    assert run(a, "SELECT * FROM shape") == [(2, "two")]
+    with pytest.raises(SqlError) as info:                   # the old handle is stale
+        a.check_current(first)
+    assert info.value.sqlcode == -710
+
+
+def test_a_failed_translation_is_not_remembered(engine):
+    """A PREPARE that failed because a table was missing succeeds once the
+    table exists: failures are never cached."""
+    s = engine.connect("testdb")
+    with pytest.raises(SqlError) as info:
+        s.prepare("SELECT * FROM later")
+    assert info.value.sqlcode == -206
+    run(s, "CREATE TABLE later (x INTEGER)")
+    assert [c.name for c in s.prepare("SELECT * FROM later").columns] == ["x"]

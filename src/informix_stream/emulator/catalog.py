@@ -110,6 +110,11 @@ class Database:
         # against an earlier version gets -710 at OPEN/EXECUTE, as Informix
         # answers a prepared statement whose table was dropped or altered.
         self.table_versions: dict[str, int] = {}
+        # Statements already translated, keyed by (SQL text, generation):
+        # translation depends only on the catalog, and every catalog change
+        # moves the generation on, so a stale entry can never be found.
+        self.generation = 0
+        self.prepared: dict[tuple[str, int], object] = {}
         self.keeper = self.connect(0)
         self.keeper.execute("PRAGMA journal_mode=WAL")
         if not self.keeper.execute(
@@ -151,9 +156,15 @@ class Database:
                     ctype = parse_type(type_text)
                     _add_column(self.keeper, tabid, colno, ColumnDef(colname, ctype))
 
+    def schema_changed(self) -> None:
+        """Forget every translation: the catalog they were made against changed."""
+        self.generation += 1
+        self.prepared.clear()
+
     def reload(self, conn: sqlite3.Connection) -> None:
         """Rebuild the in-memory catalog from the meta tables."""
         with self.lock:
+            self.schema_changed()
             tables: dict[str, TableDef] = {}
             tabids: dict[str, int] = {}
             names = {}

@@ -35,6 +35,7 @@ writer waits a bounded time for the write lock instead of failing at once.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import itertools
@@ -45,7 +46,6 @@ import shutil
 import sqlite3
 import tempfile
 import weakref
-from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from informix_stream.codecs import ColumnType, TypeCode
@@ -53,11 +53,12 @@ from informix_stream.errors import DataError
 
 from .catalog import Database, create_index, create_table, drop
 from .dialect import translate
+from .results import ExecResult, Prepared, RowSource
+from .sqlfunctions import register_builtins
+from .sqlite_errors import map_error
 from .statements import (NOT_SUPPORTED, CreateIndex, CreateTable, Drop, ResultColumn, SqlError,
                          StatementKind, Translation)
-from .sqlite_errors import map_error
-from .sqlfunctions import register_builtins
-from .values import Converter, image_failure, row_converter, writer_for
+from .values import image_failure, row_converter, writer_for
 
 __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultColumn",
            "StatementKind", "SqlError"]
@@ -76,76 +77,9 @@ INTERNAL_NOT_SUPPORTED = NOT_SUPPORTED
 # Idle reader connections a session keeps (it opens one per concurrently
 # open cursor outside a transaction, never sharing a busy one).
 _IDLE_READERS = 4
+# Translations a database keeps (all forgotten at once when full).
+_TRANSLATIONS_KEPT = 1024
 _SAVEPOINT_ACTIONS = ("SAVEPOINT", "ROLLBACK TO SAVEPOINT", "RELEASE SAVEPOINT")
-
-
-# ---------------------------------------------------------------------------
-# Public result types
-# ---------------------------------------------------------------------------
-
-@dataclass
-class ExecResult:
-    rowcount: int
-    serial: int = 0
-    serial8: int = 0
-
-
-@dataclass
-class Prepared:
-    sql: str
-    kind: StatementKind
-    columns: list[ResultColumn]
-    param_count: int
-    param_types: list[ColumnType | None]
-    table: str | None
-    translation: Translation = field(repr=False, default=None)  # type: ignore[assignment]
-    # (client index or None, converted constant, converter) per SQLite '?'
-    binds: list[tuple[int | None, object, Converter]] = field(repr=False, default_factory=list)
-    direct: bool = field(repr=False, default=False)   # binds are params in order
-    convert: Callable[[list], list] | None = field(repr=False, default=None)
-    # INSERT: converted bind values -> the row image bound after them
-    image: Callable[[list], bytes | None] | None = field(repr=False, default=None)
-    # table name -> its version when prepared (see Database.table_versions)
-    depends: dict[str, int] = field(repr=False, default_factory=dict)
-
-
-class RowSource:
-    """A lazily stepped SQLite cursor; rows are converted one batch at a time.
-
-    When ``encoded`` is True, fetch returns each row as its complete SQ_TUPLE
-    message (bytes) instead of a tuple of values.
-    """
-
-    def __init__(self, cursor: sqlite3.Cursor, columns: list[ResultColumn],
-                 convert: Callable[[list], list] | None, kind: StatementKind,
-                 encoded: bool = False, on_close: Callable[[], None] | None = None) -> None:
-        self.columns = columns
-        self.encoded = encoded
-        self._cursor: sqlite3.Cursor | None = cursor
-        self._convert = convert
-        self._kind = kind
-        self._on_close = on_close
-
-    def fetch(self, n: int) -> list[tuple]:
-        cur = self._cursor
-        if cur is None:
-            return []
-        try:
-            rows = cur.fetchmany(n)
-        except sqlite3.Error as exc:
-            self.close()
-            raise map_error(exc, self._kind) from None
-        if not rows:
-            self.close()
-            return rows
-        return self._convert(rows) if self._convert is not None else rows
-
-    def close(self) -> None:
-        if self._cursor is not None:
-            self._cursor.close()
-            self._cursor = None
-            if self._on_close is not None:
-                self._on_close()
 
 
 # ---------------------------------------------------------------------------
@@ -306,7 +240,25 @@ class Session:
 
     # -- prepare ---------------------------------------------------------------------
     def prepare(self, sql: str) -> Prepared:
-        """Translate and validate now, as Informix's PREPARE does."""
+        """Translate and validate now, as Informix's PREPARE does.
+
+        Translations are shared by every session of the database, keyed by
+        the SQL text and the catalog's generation (read before translating,
+        so a translation that raced a DDL statement is filed under a
+        generation nobody asks for again): a test suite's thousands of
+        repeated small statements pay for translation once.
+        """
+        db = self._db
+        key = (sql, db.generation)
+        cached = db.prepared.get(key)
+        if cached is None:
+            cached = self._translate(sql)
+            if len(db.prepared) >= _TRANSLATIONS_KEPT:
+                db.prepared.clear()
+            db.prepared[key] = cached
+        return dataclasses.replace(cached)
+
+    def _translate(self, sql: str) -> Prepared:
         t = translate(sql, self._db.tables.get)
         if t.sql:
             self._validate(t)
@@ -322,8 +274,11 @@ class Session:
         versions = self._db.table_versions
         depends = {name: versions.get(name, 0)
                    for name in set(_WORD.findall(sql.lower())) if name in self._db.tables}
+        convert = None
+        if t.kind is StatementKind.SELECT and t.columns:
+            convert = _images if t.encoded else row_converter(t.columns) or _identity
         return Prepared(sql, t.kind, t.columns, t.param_count, param_types, t.table, t,
-                        binds, direct, image=self._image_binder(t), depends=depends)
+                        binds, direct, convert, image=self._image_binder(t), depends=depends)
 
     def check_current(self, stmt: Prepared) -> None:
         """-710 when a table the statement was prepared against changed since."""
@@ -534,6 +489,7 @@ class Session:
         if isinstance(ddl, CreateTable) or (isinstance(ddl, Drop) and ddl.what == "TABLE"):
             versions = self._db.table_versions
             versions[ddl.name] = versions.get(ddl.name, 0) + 1
+        self._db.schema_changed()
         if self._in_tx:
             self._ddl_in_tx = True
 
