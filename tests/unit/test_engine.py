@@ -10,7 +10,7 @@ import pytest
 
 from informix_stream.codecs import IntervalYM, TypeCode, make_row_decoder
 from informix_stream.emulator.engine import Engine
-from informix_stream.emulator.statements import SqlError, StatementKind
+from informix_stream.emulator.statements import NOT_SUPPORTED, SqlError, StatementKind
 
 
 @pytest.fixture
@@ -498,3 +498,17 @@ def test_a_failed_translation_is_not_remembered(engine):
     assert info.value.sqlcode == -206
     run(s, "CREATE TABLE later (x INTEGER)")
     assert [c.name for c in s.prepare("SELECT * FROM later").columns] == ["x"]
+
+
+def test_day_time_interval_beyond_storage_is_refused_as_unsupported(s):
+    """INTERVAL DAY(9) TO FRACTION(5) holds up to 999,999,999 days on a real
+    server; the emulator stores microseconds in a 64-bit integer (about
+    106.75 million days) and says so beyond that, instead of failing
+    internally (-999) as it did, or storing something else."""
+    run(s, "CREATE TABLE iv (i INTERVAL DAY(9) TO FRACTION(5))")
+    run(s, "INSERT INTO iv VALUES (?)", (dt.timedelta(days=100_000_000, microseconds=10),))
+    assert error_of(s, "INSERT INTO iv VALUES (?)", (dt.timedelta(days=999_999_999),))[:2] == \
+        (NOT_SUPPORTED, 0)
+    assert error_of(s, "INSERT INTO iv VALUES (?)", (dt.timedelta(days=-200_000_000),))[:2] == \
+        (NOT_SUPPORTED, 0)
+    assert run(s, "SELECT i FROM iv") == [(dt.timedelta(days=100_000_000, microseconds=10),)]
