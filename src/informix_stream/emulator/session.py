@@ -380,7 +380,17 @@ class Session:
         if isinstance(st.prepared, _SessionStatement) or st.prepared.kind is not StatementKind.SELECT:
             raise SqlError(-481, message="invalid statement to open as a cursor")
         if st.cursor is not None:
-            raise SqlError(-257, message="cursor is already open")
+            # OPEN of an open cursor closes it and opens it again with the
+            # new parameters (IBM Informix Guide to SQL: Syntax, OPEN,
+            # "Reopening a cursor"); IBM's JDBC driver relies on it when a
+            # prepared query is executed again before its result is closed.
+            st.cursor.close()
+            st.cursor = None
+        if st.scroll and st.prepared.translation.for_update:
+            # IBM Informix Error Messages: -526 "Updates are not allowed on a
+            # scroll cursor."
+            st.scroll = False
+            raise SqlError(-526, message="updates are not allowed on a scroll cursor")
         db = self._need_db()
         db.check_current(st.prepared)
         source = db.open_cursor(st.prepared, st.params)

@@ -145,6 +145,8 @@ class Translation:
     option: tuple[str, ...] = ()       # SET/DATABASE details for the engine
     # SELECT: the statement reads the row images of ``table`` instead of values.
     encoded: bool = False
+    # SELECT ... FOR UPDATE: a scroll cursor may not be opened on it (-526).
+    for_update: bool = False
     # INSERT: positions in ``binds`` of each table column's value, table order;
     # the engine computes the row image from them and binds it after the rest.
     image_binds: list[int] | None = None

@@ -24,7 +24,10 @@ class SelectRules:
         encoded = self.reads_whole_rows()
         pieces = self.select_body(0, end, encoded) if encoded else self.rewrite(0, end)
         columns = self.describe(0) if self.word(0) == "SELECT" else []
-        return self.finish(StatementKind.SELECT, pieces, columns=columns, encoded=encoded)
+        clause = self.find_top(frozenset({"FOR"}), 0, end)
+        for_update = clause + 1 < end and self.word(clause + 1) == "UPDATE"
+        return self.finish(StatementKind.SELECT, pieces, columns=columns, encoded=encoded,
+                           for_update=for_update)
 
     def reads_whole_rows(self) -> bool:
         """Does this SELECT return exactly the columns of one table with row
