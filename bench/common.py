@@ -128,11 +128,3 @@ class RawClient:
         self.sock.close()
 
 
-def arrow_cursor(cur):
-    """``cur`` with the Arrow methods (informix_stream.arrow's mixin), whether
-    or not the driver's cursor classes include the mixin yet."""
-    from informix_stream.arrow import ArrowCursorMixin, AsyncArrowCursorMixin
-    if not hasattr(cur, "fetch_arrow_batches"):
-        mixin = AsyncArrowCursorMixin if hasattr(cur, "__aiter__") else ArrowCursorMixin
-        cur.__class__ = type(type(cur).__name__, (mixin, type(cur)), {})
-    return cur

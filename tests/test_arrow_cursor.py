@@ -14,7 +14,6 @@ pytest.importorskip("numpy", reason="the arrow extra (numpy, pyarrow) is not ins
 pa = pytest.importorskip("pyarrow", reason="the arrow extra (numpy, pyarrow) is not installed")
 
 import informix_stream as ifx  # noqa: E402
-from informix_stream.arrow import ArrowCursorMixin, AsyncArrowCursorMixin  # noqa: E402
 from test_driver import unique  # noqa: E402
 
 SALES = ("id INTEGER, sku VARCHAR(32), amount DECIMAL(12,2), sold DATETIME YEAR TO SECOND, "
@@ -26,14 +25,6 @@ def sale(i: int) -> tuple:
             dt.datetime(2020, 1, 1, 8) + dt.timedelta(seconds=i * 37),
             dt.date(2020, 1, 1) + dt.timedelta(days=i % 3000),
             None if i % 10 == 0 else f"note {i}")
-
-
-def arrowed(cur):
-    """The cursor with the Arrow mixin, whether or not its class has it yet."""
-    if not hasattr(cur, "fetch_arrow_table"):
-        mixin = AsyncArrowCursorMixin if hasattr(cur, "__aiter__") else ArrowCursorMixin
-        cur.__class__ = type(type(cur).__name__, (mixin, type(cur)), {})
-    return cur
 
 
 def _connect(target, **kw):
@@ -67,7 +58,7 @@ def as_rows(table) -> list[tuple]:
 
 
 def test_batches_hold_the_tuple_paths_values(conn, sales):
-    cur = arrowed(conn.cursor(fetch_buffer_size=4096))
+    cur = conn.cursor(fetch_buffer_size=4096)
     cur.execute(f"SELECT * FROM {sales} ORDER BY id")
     batches = list(cur.fetch_arrow_batches(batch_rows=100))
     assert all(b.num_rows <= 100 for b in batches) and len(batches) >= 15
@@ -79,7 +70,7 @@ def test_batches_hold_the_tuple_paths_values(conn, sales):
 
 
 def test_reading_mixed_with_fetchone_loses_and_repeats_nothing(conn, sales):
-    cur = arrowed(conn.cursor(fetch_buffer_size=2048))
+    cur = conn.cursor(fetch_buffer_size=2048)
     cur.execute(f"SELECT * FROM {sales} ORDER BY id")
     got = [cur.fetchone() for _ in range(3)]
     batches = cur.fetch_arrow_batches(batch_rows=250)
@@ -93,7 +84,7 @@ def test_reading_mixed_with_fetchone_loses_and_repeats_nothing(conn, sales):
 
 
 def test_row_factory_does_not_reach_arrow(conn, sales):
-    cur = arrowed(conn.cursor(row_factory=ifx.dict_row if hasattr(ifx, "dict_row") else None))
+    cur = conn.cursor(row_factory=ifx.dict_row if hasattr(ifx, "dict_row") else None)
     cur.execute(f"SELECT id, note FROM {sales} WHERE id < 20 ORDER BY id")
     first = cur.fetchone()
     table = cur.fetch_arrow_table()
@@ -102,7 +93,7 @@ def test_row_factory_does_not_reach_arrow(conn, sales):
 
 
 def test_reader_and_capsule_stream(conn, sales):
-    cur = arrowed(conn.cursor())
+    cur = conn.cursor()
     cur.execute(f"SELECT id, amount FROM {sales} WHERE id < 500 ORDER BY id")
     reader = cur.fetch_arrow_reader(batch_rows=64)
     assert isinstance(reader, pa.RecordBatchReader)
@@ -113,7 +104,7 @@ def test_reader_and_capsule_stream(conn, sales):
 
 
 def test_empty_result_has_the_schema(conn, sales):
-    cur = arrowed(conn.cursor())
+    cur = conn.cursor()
     cur.execute(f"SELECT * FROM {sales} WHERE id < 0")
     table = cur.fetch_arrow_table()
     assert table.num_rows == 0 and table.schema.names == ["id", "sku", "amount", "sold",
@@ -122,7 +113,7 @@ def test_empty_result_has_the_schema(conn, sales):
 
 def test_fixed_width_shape_and_every_vectorised_type(conn):
     table = unique("arrow_fixed")
-    cur = arrowed(conn.cursor(fetch_buffer_size=1024))
+    cur = conn.cursor(fetch_buffer_size=1024)
     cur.execute(f"CREATE TABLE {table} (a SMALLINT, b INTEGER, c BIGINT, d INT8, e FLOAT, "
                 "f SMALLFLOAT, g DATE, h DATETIME YEAR TO FRACTION(3), i DECIMAL(18,4), "
                 "j CHAR(6), k MONEY(8,2))")
@@ -140,7 +131,7 @@ def test_fixed_width_shape_and_every_vectorised_type(conn):
 
 
 def test_scrollable_cursor_is_refused(conn, sales):
-    cur = arrowed(conn.cursor(scrollable=True))
+    cur = conn.cursor(scrollable=True)
     cur.execute(f"SELECT * FROM {sales}")
     with pytest.raises(ifx.NotSupportedError):
         cur.fetch_arrow_table()
@@ -153,7 +144,7 @@ def test_asyncio_batches_and_table(ifx_target, sales):
                                        database=ifx_target.database, server=ifx_target.server,
                                        read_timeout=60)
         try:
-            cur = arrowed(conn.cursor(fetch_buffer_size=4096))
+            cur = conn.cursor(fetch_buffer_size=4096)
             await cur.execute(f"SELECT * FROM {sales} ORDER BY id")
             sizes = [b.num_rows async for b in cur.fetch_arrow_batches(batch_rows=400)]
             await cur.execute(f"SELECT * FROM {sales} ORDER BY id")
@@ -203,7 +194,7 @@ def test_bad_value_in_an_arrow_batch_is_a_data_error_and_the_connection_lives(
     h, conn = hostile_conn
     bad_date = b"\x00\x00\x00\x01" + b"\x7f\xff\xff\xff" + b"\x01n"   # day 2**31-1
     h.tamper = _hostile_fetch(2, [bad_date])
-    cur = arrowed(conn.cursor(fetch_buffer_size=512))
+    cur = conn.cursor(fetch_buffer_size=512)
     cur.execute("SELECT id, d, name FROM t ORDER BY id")
     with pytest.raises(ifx.DataError):
         cur.fetch_arrow_table()
@@ -219,7 +210,7 @@ def test_rows_that_do_not_frame_in_an_arrow_batch_break_the_connection(hostile_c
     h, conn = hostile_conn
     short = b"\x00\x00\x00\x01" + b"\x00\x00\x00\x01" + b"\x05n"        # 5 said, 1 there
     h.tamper = _hostile_fetch(2, [short])
-    cur = arrowed(conn.cursor(fetch_buffer_size=512))
+    cur = conn.cursor(fetch_buffer_size=512)
     cur.execute("SELECT id, d, name FROM t ORDER BY id")
     with pytest.raises(ifx.OperationalError):
         cur.fetch_arrow_table()

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import RssSampler, Target, select_for, target_at  # noqa: E402
 
-from common import DDL, TABLE, RawClient, arrow_cursor, rows  # noqa: E402
+from common import DDL, TABLE, RawClient, rows  # noqa: E402
 
 FETCHMANY = 10_000
 
@@ -73,7 +73,7 @@ def arrow_batches(t: Target, sql: str, params: tuple, n: int) -> Prepared:
     import numpy  # noqa: F401
     import pyarrow  # noqa: F401
     conn = t.ours()
-    cur = arrow_cursor(conn.cursor())
+    cur = conn.cursor()
 
     def run(s: RssSampler) -> None:
         cur.execute(sql, params)

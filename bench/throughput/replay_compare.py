@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from common import RawClient, arrow_cursor, connect, emulator_process  # noqa: E402
+from common import RawClient, connect, emulator_process  # noqa: E402
 from replay import record, replay_server  # noqa: E402
 
 TABLES = {
@@ -58,7 +58,7 @@ def ours_tuples(host: str, port: int, sql: str) -> int:
 
 def ours_arrow(host: str, port: int, sql: str) -> int:
     with connect(host, port) as conn:
-        cur = arrow_cursor(conn.cursor())
+        cur = conn.cursor()
         cur.execute(sql)
         return sum(batch.num_rows for batch in cur.fetch_arrow_batches())
 

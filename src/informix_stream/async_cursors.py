@@ -12,12 +12,14 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from . import executemany as em
+from .arrow import AsyncArrowCursorMixin
 from .cursor_base import CursorBase, MaterializingKind, ScrollableKind
 from .errors import NotSupportedError, ProgrammingError
 
 
-class AsyncCursor(CursorBase):
-    """The default asyncio cursor: streams one fetch buffer at a time."""
+class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
+    """The default asyncio cursor: streams one fetch buffer at a time (as
+    tuples, or as Arrow record batches through the mixin)."""
 
     async def execute(self, operation: str, parameters: Sequence[Any] | None = None, *,
                       timeout: float | None = None) -> AsyncCursor:

@@ -18,12 +18,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from . import executemany as em
+from .arrow import ArrowCursorMixin
 from .cursor_base import CursorBase, MaterializingKind, ScrollableKind
 from .errors import NotSupportedError, ProgrammingError
 
 
-class Cursor(CursorBase):
-    """The default cursor: streams one fetch buffer at a time."""
+class Cursor(ArrowCursorMixin, CursorBase):
+    """The default cursor: streams one fetch buffer at a time (as tuples, or
+    as Arrow record batches through the mixin's ``fetch_arrow_*`` methods)."""
 
     def execute(self, operation: str, parameters: Sequence[Any] | None = None, *,
                 timeout: float | None = None) -> Cursor:

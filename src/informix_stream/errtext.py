@@ -21,6 +21,7 @@ _TEXTS = {
     -254: "Too many or too few host variables given.",
     -255: "Not in transaction.",
     -257: "System limit on maximum number of statements exceeded.",
+    -526: "Updates are not allowed on a scroll cursor.",
     -268: "Unique constraint violated.",
     -310: "Table already exists in database.",
     -329: "Database not found or no system permission.",

@@ -3,9 +3,10 @@
 import pytest
 
 from informix_stream.codecs import TypeCode, parse_type
-from informix_stream.emulator.dialect import (ColumnDef, CreateIndex, CreateTable, Drop,
-                                              SqlError, StatementKind, TableDef, tokenize,
-                                              translate)
+from informix_stream.emulator.dialect import translate
+from informix_stream.emulator.statements import (ColumnDef, CreateIndex, CreateTable, Drop,
+                                                 SqlError, StatementKind, TableDef)
+from informix_stream.emulator.tokens import tokenize
 
 T = TableDef("t", [ColumnDef("id", parse_type("serial")),
                    ColumnDef("name", parse_type("varchar(64)")),

@@ -71,15 +71,10 @@ def test_no_import_cycle():
             visit(name)
 
 
-SPLIT_BY_ISSUE_11 = {"informix_stream.emulator.engine", "informix_stream.emulator.dialect"}
-
-
 @pytest.mark.parametrize("name", sorted(modules()))
 def test_module_size(name):
     path = modules()[name]
     lines = path.read_text().count("\n")
-    if name in SPLIT_BY_ISSUE_11 and lines > LIMIT:
-        pytest.xfail("the emulator's engine and dialect are being split by issue 11")
     doc = ast.get_docstring(ast.parse(path.read_text())) or ""
     assert lines <= LIMIT or REASON in doc.lower(), (
         f"{path.name} has {lines} lines and states no reason at its top")

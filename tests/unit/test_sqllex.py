@@ -128,7 +128,7 @@ LOCAL = OPAQUE.filter(lambda p: "@" not in p)
 @given(st.lists(st.one_of(LOCAL, st.just("?"), st.just("SET{1, ?}")), max_size=20))
 def test_the_emulator_reads_the_same_markers(parts):
     """One lexer: the emulator's tokenizer sees exactly the driver's markers."""
-    from informix_stream.emulator.dialect import tokenize
+    from informix_stream.emulator.tokens import tokenize
     sql = "SELECT " + " ".join(parts)
     driver = sum(1 for m in scan(sql) if m.kind == "?")
     emulator = sum(1 for t in tokenize(sql) if t.kind == "param")

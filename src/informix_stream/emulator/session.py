@@ -34,8 +34,8 @@ from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols)
 from .cursors import ServerCursor, close_unheld
-from .dialect import NOT_SUPPORTED
-from .engine import Engine, SqlError, StatementKind
+from .engine import Engine
+from .statements import NOT_SUPPORTED, SqlError, StatementKind
 
 # The feature mask a real server answers to SQ_PROTOCOLS (12.10's last byte).
 # Its bits fix framing for JDBC: 2-byte tuple size in DESCRIBE (bit 69 clear),
@@ -316,7 +316,16 @@ class Session:
         if isinstance(st.prepared, _SessionStatement) or st.prepared.kind is not StatementKind.SELECT:
             raise SqlError(-481, message="invalid statement to open as a cursor")
         if st.cursor is not None:
-            raise SqlError(-257, message="cursor is already open")
+            # OPEN of an open cursor closes it and opens it again with the
+            # new parameters (IBM Informix Guide to SQL: Syntax, OPEN,
+            # "Reopening a cursor"); IBM's JDBC driver relies on it when a
+            # prepared query is executed again before its result is closed.
+            st.cursor.close()
+            st.cursor = None
+        if scroll and st.prepared.translation.for_update:
+            # IBM Informix Error Messages: -526 "Updates are not allowed on a
+            # scroll cursor."
+            raise SqlError(-526, message="updates are not allowed on a scroll cursor")
         db = self._need_db()
         db.check_current(st.prepared)
         source = db.open_cursor(st.prepared, st.params, hold=hold)

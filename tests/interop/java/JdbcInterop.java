@@ -77,6 +77,7 @@ public final class JdbcInterop {
             case "errors": errors(); break;
             case "hold": hold(); break;
             case "query": query(args); break;
+            case "reopen": reopen(args); break;
             case "conformance": conformance(args); break;
             default:
                 System.err.println("unknown scenario: " + scenario);
@@ -545,6 +546,29 @@ public final class JdbcInterop {
                 } catch (SQLException e) {
                     emitError(e);
                 }
+            }
+        }
+    }
+
+    /**
+     * A prepared query executed again while its first result set is still
+     * open. Arguments: SELECT_SQL (one INTEGER parameter), FIRST, SECOND.
+     * Prints the first row of the first execution, then every row of the second.
+     */
+    private void reopen(String[] args) throws SQLException {
+        try (Connection c = session(); PreparedStatement ps = c.prepareStatement(args[0])) {
+            ps.setInt(1, Integer.parseInt(args[1]));
+            ResultSet first = ps.executeQuery();
+            if (first.next()) {
+                emit("first", first.getString(1));
+            }
+            ps.setInt(1, Integer.parseInt(args[2]));
+            try (ResultSet second = ps.executeQuery()) {
+                while (second.next()) {
+                    emit("row", second.getString(1));
+                }
+            } catch (SQLException e) {
+                emitError(e);
             }
         }
     }

@@ -1,0 +1,378 @@
+"""Each database's catalog: its SQLite file, the Informix system tables
+(systables, syscolumns, ...) as views over the emulator's meta tables,
+SERIAL counters, and the DDL that changes them (CREATE/DROP TABLE/INDEX)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import sqlite3
+import threading
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from informix_stream.codecs import ColumnType, TypeCode, parse_type
+from informix_stream.errors import DataError
+
+from .statements import (IMAGE_COLUMN, Bind, ColumnDef, CreateIndex, CreateTable, Drop, SqlError,
+                         TableDef, exact_decimal)
+from .values import DAY0, TEXT_CODES, ExactAvg, ExactSum, decimal_order, image_maker, writer_for
+
+OWNER = "informix"
+_STORAGE = {TypeCode.FLOAT: "REAL", TypeCode.SMALLFLOAT: "REAL", TypeCode.DECIMAL: "BLOB",
+            TypeCode.MONEY: "BLOB", TypeCode.DATETIME: "TEXT", TypeCode.BYTE: "BLOB"}
+
+
+# ---------------------------------------------------------------------------
+# Catalog
+# ---------------------------------------------------------------------------
+
+@dataclass
+class _Index:
+    name: str
+    table: str
+    columns: list[str]
+    unique: bool
+    constraint: str | None      # 'P', 'U' or None for a plain index
+
+
+def _system_tables() -> dict[str, list[tuple[str, str]]]:
+    v128, c32 = "VARCHAR(128)", "CHAR(32)"
+    return {
+        "systables": [("tabname", v128), ("owner", c32), ("partnum", "INTEGER"),
+                      ("tabid", "INTEGER"), ("rowsize", "SMALLINT"), ("ncols", "SMALLINT"),
+                      ("nindexes", "SMALLINT"), ("nrows", "FLOAT"), ("created", "DATE"),
+                      ("version", "INTEGER"), ("tabtype", "CHAR(1)"),
+                      ("locklevel", "CHAR(1)"), ("npused", "FLOAT"),
+                      ("fextsize", "INTEGER"), ("nextsize", "INTEGER"),
+                      ("flags", "SMALLINT"), ("site", v128), ("dbname", v128)],
+        "syscolumns": [("colname", v128), ("tabid", "INTEGER"), ("colno", "SMALLINT"),
+                       ("coltype", "SMALLINT"), ("collength", "SMALLINT"),
+                       ("colmin", "INTEGER"), ("colmax", "INTEGER"),
+                       ("extended_id", "INTEGER")],
+        "sysindexes": [("idxname", v128), ("owner", c32), ("tabid", "INTEGER"),
+                       ("idxtype", "CHAR(1)"), ("clustered", "CHAR(1)"),
+                       *[(f"part{i}", "SMALLINT") for i in range(1, 9)]],
+        "sysconstraints": [("constrid", "INTEGER"), ("constrname", v128), ("owner", c32),
+                           ("tabid", "INTEGER"), ("constrtype", "CHAR(1)"),
+                           ("idxname", v128)],
+    }
+
+
+_META_DDL = f"""
+CREATE TABLE IF NOT EXISTS _ifx_tables (
+    tabid INTEGER PRIMARY KEY, tabname TEXT UNIQUE NOT NULL, owner TEXT, created INTEGER,
+    tabtype TEXT, ncols INTEGER, rowsize INTEGER, serial_hw INTEGER DEFAULT 0,
+    serial8_hw INTEGER DEFAULT 0);
+CREATE TABLE IF NOT EXISTS _ifx_columns (
+    tabid INTEGER, colno INTEGER, colname TEXT, coltype INTEGER, collength INTEGER,
+    defsql TEXT, serial_start INTEGER DEFAULT 1, syscoltype INTEGER,
+    extended_id INTEGER DEFAULT 0, PRIMARY KEY (tabid, colno));
+CREATE TABLE IF NOT EXISTS _ifx_indexes (
+    idxname TEXT PRIMARY KEY, tabid INTEGER, idxtype TEXT, constrtype TEXT, cols TEXT,
+    constrid INTEGER);
+CREATE VIEW IF NOT EXISTS systables AS SELECT tabname, owner, tabid * 1048576 AS partnum,
+    tabid, rowsize, ncols,
+    (SELECT count(*) FROM _ifx_indexes i WHERE i.tabid = t.tabid) AS nindexes,
+    0.0 AS nrows, created, 1 AS version, tabtype, 'R' AS locklevel, 0.0 AS npused,
+    16 AS fextsize, 16 AS nextsize, 0 AS flags, NULL AS site, NULL AS dbname
+    FROM _ifx_tables t;
+CREATE VIEW IF NOT EXISTS syscolumns AS SELECT colname, tabid, colno,
+    syscoltype AS coltype, collength, NULL AS colmin, NULL AS colmax, extended_id
+    FROM _ifx_columns;
+CREATE VIEW IF NOT EXISTS sysindexes AS SELECT idxname, '{OWNER}' AS owner, tabid, idxtype,
+    'F' AS clustered, {", ".join(
+        f"(SELECT c.colno FROM _ifx_columns c WHERE c.tabid = i.tabid AND c.colname = "
+        f"(SELECT value FROM json_each(i.cols) WHERE key = {k})) AS part{k + 1}"
+        for k in range(8))}
+    FROM _ifx_indexes i;
+CREATE VIEW IF NOT EXISTS sysconstraints AS SELECT constrid, idxname AS constrname,
+    '{OWNER}' AS owner, tabid, constrtype, idxname FROM _ifx_indexes
+    WHERE constrtype IS NOT NULL;
+"""
+
+
+class Database:
+    """One named database: its SQLite file, catalog and SERIAL counters."""
+
+    def __init__(self, name: str, path: str, durable: bool) -> None:
+        self.name = name
+        self.path = path
+        self.durable = durable
+        self.lock = threading.RLock()
+        self.tables: dict[str, TableDef] = {}
+        self.tabids: dict[str, int] = {}
+        self.indexes: dict[str, _Index] = {}
+        self.counters: dict[tuple[str, int], int] = {}
+        self.images: dict[str, Callable[[Sequence[object]], bytes]] = {}
+        self.failures = threading.local()     # why ifx_image last failed, per thread
+        # Bumped when a table is created or dropped: a statement prepared
+        # against an earlier version gets -710 at OPEN/EXECUTE, as Informix
+        # answers a prepared statement whose table was dropped or altered.
+        self.table_versions: dict[str, int] = {}
+        # Statements already translated, keyed by (SQL text, generation):
+        # translation depends only on the catalog, and every catalog change
+        # moves the generation on, so a stale entry can never be found.
+        self.generation = 0
+        self.prepared: dict[tuple[str, int], object] = {}
+        self.keeper = self.connect(0)
+        self.keeper.execute("PRAGMA journal_mode=WAL")
+        if not self.keeper.execute(
+                "SELECT 1 FROM sqlite_master WHERE name = '_ifx_tables'").fetchone():
+            self.keeper.executescript(_META_DDL)
+            self._register_system_tables()
+        self.reload(self.keeper)
+
+    def connect(self, wait_ms: int) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=wait_ms / 1000, isolation_level=None,
+                               check_same_thread=False, cached_statements=256)
+        conn.execute(f"PRAGMA synchronous={'NORMAL' if self.durable else 'OFF'}")
+        conn.execute("PRAGMA case_sensitive_like=ON")
+        # Every connection: the schema names the collation and the triggers
+        # call ifx_image, so no connection may lack them.
+        conn.create_collation("ifx_decimal", decimal_order)
+        conn.create_aggregate("ifx_exact_sum", 1, ExactSum)
+        conn.create_aggregate("ifx_exact_avg", 1, ExactAvg)
+        conn.create_function("ifx_image", -1, self._image)
+        return conn
+
+    def _image(self, table: str, *values: object) -> bytes:
+        try:
+            return self.images[table](values)
+        except DataError as exc:
+            self.failures.error = exc
+            raise
+
+    def _register_system_tables(self) -> None:
+        today = dt.date.today().toordinal() - DAY0
+        with self.keeper:
+            self.keeper.execute("BEGIN")
+            for tabid, (tabname, cols) in enumerate(_system_tables().items(), start=1):
+                self.keeper.execute(
+                    "INSERT INTO _ifx_tables (tabid, tabname, owner, created, tabtype, ncols,"
+                    " rowsize) VALUES (?, ?, ?, ?, 'T', ?, 0)",
+                    (tabid, tabname, OWNER, today, len(cols)))
+                for colno, (colname, type_text) in enumerate(cols, start=1):
+                    ctype = parse_type(type_text)
+                    _add_column(self.keeper, tabid, colno, ColumnDef(colname, ctype))
+
+    def schema_changed(self) -> None:
+        """Forget every translation: the catalog they were made against changed."""
+        self.generation += 1
+        self.prepared.clear()
+
+    def reload(self, conn: sqlite3.Connection) -> None:
+        """Rebuild the in-memory catalog from the meta tables."""
+        with self.lock:
+            self.schema_changed()
+            tables: dict[str, TableDef] = {}
+            tabids: dict[str, int] = {}
+            names = {}
+            imaged = {name for (name,) in conn.execute(
+                "SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) p"
+                " WHERE m.type = 'table' AND p.name = ?", (IMAGE_COLUMN,))}
+            for tabid, tabname in conn.execute("SELECT tabid, tabname FROM _ifx_tables"):
+                tables[tabname] = TableDef(tabname, [], tabname in imaged)
+                tabids[tabname] = tabid
+                names[tabid] = tabname
+            for tabid, colname, coltype, collength, defsql, start in conn.execute(
+                    "SELECT tabid, colname, coltype, collength, defsql, serial_start"
+                    " FROM _ifx_columns ORDER BY tabid, colno"):
+                ctype = ColumnType(TypeCode(coltype & 0xFF), collength, not coltype & 0x100)
+                tables[names[tabid]].columns.append(
+                    ColumnDef(colname, ctype, defsql, start or 1))
+            self.indexes = {
+                idxname: _Index(idxname, names[tabid], _json_list(cols), idxtype == "U",
+                                constrtype)
+                for idxname, tabid, idxtype, constrtype, cols in conn.execute(
+                    "SELECT idxname, tabid, idxtype, constrtype, cols FROM _ifx_indexes")}
+            self.tables, self.tabids = tables, tabids
+            self.images = {name: image_maker(t.columns) for name, t in tables.items()
+                           if t.image}
+            self._load_counters(conn)
+
+    def _load_counters(self, conn: sqlite3.Connection) -> None:
+        counters: dict[tuple[str, int], int] = {}
+        for name, tdef in self.tables.items():
+            for col in tdef.serial_columns:
+                hw_col = "serial_hw" if col.type.code == TypeCode.SERIAL else "serial8_hw"
+                hw = conn.execute(f"SELECT {hw_col} FROM _ifx_tables WHERE tabname = ?",
+                                  (name,)).fetchone()[0] or 0
+                top = conn.execute(f'SELECT max("{col.name}") FROM "{name}"').fetchone()[0]
+                counters[(name, int(col.type.code))] = max(hw, top or 0,
+                                                           col.serial_start - 1)
+        self.counters = {**self.counters, **counters}
+
+    def next_serial(self, table: str, code: int, value: object) -> int:
+        """Informix SERIAL rule: 0/NULL takes the next number, others move it on."""
+        key = (table, code)
+        with self.lock:
+            current = self.counters.get(key, 0)
+            if value is None or value == 0:
+                value = current + 1
+                self.counters[key] = value
+                return value
+            if not isinstance(value, int):
+                value = int(value)
+            if value < 0:
+                raise sqlite3.IntegrityError("negative SERIAL value")
+            if value > current:
+                self.counters[key] = value
+            return value
+
+    def save_counters(self, conn: sqlite3.Connection, table: str) -> None:
+        """Persist a table's high-water marks so deleted numbers stay unused."""
+        serial = self.counters.get((table, int(TypeCode.SERIAL)), 0)
+        serial8 = max(self.counters.get((table, int(TypeCode.SERIAL8)), 0),
+                      self.counters.get((table, int(TypeCode.BIGSERIAL)), 0))
+        conn.execute("UPDATE _ifx_tables SET serial_hw = ?, serial8_hw = ? WHERE tabname = ?",
+                     (serial, serial8, table))
+
+    def close(self) -> None:
+        with self.lock:
+            for table in list(self.tables):
+                if self.tables[table].serial_columns:
+                    self.save_counters(self.keeper, table)
+            self.keeper.close()
+
+
+def _json_list(text: str) -> list[str]:
+    return [part for part in re.findall(r'"((?:[^"\\]|\\.)*)"', text or "")]
+
+
+def _json_text(items: Iterable[str]) -> str:
+    return "[" + ",".join(f'"{i}"' for i in items) + "]"
+
+def _literal(value: object) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    return repr(value)
+
+
+def _storage(ctype: ColumnType) -> str:
+    """SQLite declared type, which fixes the column's affinity and collation."""
+    if exact_decimal(ctype):
+        return "TEXT COLLATE ifx_decimal"
+    return _STORAGE.get(ctype.code, "TEXT" if ctype.code in TEXT_CODES else "INTEGER")
+
+
+def _column_sql(col: ColumnDef) -> str:
+    parts = [f'"{col.name}"', _storage(col.type)]
+    if not col.type.nullable:
+        parts.append("NOT NULL")
+    if isinstance(col.default, Bind):
+        parts.append("DEFAULT " + _literal(writer_for(col.type)(col.default.const)))
+    elif isinstance(col.default, str):
+        parts.append(f"DEFAULT ({col.default})")
+    return " ".join(parts)
+
+
+def create_table(db: Database, conn: sqlite3.Connection, ddl: CreateTable) -> None:
+    if ddl.name in db.tables:
+        if ddl.if_not_exists:
+            return
+        raise SqlError(-310, 0, ddl.name, f"table {ddl.name} already exists")
+    names = [c.name for c in ddl.columns]
+    for _, cols, _ in ddl.uniques:
+        for col in cols:
+            if col not in names:
+                raise SqlError(-217, 0, col, f"column {col} not found")
+    tabid = max([99, *db.tabids.values()]) + 1
+    body = [_column_sql(c) for c in ddl.columns]
+    imaged = image_maker(ddl.columns) is not None
+    if imaged:
+        body.append(f"{IMAGE_COLUMN} BLOB")
+    body += [f"CHECK {c}" for c in ddl.checks]
+    conn.execute(f'CREATE TABLE "{ddl.name}" ({", ".join(body)})')
+    if imaged:
+        for trigger in _image_triggers(ddl.name, ddl.columns):
+            conn.execute(trigger)
+    conn.execute("INSERT INTO _ifx_tables (tabid, tabname, owner, created, tabtype, ncols,"
+                 " rowsize) VALUES (?, ?, ?, ?, 'T', ?, ?)",
+                 (tabid, ddl.name, OWNER, dt.date.today().toordinal() - DAY0,
+                  len(ddl.columns), sum(c.type.wire_width for c in ddl.columns)))
+    for colno, col in enumerate(ddl.columns, start=1):
+        _add_column(conn, tabid, colno, col)
+    for seq, (cname, cols, primary) in enumerate(ddl.uniques, start=1):
+        name = cname or f"u{tabid}_{seq}"
+        _add_index(db, conn, _Index(name, ddl.name, cols, True, "P" if primary else "U"),
+                   tabid)
+    db.reload(conn)
+
+
+def _image_triggers(table: str, columns: Sequence[ColumnDef]) -> list[str]:
+    """Triggers recomputing a row's image from what was actually stored, so
+    defaults, SERIAL numbers, INSERT ... SELECT and UPDATE expressions are all
+    covered.  An INSERT that supplied the image itself skips the work."""
+    names = ", ".join(f'"{c.name}"' for c in columns)
+    args = ", ".join(f'new."{c.name}"' for c in columns)
+    refresh = (f'UPDATE "{table}" SET {IMAGE_COLUMN} = ifx_image({_literal(table)}, {args})'
+               " WHERE rowid = new.rowid;")
+    return [f'CREATE TRIGGER "_ifx_image_ins_{table}" AFTER INSERT ON "{table}"'
+            f" WHEN new.{IMAGE_COLUMN} IS NULL BEGIN {refresh} END",
+            f'CREATE TRIGGER "_ifx_image_upd_{table}" AFTER UPDATE OF {names} ON "{table}"'
+            f" BEGIN {refresh} END"]
+
+
+def _add_column(conn: sqlite3.Connection, tabid: int, colno: int, col: ColumnDef) -> None:
+    """Record a column: ``coltype`` is the type the engine stores, while
+    syscolumns shows ``syscoltype``/``extended_id`` as Informix does, with
+    LVARCHAR and BOOLEAN as built-in opaque types."""
+    ctype = col.type
+    conn.execute("INSERT INTO _ifx_columns (tabid, colno, colname, coltype, collength,"
+                 " serial_start, syscoltype, extended_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                 (tabid, colno, col.name, ctype.wire_code, ctype.length, col.serial_start,
+                  ctype.describe_code, ctype.extended_id))
+
+
+def _add_index(db: Database, conn: sqlite3.Connection, idx: _Index, tabid: int) -> None:
+    if idx.name in db.indexes:
+        raise SqlError(-316, 0, idx.name, f"index {idx.name} already exists")
+    cols = ", ".join(f'"{c}"' for c in idx.columns)
+    unique = "UNIQUE " if idx.unique else ""
+    try:
+        conn.execute(f'CREATE {unique}INDEX "{idx.name}" ON "{idx.table}" ({cols})')
+    except sqlite3.IntegrityError:
+        raise SqlError(-371, -100, idx.name, "duplicate values for unique index") from None
+    conn.execute("INSERT INTO _ifx_indexes VALUES (?, ?, ?, ?, ?, ?)",
+                 (idx.name, tabid, "U" if idx.unique else "D", idx.constraint,
+                  _json_text(idx.columns), len(db.indexes) + 1))
+    db.indexes[idx.name] = idx
+
+
+def create_index(db: Database, conn: sqlite3.Connection, ddl: CreateIndex) -> None:
+    tdef = db.tables.get(ddl.table)
+    if tdef is None:
+        raise SqlError(-206, -111, ddl.table, f"table {ddl.table} not found")
+    for col in ddl.columns:
+        if tdef.column(col) is None:
+            raise SqlError(-217, 0, col, f"column {col} not found")
+    _add_index(db, conn, _Index(ddl.name, ddl.table, ddl.columns, ddl.unique, None),
+               db.tabids[ddl.table])
+
+
+def drop(db: Database, conn: sqlite3.Connection, ddl: Drop) -> None:
+    if ddl.what == "INDEX":
+        if ddl.name not in db.indexes:
+            if ddl.if_exists:
+                return
+            raise SqlError(-319, 0, ddl.name, f"index {ddl.name} does not exist")
+        conn.execute(f'DROP INDEX "{ddl.name}"')
+        conn.execute("DELETE FROM _ifx_indexes WHERE idxname = ?", (ddl.name,))
+        del db.indexes[ddl.name]
+        return
+    tabid = db.tabids.get(ddl.name)
+    if tabid is None:
+        if ddl.if_exists:
+            return
+        raise SqlError(-206, -111, ddl.name, f"table {ddl.name} not found")
+    if tabid < 100:
+        raise SqlError(-201, 0, ddl.name, "system catalog tables cannot be dropped")
+    conn.execute(f'DROP TABLE "{ddl.name}"')
+    for meta in ("_ifx_tables", "_ifx_columns", "_ifx_indexes"):
+        conn.execute(f"DELETE FROM {meta} WHERE tabid = ?", (tabid,))
+    for key in [k for k in db.counters if k[0] == ddl.name]:
+        del db.counters[key]
+    db.reload(conn)

@@ -1,0 +1,53 @@
+"""Informix built-in functions the dialect maps onto SQLite user functions.
+
+The dialect renames a call such as ``LENGTH(x)`` or ``MDY(m, d, y)`` to an
+``ifx_*`` function (see dialect._FUNCTION_RENAMES); this module defines them
+over stored values (DATE as an Informix day number, text as str) and
+registers them on each SQLite connection a session opens.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from typing import Callable
+
+from .values import DAY0
+
+
+def register_builtins(conn: sqlite3.Connection) -> None:
+    """The session-independent ``ifx_*`` functions, on one connection."""
+    conn.create_function("ifx_mod", 2, lambda a, b: None if a is None or not b else a % b,
+                         deterministic=True)
+    for name, part in (("ifx_year", "year"), ("ifx_month", "month"), ("ifx_day", "day")):
+        conn.create_function(name, 1, date_part(part), deterministic=True)
+    conn.create_function("ifx_weekday", 1, lambda d: None if d is None else
+                         (d + DAY0) % 7, deterministic=True)
+    conn.create_function("ifx_length", 1, informix_length, deterministic=True)
+    conn.create_function("ifx_octet_length", 2, octet_length, deterministic=True)
+    conn.create_function("ifx_mdy", 3, lambda m, d, y: dt.date(y, m, d).toordinal() - DAY0,
+                         deterministic=True)
+
+
+def informix_length(value: object) -> int | None:
+    """Informix LENGTH: bytes without the trailing blanks, for any text."""
+    if value is None:
+        return None
+    text = value if isinstance(value, str) else str(value)
+    return len(text.rstrip(" ").encode("iso-8859-1", "replace"))
+
+
+def octet_length(value: object, width: int) -> int | None:
+    """OCTET_LENGTH counts trailing blanks, so a CHAR(n) is always n bytes."""
+    if value is None:
+        return None
+    text = value if isinstance(value, str) else str(value)
+    return max(len(text.encode("iso-8859-1", "replace")), width)
+
+
+def date_part(part: str) -> Callable[[object], object]:
+    def get(day: object) -> object:
+        if day is None:
+            return None
+        return getattr(dt.date.fromordinal(int(day) + DAY0), part)
+    return get

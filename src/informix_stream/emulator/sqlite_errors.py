@@ -1,0 +1,70 @@
+"""SQLite failures -> the sqlcode, ISAM code and text Informix gives."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from typing import Callable
+
+from .catalog import OWNER, Database
+from .statements import SqlError, StatementKind
+from .values import image_failure
+
+
+# ---------------------------------------------------------------------------
+# SQLite error mapping
+# ---------------------------------------------------------------------------
+
+_LOCK_CODES = {StatementKind.INSERT: -271, StatementKind.UPDATE: -346,
+               StatementKind.DELETE: -240, StatementKind.SELECT: -244,
+               StatementKind.DDL: -242}
+
+
+def map_error(exc: sqlite3.Error, kind: StatementKind,
+               db: "Database | None" = None) -> SqlError:
+    """Informix's sqlcode/ISAM/near for a SQLite failure."""
+    msg = str(exc)
+    failed = getattr(db.failures, "error", None) if db is not None else None
+    if failed is not None and "user-defined function raised exception" in msg:
+        db.failures.error = None
+        return image_failure(failed)
+    name = getattr(exc, "sqlite_errorname", "")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in msg:
+        return SqlError(_LOCK_CODES.get(kind, -244), -107, "", "record is locked")
+    if msg == "interrupted":
+        # A cancel (or the server stopping) ended the statement.
+        return SqlError(-213, 0, "", "statement interrupted by user")
+    patterns: list[tuple[str, Callable[[re.Match[str]], SqlError]]] = [
+        (r"no such table: (?:\w+\.)?(\w+)", lambda m: SqlError(-206, -111, m[1])),
+        (r"no such column: (?:\w+\.)?(\w+)", lambda m: SqlError(-217, 0, m[1])),
+        (r"ambiguous column name: (?:\w+\.)?(\w+)", lambda m: SqlError(-324, 0, m[1])),
+        (r"UNIQUE constraint failed: (.*)", lambda m: _unique_error(m[1], db)),
+        (r"NOT NULL constraint failed: (\S+)", lambda m: SqlError(-391, 0, m[1])),
+        (r"CHECK constraint failed: (.*)", lambda m: SqlError(-530, 0, m[1].strip())),
+        (r"table (\S+) already exists", lambda m: SqlError(-310, 0, m[1])),
+        (r"index (\S+) already exists", lambda m: SqlError(-316, 0, m[1])),
+        (r"no such function: (\w+)", lambda m: SqlError(-674, 0, m[1])),
+        (r"Incorrect number of bindings", lambda m: SqlError(-254)),
+    ]
+    for pattern, build in patterns:
+        m = re.search(pattern, msg)
+        if m:
+            err = build(m)
+            err.args = (f"{msg}",)
+            err.message = msg
+            return err
+    return SqlError(-201, 0, "", msg)
+
+
+def _unique_error(columns: str, db: "Database | None") -> SqlError:
+    """-268 when a constraint's index fired, -239 for a plain unique index."""
+    pairs = [c.strip().split(".", 1) for c in columns.split(",")]
+    table = pairs[0][0] if pairs and len(pairs[0]) == 2 else ""
+    cols = [p[-1] for p in pairs]
+    if db is not None:
+        for idx in db.indexes.values():
+            if idx.table == table and idx.columns == cols and idx.unique:
+                if idx.constraint:
+                    return SqlError(-268, -100, f"{OWNER}.{idx.name}")
+                return SqlError(-239, -100, idx.name)
+    return SqlError(-239, -100, "")

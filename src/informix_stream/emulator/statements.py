@@ -1,0 +1,152 @@
+"""What a translated statement is: the shapes the dialect hands the engine
+(result columns, table and column definitions, DDL specs, binds) and the
+error every part of the emulator raises (``SqlError``, an Informix sqlcode)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from informix_stream.codecs import ColumnType, TypeCode
+
+
+SERIAL_CODES = frozenset({TypeCode.SERIAL, TypeCode.SERIAL8, TypeCode.BIGSERIAL})
+
+IMAGE_COLUMN = "_ifx_row"
+"""Hidden column of every user table whose types all have a row encoding:
+the row's complete SQ_TUPLE message, kept current by the engine so a
+``SELECT *`` can be served without encoding anything."""
+
+
+# The emulator's own code for SQL it does not implement: not a code any
+# Informix server sends (documented in the README); -999 is its internal error.
+NOT_SUPPORTED = -9999
+
+
+def exact_decimal(ctype: ColumnType) -> bool:
+    """DECIMAL/MONEY too wide for a double: stored as exact text and compared
+    through the engine's decimal collation instead of as SQLite numbers."""
+    return ctype.code in (TypeCode.DECIMAL, TypeCode.MONEY) and ctype.precision > 15
+
+
+class SqlError(Exception):
+    """An Informix SQL error: sqlcode, ISAM code and the offending name."""
+
+    def __init__(self, sqlcode: int, isam: int = 0, near: str = "",
+                 message: str = "") -> None:
+        super().__init__(message or f"SQL error {sqlcode}" + (f" ({near})" if near else ""))
+        self.sqlcode = sqlcode
+        self.isam = isam
+        self.near = near
+        self.message = message
+
+
+class StatementKind(enum.Enum):
+    SELECT = "select"
+    INSERT = "insert"
+    UPDATE = "update"
+    DELETE = "delete"
+    DDL = "ddl"
+    BEGIN = "begin"
+    COMMIT = "commit"
+    ROLLBACK = "rollback"
+    DATABASE = "database"
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class ResultColumn:
+    """One column of a result set as DESCRIBE reports it.
+
+    ``stored`` is True when the value comes straight from a table column of
+    this type, so the engine can trust SQLite's storage class and skip
+    coercion on the hot fetch path.
+    """
+
+    name: str
+    type: ColumnType
+    stored: bool = field(default=False, compare=False)
+
+
+@dataclass
+class ColumnDef:
+    """A table column as declared in CREATE TABLE."""
+
+    name: str
+    type: ColumnType
+    default: "Bind | str | None" = None   # Bind for a literal, str for SQLite SQL
+    serial_start: int = 1
+
+
+@dataclass
+class TableDef:
+    name: str
+    columns: list[ColumnDef]
+    image: bool = False      # the table keeps row images in IMAGE_COLUMN
+
+    def column(self, name: str) -> ColumnDef | None:
+        for col in self.columns:
+            if col.name == name:
+                return col
+        return None
+
+    @property
+    def serial_columns(self) -> list[ColumnDef]:
+        return [c for c in self.columns if c.type.code in SERIAL_CODES]
+
+
+class Bind(NamedTuple):
+    """One ``?`` of the SQLite statement.
+
+    ``index`` points into the client's parameters; a literal the dialect
+    moved out of the SQL text (to convert it like a parameter) has index
+    None and its text in ``const``.  ``type`` is the column the value meets.
+    """
+
+    index: int | None
+    const: object
+    type: ColumnType | None
+
+
+@dataclass
+class CreateTable:
+    name: str
+    columns: list[ColumnDef]
+    uniques: list[tuple[str | None, list[str], bool]]   # (name, columns, primary)
+    checks: list[str]
+    if_not_exists: bool = False
+
+
+@dataclass
+class CreateIndex:
+    name: str
+    table: str
+    columns: list[str]
+    unique: bool
+
+
+@dataclass
+class Drop:
+    what: str          # "TABLE" or "INDEX"
+    name: str
+    if_exists: bool = False
+
+
+@dataclass
+class Translation:
+    kind: StatementKind
+    sql: str = ""                      # SQLite text ("" when nothing to run)
+    binds: list[Bind] = field(default_factory=list)
+    param_count: int = 0
+    columns: list[ResultColumn] = field(default_factory=list)
+    table: str | None = None
+    ddl: CreateTable | CreateIndex | Drop | None = None
+    option: tuple[str, ...] = ()       # SET/DATABASE details for the engine
+    # SELECT: the statement reads the row images of ``table`` instead of values.
+    encoded: bool = False
+    # SELECT ... FOR UPDATE: a scroll cursor may not be opened on it (-526).
+    for_update: bool = False
+    # INSERT: positions in ``binds`` of each table column's value, table order;
+    # the engine computes the row image from them and binds it after the rest.
+    image_binds: list[int] | None = None

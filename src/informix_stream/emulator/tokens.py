@@ -1,0 +1,107 @@
+"""Informix SQL split into tokens (words, strings, numbers, markers,
+operators, collection literals), on top of the driver's lexical scanner."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from informix_stream.errors import ProgrammingError
+from informix_stream.sqllex import opaque_regions
+
+from .statements import SqlError
+
+
+# ---------------------------------------------------------------------------
+# Tokenizer
+# ---------------------------------------------------------------------------
+
+class Token(NamedTuple):
+    kind: str      # word, str, num, param, op
+    text: str      # words upper-cased; strings unquoted
+    pos: int
+    raw: str
+
+
+# Quoted text and comments are found by the driver's scanner (sqllex): one
+# reading of Informix's lexical rules for both sides.
+TOKEN_RE = re.compile(r"""
+    (?P<ws>\s+)
+  | (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
+  | (?P<word>[A-Za-z_][A-Za-z0-9_$]*)
+  | (?P<param>\?)
+  | (?P<op>\|\||<=|>=|<>|!=|::|[-+*/%(),.;:=<>\[\]])
+""", re.X | re.S)
+
+
+def tokenize(sql: str) -> list[Token]:
+    """Split Informix SQL into tokens, dropping whitespace and comments.
+
+    Where quoted text and comments are comes from ``sqllex`` (the scanner the
+    driver finds parameter markers with); double-quoted text is a string
+    literal, as in Informix without DELIMIDENT.  Anything unrecognised (an
+    unclosed quote or comment, a stray character) is Informix's -201.
+    """
+    try:
+        regions = {start: (end, kind) for start, end, kind in opaque_regions(sql)}
+    except ProgrammingError as exc:
+        raise SqlError(-201, message=str(exc)) from None
+    tokens: list[Token] = []
+    pos = 0
+    while pos < len(sql):
+        region = regions.get(pos)
+        if region is not None and region[1] != "dt":
+            end, kind = region
+            if kind in ("sq", "dq"):
+                raw = sql[pos:end]
+                quote = raw[0]
+                tokens.append(Token("str", raw[1:-1].replace(quote * 2, quote), pos, raw))
+            pos = end                              # a comment: dropped
+            continue
+        if sql[pos] == "{":
+            # Not a comment by sqllex's reading: a SET/MULTISET/LIST literal.
+            end = collection_end(sql, pos)
+            tokens.append(Token("coll", sql[pos + 1:end - 1], pos, sql[pos:end]))
+            pos = end
+            continue
+        m = TOKEN_RE.match(sql, pos)
+        if m is None:
+            raise SqlError(-201, message=f"syntax error near {sql[pos:pos + 20]!r}")
+        kind, raw = m.lastgroup, m.group()
+        pos = m.end()
+        if kind == "ws":
+            continue
+        if kind == "word":
+            tokens.append(Token("word", raw.upper(), m.start(), raw))
+        else:
+            tokens.append(Token(kind, raw, m.start(), raw))
+    while tokens and tokens[-1].text == ";":
+        tokens.pop()
+    return tokens
+
+
+COLLECTIONS = frozenset({"SET", "MULTISET", "LIST"})
+
+
+def collection_end(sql: str, pos: int) -> int:
+    """Index just after the '}' closing the collection literal opened at pos."""
+    depth, i = 0, pos
+    while i < len(sql):
+        ch = sql[i]
+        if ch in "'\"":
+            close = sql.find(ch, i + 1)
+            if close < 0:
+                break
+            i = close
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise SqlError(-201, message="unterminated collection literal")
+
+
+def quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"

@@ -1,0 +1,210 @@
+"""Transaction control, session options and DDL translation (CREATE/DROP
+TABLE and INDEX, constraints, defaults)."""
+
+from __future__ import annotations
+
+import re
+
+from informix_stream.codecs import ColumnType, parse_type
+
+from .statements import (SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable, Drop, SqlError,
+                         StatementKind, Translation)
+from .typerules import TODAY_SQL, current_sql, datetime_type
+
+
+class DdlRules:
+    """Methods of the dialect's translator (see dialect._Translator)."""
+
+    # -- transactions, session options ----------------------------------------
+    def no_op(self) -> Translation:
+        return Translation(StatementKind.OTHER)
+
+    def begin(self) -> Translation:
+        return Translation(StatementKind.BEGIN)
+
+    def end_work(self) -> Translation:
+        kind = StatementKind.COMMIT if self.word(0) == "COMMIT" else StatementKind.ROLLBACK
+        words = [t.text for t in self.toks[1:]]
+        if kind is StatementKind.ROLLBACK and "TO" in words:
+            # ROLLBACK [WORK] TO SAVEPOINT [name] (Informix 11.50+).
+            rest = words[words.index("TO") + 1:]
+            if rest[:1] != ["SAVEPOINT"] or len(rest) > 2:
+                raise SqlError(-201, message="ROLLBACK TO SAVEPOINT expected")
+            name = self.toks[-1].raw.lower() if len(rest) == 2 else None
+            return Translation(StatementKind.OTHER, option=("ROLLBACK TO SAVEPOINT", name))
+        return Translation(kind)
+
+    def savepoint(self) -> Translation:
+        """SAVEPOINT name [UNIQUE]: reusing a name replaces the earlier savepoint."""
+        words = [t.text for t in self.toks[1:]]
+        if not words or len(words) > 2 or (len(words) == 2 and words[1] != "UNIQUE"):
+            raise SqlError(-201, message="SAVEPOINT name [UNIQUE] expected")
+        return Translation(StatementKind.OTHER,
+                           option=("SAVEPOINT", self.toks[1].raw.lower(), len(words) == 2))
+
+    def release_savepoint(self) -> Translation:
+        words = [t.text for t in self.toks[1:]]
+        if len(words) != 2 or words[0] != "SAVEPOINT":
+            raise SqlError(-201, message="RELEASE SAVEPOINT name expected")
+        return Translation(StatementKind.OTHER, option=("RELEASE SAVEPOINT", self.toks[2].raw.lower()))
+
+    def database(self) -> Translation:
+        if len(self.toks) < 2:
+            raise SqlError(-201, message="database name expected")
+        name = self.toks[1].raw.lower()
+        return Translation(StatementKind.DATABASE, option=(name,))
+
+    def set_option(self) -> Translation:
+        words = tuple(t.text for t in self.toks[1:])
+        return Translation(StatementKind.OTHER, option=("SET",) + words)
+
+    # -- DDL -----------------------------------------------------------------
+    def create(self) -> Translation:
+        i = 1
+        if self.word(i) in ("TEMP", "RAW", "STANDARD"):
+            i += 1
+        if self.word(i) == "TABLE":
+            return self.create_table(i + 1)
+        unique = self.word(i) in ("UNIQUE", "DISTINCT")
+        if unique:
+            i += 1
+        if self.word(i) == "CLUSTER":
+            i += 1
+        if self.word(i) == "INDEX":
+            return self.create_index(i + 1, unique)
+        raise SqlError(-201, message="unsupported CREATE statement")
+
+    def if_clause(self, i: int, negated: bool) -> tuple[bool, int]:
+        words = ("IF", "NOT", "EXISTS") if negated else ("IF", "EXISTS")
+        if all(self.word(i + k) == w for k, w in enumerate(words)):
+            return True, i + len(words)
+        return False, i
+
+    def create_table(self, i: int) -> Translation:
+        if_not_exists, i = self.if_clause(i, True)
+        name, i = self.table_name(i)
+        if self.text(i) != "(":
+            raise SqlError(-201, message="( expected after table name")
+        close = self.close_paren(i)
+        spec = CreateTable(name, [], [], [], if_not_exists)
+        for a, b in self.split_commas(i + 1, close):
+            if self.word(a) in ("PRIMARY", "UNIQUE", "DISTINCT", "CONSTRAINT", "CHECK",
+                                "FOREIGN"):
+                self.table_constraint(a, b, spec)
+            else:
+                self.column_def(a, b, spec)
+        if not spec.columns:
+            raise SqlError(-201, message="table needs columns")
+        return Translation(StatementKind.DDL, table=name, ddl=spec)
+
+    def column_def(self, a: int, b: int, spec: CreateTable) -> None:
+        if self.toks[a].kind != "word":
+            raise SqlError(-201, message="column name expected")
+        col = self.toks[a].raw.lower()
+        stop = a + 1
+        stops = {"DEFAULT", "NOT", "NULL", "PRIMARY", "UNIQUE", "DISTINCT", "CHECK",
+                 "CONSTRAINT", "REFERENCES"}
+        while stop < b and self.word(stop) not in stops:
+            stop += 1
+        type_text = " ".join(t.raw for t in self.toks[a + 1:stop])
+        serial_start = 1
+        m = re.fullmatch(r"(?i)\s*(serial8?|bigserial)\s*\(\s*(\d+)\s*\)\s*", type_text)
+        if m:
+            type_text, serial_start = m.group(1), int(m.group(2))
+        try:
+            ctype = parse_type(type_text)
+        except ValueError as exc:
+            raise SqlError(-201, 0, col, str(exc)) from None
+        cdef = ColumnDef(col, ctype, serial_start=serial_start)
+        nullable = True
+        j = stop
+        while j < b:
+            w = self.word(j)
+            if w == "NOT" and self.word(j + 1) == "NULL":
+                nullable, j = False, j + 2
+            elif w == "NULL":
+                j += 1
+            elif w == "DEFAULT":
+                cdef.default, j = self.default_value(j + 1, b, ctype)
+            elif w in ("PRIMARY", "UNIQUE", "DISTINCT"):
+                primary = w == "PRIMARY"
+                j += 2 if primary else 1
+                cname, j = self.constraint_name(j)
+                spec.uniques.append((cname, [col], primary))
+                nullable = nullable and not primary
+            elif w == "CHECK":
+                close = self.close_paren(j + 1, b)
+                spec.checks.append(" ".join(self.rewrite(j + 1, close + 1)))
+                _, j = self.constraint_name(close + 1)
+            elif w == "CONSTRAINT":
+                j += 2
+            elif w == "REFERENCES":
+                _, j = self.table_name(j + 1)
+                if self.text(j) == "(":
+                    j = self.close_paren(j) + 1
+            else:
+                raise SqlError(-201, 0, self.toks[j].raw, "unexpected word in column definition")
+        cdef.type = ColumnType(ctype.code, ctype.length,
+                               nullable and ctype.code not in SERIAL_CODES)
+        spec.columns.append(cdef)
+
+    def constraint_name(self, j: int) -> tuple[str | None, int]:
+        if self.word(j) == "CONSTRAINT" and j + 1 < len(self.toks):
+            return self.toks[j + 1].raw.lower(), j + 2
+        return None, j
+
+    def default_value(self, j: int, b: int, ctype: ColumnType) -> tuple[Bind | str | None, int]:
+        t = self.toks[j]
+        if t.kind in ("str", "num"):
+            return Bind(None, t.text, ctype), j + 1
+        if t.text == "-" and self.toks[j + 1].kind == "num":
+            return Bind(None, "-" + self.toks[j + 1].text, ctype), j + 2
+        if t.text == "NULL":
+            return None, j + 1
+        if t.text == "TODAY":
+            return f"({TODAY_SQL})", j + 1
+        if t.text == "CURRENT":
+            words, n = self.qualifier_words(j + 1, b)
+            return f"({current_sql(datetime_type(words) if words else ctype)})", j + 1 + n
+        if t.text == "USER":
+            return "'informix'", j + 1
+        raise SqlError(-201, 0, t.raw, "unsupported DEFAULT value")
+
+    def table_constraint(self, a: int, b: int, spec: CreateTable) -> None:
+        cname, a = self.constraint_name(a)
+        w = self.word(a)
+        if w == "CHECK":
+            close = self.close_paren(a + 1, b)
+            spec.checks.append(" ".join(self.rewrite(a + 1, close + 1)))
+            return
+        if w == "FOREIGN":
+            return          # referential integrity is not emulated
+        primary = w == "PRIMARY"
+        j = a + (2 if primary else 1)
+        if self.text(j) != "(":
+            raise SqlError(-201, message="( expected in constraint")
+        close = self.close_paren(j, b)
+        cols = [self.toks[x].raw.lower() for x, _ in self.split_commas(j + 1, close)]
+        later, _ = self.constraint_name(close + 1)
+        spec.uniques.append((cname or later, cols, primary))
+
+    def create_index(self, i: int, unique: bool) -> Translation:
+        name, i = self.table_name(i)
+        if self.word(i) != "ON":
+            raise SqlError(-201, message="ON expected")
+        table, i = self.table_name(i + 1)
+        if self.text(i) != "(":
+            raise SqlError(-201, message="( expected")
+        close = self.close_paren(i)
+        cols = [self.toks[x].raw.lower() for x, _ in self.split_commas(i + 1, close)]
+        return Translation(StatementKind.DDL, table=table,
+                           ddl=CreateIndex(name, table, cols, unique))
+
+    def drop(self) -> Translation:
+        what = self.word(1)
+        if what not in ("TABLE", "INDEX"):
+            raise SqlError(-201, message="unsupported DROP statement")
+        if_exists, i = self.if_clause(2, False)
+        name, _ = self.table_name(i)
+        return Translation(StatementKind.DDL, table=name if what == "TABLE" else None,
+                           ddl=Drop(what, name, if_exists))

@@ -1,0 +1,156 @@
+"""INSERT, UPDATE, DELETE and TRUNCATE translation: bind conversions per
+target column, SERIAL numbering and the row image an INSERT supplies."""
+
+from __future__ import annotations
+
+
+from informix_stream.codecs import ColumnType, TypeCode
+
+from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, SqlError, StatementKind, TableDef,
+                         Translation)
+from .typerules import CLAUSE_END, DECIMAL_CODES
+
+
+class WriteRules:
+    """Methods of the dialect's translator (see dialect._Translator)."""
+
+    # -- INSERT / UPDATE / DELETE --------------------------------------------
+    def insert(self) -> Translation:
+        if self.word(1) != "INTO":
+            raise SqlError(-201, message="INSERT INTO expected")
+        name, i = self.table_name(2)
+        tdef = self.table(name)
+        self.scope = [(name, tdef)]
+        targets = [c.name for c in tdef.columns]
+        explicit = self.text(i) == "("
+        if explicit:
+            close = self.close_paren(i)
+            targets = [self.toks[a].raw.lower() for a, _ in self.split_commas(i + 1, close)]
+            for col in targets:
+                if tdef.column(col) is None:
+                    raise SqlError(-217, 0, col, f"column {col} not found")
+            i = close + 1
+        missing = [c.name for c in tdef.serial_columns if c.name not in targets]
+        cols = targets + missing
+        image = None
+        if self.word(i) == "VALUES":
+            body, image = self.insert_values(tdef, targets, missing, i + 1)
+        elif self.word(i) == "SELECT" or self.text(i) == "(":
+            self.collect_scope(i, len(self.toks))
+            self.scope.insert(0, (name, tdef))
+            body = self.insert_select(tdef, targets, missing, i)
+        else:
+            raise SqlError(-201, message="VALUES or SELECT expected")
+        head = ["INSERT", "INTO", name, "(", ", ".join(cols + [IMAGE_COLUMN] * bool(image)), ")"]
+        return self.finish(StatementKind.INSERT, head + body, table=name, image_binds=image)
+
+    def insert_values(self, tdef: TableDef, targets: list[str], missing: list[str],
+                      i: int) -> tuple[list[str], list[int] | None]:
+        """VALUES (...) and, when every column's value is one bind and no
+        SERIAL is generated, where each is: then the engine supplies the row
+        image as one more bind instead of a trigger computing it afterwards."""
+        if self.text(i) != "(":
+            raise SqlError(-201, message="( expected after VALUES")
+        close = self.close_paren(i)
+        if close != len(self.toks) - 1:
+            raise SqlError(-201, message="unexpected text after VALUES (...)")
+        values = self.split_commas(i + 1, close)
+        if len(values) != len(targets):
+            raise SqlError(-236, message="number of columns in INSERT does not match VALUES")
+        pieces: list[str] = []
+        positions: dict[str, int] = {}
+        for (a, b), col in zip(values, targets):
+            ctype = tdef.column(col).type
+            before = len(self.binds)
+            expr = self.value_expr(a, b, ctype)
+            if expr == "?" and len(self.binds) == before + 1:
+                positions[col] = before
+            pieces.append(self.serial_wrap(tdef.name, ctype, expr))
+        pieces += [self.serial_wrap(tdef.name, tdef.column(c).type, "NULL") for c in missing]
+        image = None
+        if tdef.image and not tdef.serial_columns and len(positions) == len(tdef.columns):
+            image = [positions[c.name] for c in tdef.columns]
+            pieces.append("?")
+        return ["VALUES", "(", ", ".join(pieces), ")"], image
+
+    def value_expr(self, a: int, b: int, ctype: ColumnType) -> str:
+        """SQLite text for one value assigned to a column of type ``ctype``."""
+        if b - a == 1 and self.toks[a].kind == "param":
+            self.binds.append(Bind(self.param_index(a), None, ctype))
+            return "?"
+        if b - a == 1 and self.toks[a].kind in ("str", "num") and \
+                ctype.code not in (TypeCode.VARCHAR, TypeCode.NVARCHAR, TypeCode.LVARCHAR,
+                                   TypeCode.CHAR, TypeCode.NCHAR):
+            self.binds.append(Bind(None, self.toks[a].text, ctype))
+            return "?"
+        if b - a == 2 and self.text(a) == "-" and self.toks[a + 1].kind == "num" \
+                and ctype.code in DECIMAL_CODES:
+            self.binds.append(Bind(None, "-" + self.toks[a + 1].text, ctype))
+            return "?"
+        return " ".join(self.rewrite(a, b))
+
+    @staticmethod
+    def serial_wrap(table: str, ctype: ColumnType, expr: str) -> str:
+        if ctype.code not in SERIAL_CODES:
+            return expr
+        return f"ifx_serial('{table}', {int(ctype.code)}, {expr})"
+
+    def insert_select(self, tdef: TableDef, targets: list[str], missing: list[str],
+                      i: int) -> list[str]:
+        if not tdef.serial_columns:
+            return self.rewrite(i, len(self.toks))
+        j = i + 1
+        while self.word(j) in ("SKIP", "FIRST", "LIMIT"):
+            j += 2
+        if self.word(j) in ("DISTINCT", "UNIQUE", "ALL"):
+            j += 1
+        stop = self.find_top(frozenset({"FROM"}) | CLAUSE_END, j, len(self.toks))
+        items = self.split_commas(j, stop)
+        if len(items) != len(targets):
+            raise SqlError(-236, message="number of columns in INSERT does not match SELECT")
+        head = self.rewrite(i, j)
+        pieces = [self.serial_wrap(tdef.name, tdef.column(col).type,
+                                   " ".join(self.rewrite(a, b)))
+                  for (a, b), col in zip(items, targets)]
+        pieces += [self.serial_wrap(tdef.name, tdef.column(c).type, "NULL") for c in missing]
+        tail = self.rewrite(stop, len(self.toks))
+        if self.word(i + 1) in ("SKIP", "FIRST", "LIMIT"):
+            raise SqlError(-201, message="FIRST/SKIP in INSERT SELECT into a SERIAL table")
+        return head + [", ".join(pieces)] + tail
+
+    def update(self) -> Translation:
+        name, i = self.table_name(1)
+        tdef = self.table(name)
+        self.scope = [(name, tdef)]
+        self.collect_scope(i, len(self.toks))
+        if self.word(i) != "SET":
+            raise SqlError(-201, message="SET expected")
+        stop = self.find_top(frozenset({"WHERE"}), i + 1, len(self.toks))
+        pieces = ["UPDATE", name, "SET"]
+        sets = []
+        for a, b in self.split_commas(i + 1, stop):
+            if b - a < 3 or self.text(a + 1) != "=":
+                raise SqlError(-201, message="col = value expected in SET")
+            col = self.toks[a].raw.lower()
+            cdef = tdef.column(col)
+            if cdef is None:
+                raise SqlError(-217, 0, col, f"column {col} not found")
+            sets.append(f"{col} = " + self.value_expr(a + 2, b, cdef.type))
+        pieces.append(", ".join(sets))
+        pieces += self.rewrite(stop, len(self.toks))
+        return self.finish(StatementKind.UPDATE, pieces, table=name)
+
+    def delete(self) -> Translation:
+        i = 2 if self.word(1) == "FROM" else 1
+        name, i = self.table_name(i)
+        tdef = self.table(name)
+        self.scope = [(name, tdef)]
+        self.collect_scope(i, len(self.toks))
+        pieces = ["DELETE", "FROM", name] + self.rewrite(i, len(self.toks))
+        return self.finish(StatementKind.DELETE, pieces, table=name)
+
+    def truncate(self) -> Translation:
+        i = 2 if self.word(1) == "TABLE" else 1
+        name, i = self.table_name(i)
+        self.table(name)
+        return self.finish(StatementKind.DELETE, ["DELETE", "FROM", name], table=name)

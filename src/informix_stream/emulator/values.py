@@ -1,0 +1,524 @@
+"""Stored values: what SQLite keeps for each Informix type, and back.
+
+The storage choices (see engine's docstring) are made here: a writer per
+column type turns a bound Python value into what is stored, raising the
+server's conversion error (-1213/-1214/-1215/-1218/-1262...) for a value the
+type cannot hold; a reader per result column turns a stored value into the
+Python value the row encoder takes.  Also the SQL helpers SQLite calls over
+stored values (the decimal collation, exact SUM/AVG).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import re
+import struct
+from decimal import Decimal
+from typing import Callable, Sequence
+
+from informix_stream.codecs import (TU_DAY, TU_HOUR, TU_SECOND, TU_YEAR, ColumnType, IntervalYM,
+                                    TypeCode, make_tuple_encoder)
+from informix_stream.errors import DataError
+
+from .statements import NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, exact_decimal
+
+DAY0 = dt.date(1899, 12, 31).toordinal()
+_INT_RANGE = {TypeCode.SMALLINT: (32767, -1214), TypeCode.INTEGER: (2147483647, -1215),
+              TypeCode.SERIAL: (2147483647, -1215)}
+_BIG_INT = (9223372036854775807, -1215)
+_SERIAL_CODES = frozenset({TypeCode.SERIAL, TypeCode.SERIAL8, TypeCode.BIGSERIAL})
+TEXT_CODES = frozenset({TypeCode.CHAR, TypeCode.NCHAR, TypeCode.VARCHAR,
+                         TypeCode.NVARCHAR, TypeCode.LVARCHAR, TypeCode.TEXT})
+_DEC_CONTEXT = decimal.Context(prec=80, rounding=decimal.ROUND_HALF_UP)
+
+
+# ---------------------------------------------------------------------------
+# Python value -> stored value
+# ---------------------------------------------------------------------------
+
+Converter = Callable[[object], object]
+
+
+def _conversion_error(code: int, value: object) -> SqlError:
+    return SqlError(code, message=f"cannot convert {value!r}")
+
+
+def _to_decimal(v: object) -> Decimal:
+    if isinstance(v, Decimal):
+        return v
+    if isinstance(v, bool):
+        return Decimal(int(v))
+    if isinstance(v, (int, float)):
+        return Decimal(repr(v)) if isinstance(v, float) else Decimal(v)
+    if isinstance(v, str):
+        try:
+            d = Decimal(v.strip())
+        except decimal.InvalidOperation:
+            raise _conversion_error(-1213, v) from None
+        if not d.is_finite():
+            raise _conversion_error(-1213, v)
+        return d
+    raise _conversion_error(-1213, v)
+
+
+def _int_writer(code: TypeCode) -> Converter:
+    limit, err = _INT_RANGE.get(code, _BIG_INT)
+
+    def slow(v: object) -> object:
+        if v is None:
+            return None
+        n = int(_to_decimal(v).to_integral_value(decimal.ROUND_DOWN)) \
+            if not isinstance(v, int) else int(v)
+        if not -limit <= n <= limit:
+            raise _conversion_error(err, v)
+        return n
+
+    def write(v: object) -> object:
+        if v.__class__ is int and -limit <= v <= limit:
+            return v
+        return slow(v)
+    return write
+
+
+def _float_writer(v: object) -> object:
+    if v is None or v.__class__ is float:
+        return v
+    if isinstance(v, str):
+        return float(_to_decimal(v))
+    return float(v)
+
+
+def _decimal_writer(ctype: ColumnType) -> Converter:
+    precision, scale = ctype.precision, ctype.scale
+    quantum = Decimal(1).scaleb(-scale) if scale is not None else None
+
+    def write(v: object) -> object:
+        if v is None:
+            return None
+        d = _to_decimal(v)
+        if quantum is not None:
+            d = d.quantize(quantum, context=_DEC_CONTEXT)
+            whole_digits = d.adjusted() + 1 if d else 0
+            if whole_digits > precision - scale:
+                raise _conversion_error(-1226, v)
+        else:
+            d = _DEC_CONTEXT.create_decimal(d)
+            if len(d.as_tuple().digits) > precision:
+                d = decimal.Context(prec=precision, rounding=decimal.ROUND_HALF_UP).plus(d)
+            if d and abs(d.adjusted()) > 125:
+                raise _conversion_error(-1226, v)
+        return str(d) if exact else float(d)
+    exact = exact_decimal(ctype)
+    return write
+
+
+def _text_writer(ctype: ColumnType) -> Converter:
+    limit = ctype.length & 0xFF if ctype.code in (TypeCode.VARCHAR, TypeCode.NVARCHAR) \
+        else ctype.length
+    pad = ctype.code in (TypeCode.CHAR, TypeCode.NCHAR)
+
+    def write(v: object) -> object:
+        if v is None:
+            return None
+        s = v if isinstance(v, str) else _text_of(v)
+        if len(s) > limit:
+            s = s[:limit]
+        return s.rstrip(" ") if pad else s
+    return write
+
+
+def _text_of(v: object) -> str:
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "replace")
+    if isinstance(v, dt.date) and not isinstance(v, dt.datetime):
+        return v.strftime("%m/%d/%Y")
+    return str(v)
+
+
+_DATE_RE = re.compile(r"\s*(\d{1,4})([-/.])(\d{1,2})\2(\d{1,4})\s*$")
+
+
+def parse_date(text: str) -> dt.date:
+    """Informix DATE text: ISO 'YYYY-MM-DD' or DBDATE's default 'MM/DD/YYYY'."""
+    m = _DATE_RE.match(text)
+    if not m:
+        raise _conversion_error(-1218, text)
+    a, _, b, c = m.groups()
+    if len(a) == 4:
+        year, month, day = int(a), int(b), int(c)
+    else:
+        month, day, year = int(a), int(b), int(c)
+        if len(c) <= 2:
+            year += 1900 if year >= 50 else 2000
+    if not 1 <= year <= 9999:
+        raise _conversion_error(-1204, text)
+    if not 1 <= month <= 12:
+        raise _conversion_error(-1205, text)
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        raise _conversion_error(-1206, text) from None
+
+
+def _date_writer(v: object) -> object:
+    if v is None or v.__class__ is int:
+        return v
+    if isinstance(v, dt.datetime):
+        return v.date().toordinal() - DAY0
+    if isinstance(v, dt.date):
+        return v.toordinal() - DAY0
+    if isinstance(v, str):
+        return parse_date(v).toordinal() - DAY0
+    raise _conversion_error(-1218, v)
+
+
+_FIELD_NAMES = ("year", "month", "day", "hour", "minute", "second")
+_FIELD_LIMITS = {"month": (1, 12), "day": (1, 31), "hour": (0, 23), "minute": (0, 59),
+                 "second": (0, 59)}
+
+
+def _qualifier_fields(ctype: ColumnType) -> list[str]:
+    last = min(ctype.end, TU_SECOND)
+    return [_FIELD_NAMES[u // 2] for u in range(ctype.start, last + 1, 2)]
+
+
+def _datetime_fields(v: object, ctype: ColumnType) -> dict[str, object]:
+    """Field values of a Python or text DATETIME, keyed by unit name."""
+    if isinstance(v, str):
+        return _parse_datetime_text(v, ctype)
+    if isinstance(v, (dt.datetime, dt.date, dt.time)):
+        out: dict[str, object] = {n: getattr(v, n, 0) for n in _FIELD_NAMES}
+        out["fraction"] = f"{getattr(v, 'microsecond', 0):06d}"
+        return out
+    raise _conversion_error(-1262, v)
+
+
+def _parse_datetime_text(text: str, ctype: ColumnType) -> dict[str, object]:
+    if re.search(r"[^0-9\s:.\-]", text):
+        raise _conversion_error(-1262, text)
+    parts = re.split(r"[\s:\-.]+", text.strip())
+    names = _qualifier_fields(ctype)
+    if ctype.fraction_digits and len(parts) == len(names) + 1:
+        fraction = parts.pop()
+    else:
+        fraction = ""
+    if len(parts) != len(names):
+        raise _conversion_error(-1264 if len(parts) > len(names) else -1263, text)
+    fields: dict[str, object] = {"fraction": fraction.ljust(6, "0")[:6]}
+    for name, part in zip(names, parts):
+        value = int(part)
+        lo, hi = _FIELD_LIMITS.get(name, (1, 9999))
+        if not lo <= value <= hi:
+            raise _conversion_error(-1263, text)
+        fields[name] = value
+    return fields
+
+
+def _datetime_writer(ctype: ColumnType) -> Converter:
+    names = _qualifier_fields(ctype)
+    digits = ctype.fraction_digits
+    seps = {"year": "", "month": "-", "day": "-", "hour": " ", "minute": ":", "second": ":"}
+
+    def write(v: object) -> object:
+        if v is None:
+            return None
+        f = _datetime_fields(v, ctype)
+        text = "".join((seps[n] if i else "") + (f"{f.get(n, 0):04d}" if n == "year"
+                                                   else f"{f.get(n, 0):02d}")
+                       for i, n in enumerate(names))
+        if digits:
+            text += "." + str(f["fraction"])[:digits]
+        return text
+    return write
+
+
+_INTERVAL_RE = re.compile(r"\s*(-?)\s*([\d\s:.\-]+?)\s*$")
+_US = {TU_DAY: 86_400_000_000, TU_HOUR: 3_600_000_000, 8: 60_000_000,
+       TU_SECOND: 1_000_000}
+
+
+def _interval_writer(ctype: ColumnType) -> Converter:
+    def write(v: object) -> object:
+        if v is None:
+            return None
+        if isinstance(v, IntervalYM):
+            return v.months
+        if isinstance(v, dt.timedelta):
+            return _day_time_stored((v.days * 86_400 + v.seconds) * 1_000_000 + v.microseconds)
+        if isinstance(v, int):
+            return _day_time_stored(v)
+        if isinstance(v, str):
+            return _day_time_stored(_parse_interval(v, ctype))
+        raise _conversion_error(-1262, v)
+    return write
+
+
+_STORED_INTERVAL_LIMIT = 2 ** 63
+
+
+def _day_time_stored(microseconds: int) -> int:
+    """A day-time INTERVAL as stored: SQLite INTEGER microseconds, which hold
+    about 106,751,991 days; a DAY(9) interval can hold more.  Beyond that the
+    emulator says it lacks the feature (a real server stores the value)."""
+    if -_STORED_INTERVAL_LIMIT < microseconds < _STORED_INTERVAL_LIMIT:
+        return microseconds
+    raise SqlError(NOT_SUPPORTED, message="day-time INTERVAL values beyond 106,751,991 days "
+                                          "are not supported by the emulator")
+
+
+def _parse_interval(text: str, ctype: ColumnType) -> int:
+    m = _INTERVAL_RE.match(text)
+    if not m or re.search(r"[^0-9\s:.\-]", text):
+        raise _conversion_error(-1262, text)
+    sign = -1 if m.group(1) else 1
+    parts = [p for p in re.split(r"[\s:\-.]+", m.group(2)) if p]
+    units = list(range(ctype.start, min(ctype.end, TU_SECOND) + 1, 2))
+    fraction = parts.pop() if ctype.fraction_digits and len(parts) == len(units) + 1 else ""
+    if len(parts) != len(units):
+        raise _conversion_error(-1263, text)
+    if ctype.is_year_month:
+        total = sum(int(p) * (12 if u == TU_YEAR else 1) for p, u in zip(parts, units))
+    else:
+        total = sum(int(p) * _US[u] for p, u in zip(parts, units))
+        total += int(fraction.ljust(6, "0")[:6]) if fraction else 0
+    return sign * total
+
+
+def _bool_writer(v: object) -> object:
+    if v is None:
+        return None
+    if isinstance(v, str):
+        word = v.strip().lower()
+        if word in ("t", "true", "1"):
+            return 1
+        if word in ("f", "false", "0"):
+            return 0
+        raise _conversion_error(-1213, v)
+    return 1 if v else 0
+
+
+def _generic_writer(v: object) -> object:
+    """Storage form of a value whose target column is unknown."""
+    cls = v.__class__
+    if cls in (int, str, float) or v is None:
+        return v
+    if cls is Decimal:
+        return float(v) if len(v.as_tuple().digits) <= 15 else str(v)
+    if cls is bool:
+        return int(v)
+    if cls is dt.date:
+        return v.toordinal() - DAY0
+    if cls is dt.datetime:
+        return v.isoformat(" ")
+    if cls is dt.timedelta:
+        return (v.days * 86_400 + v.seconds) * 1_000_000 + v.microseconds
+    if cls is IntervalYM:
+        return v.months
+    return v
+
+
+def writer_for(ctype: ColumnType | None) -> Converter:
+    """The converter from client values to this column's stored form."""
+    if ctype is None:
+        return _generic_writer
+    code = ctype.code
+    if code in _INT_RANGE or code in (TypeCode.INT8, TypeCode.BIGINT, TypeCode.SERIAL8,
+                                      TypeCode.BIGSERIAL):
+        return _int_writer(code)
+    if code in (TypeCode.FLOAT, TypeCode.SMALLFLOAT):
+        return _float_writer
+    if code in (TypeCode.DECIMAL, TypeCode.MONEY):
+        return _decimal_writer(ctype)
+    if code in TEXT_CODES:
+        return _text_writer(ctype)
+    if code == TypeCode.DATE:
+        return _date_writer
+    if code == TypeCode.DATETIME:
+        return _datetime_writer(ctype)
+    if code == TypeCode.INTERVAL:
+        return _interval_writer(ctype)
+    if code == TypeCode.BOOLEAN:
+        return _bool_writer
+    return _generic_writer
+
+
+# ---------------------------------------------------------------------------
+# Stored value -> Python value
+# ---------------------------------------------------------------------------
+
+class _DayCache(dict):
+    """Informix day number -> date; dict lookups keep DATE fetch in C."""
+
+    def __missing__(self, key: object) -> dt.date | None:
+        value = None if key is None else dt.date.fromordinal(int(key) + DAY0)
+        if len(self) < 1_000_000:
+            self[key] = value
+        return value
+
+
+_DAYS = _DayCache()
+_BOOLS = {0: False, 1: True, None: None}
+
+
+def _maybe(func: Callable[[object], object]) -> Converter:
+    return lambda v: None if v is None else func(v)
+
+
+def _decimal_reader(ctype: ColumnType) -> Converter:
+    scale = ctype.scale
+    quantum = Decimal(1).scaleb(-scale) if scale is not None else None
+
+    def read(v: object) -> object:
+        if v is None:
+            return None
+        d = Decimal(repr(v)) if isinstance(v, float) else Decimal(v if not isinstance(v, bytes)
+                                                                   else v.decode())
+        return d.quantize(quantum, context=_DEC_CONTEXT) if quantum is not None else d
+    return read
+
+
+def _datetime_reader(ctype: ColumnType) -> Converter:
+    if ctype.start >= TU_HOUR:
+        return _maybe(lambda v: _time_from_text(str(v), ctype))
+    if ctype.start == TU_YEAR and ctype.end == TU_DAY:
+        return _maybe(lambda v: dt.date.fromisoformat(str(v)))
+    if ctype.start == TU_YEAR and ctype.end > TU_DAY:
+        return _maybe(lambda v: dt.datetime.fromisoformat(_fraction6(str(v))))
+    return _maybe(lambda v: _datetime_from_fields(str(v), ctype))
+
+
+def _fraction6(text: str) -> str:
+    """fromisoformat wants 3 or 6 fraction digits; Informix has 1 to 5."""
+    head, dot, frac = text.partition(".")
+    return f"{head}.{frac.ljust(6, '0')}" if dot else text
+
+
+def _time_from_text(text: str, ctype: ColumnType) -> dt.time:
+    f = _parse_datetime_text(text, ctype)
+    return dt.time(f.get("hour", 0), f.get("minute", 0), f.get("second", 0),
+                   int(f["fraction"]))
+
+
+def _datetime_from_fields(text: str, ctype: ColumnType) -> dt.datetime | dt.date:
+    f = _parse_datetime_text(text, ctype)
+    if ctype.end <= TU_DAY:
+        return dt.date(f.get("year", 1900), f.get("month", 1), f.get("day", 1))
+    return dt.datetime(f.get("year", 1900), f.get("month", 1), f.get("day", 1),
+                       f.get("hour", 0), f.get("minute", 0), f.get("second", 0),
+                       int(f["fraction"]))
+
+
+def _to_int(v: object) -> object:
+    if v is None or v.__class__ is int:
+        return v
+    return int(_to_decimal(v if not isinstance(v, float) else repr(v)))
+
+
+def reader_for(col: ResultColumn) -> Converter | None:
+    """Converter from SQLite's value to the Python type of ``col``; None if none needed."""
+    ctype, stored = col.type, col.stored
+    code = ctype.code
+    if code in _INT_RANGE or code in (TypeCode.INT8, TypeCode.BIGINT, TypeCode.SERIAL8,
+                                      TypeCode.BIGSERIAL):
+        return None if stored else _to_int
+    if code in (TypeCode.FLOAT, TypeCode.SMALLFLOAT):
+        return None if stored else _maybe(float)
+    if code in (TypeCode.DECIMAL, TypeCode.MONEY):
+        return _decimal_reader(ctype)
+    if code in (TypeCode.CHAR, TypeCode.NCHAR):
+        width = ctype.length
+        return _maybe(lambda v: (v if isinstance(v, str) else str(v)).ljust(width))
+    if code in TEXT_CODES:
+        return None if stored else _maybe(str)
+    if code == TypeCode.DATE:
+        return _DAYS.__getitem__
+    if code == TypeCode.DATETIME:
+        return _datetime_reader(ctype)
+    if code == TypeCode.INTERVAL:
+        if ctype.is_year_month:
+            return _maybe(lambda v: IntervalYM(int(v)))
+        return _maybe(lambda v: dt.timedelta(microseconds=int(v)))
+    if code == TypeCode.BOOLEAN:
+        return _BOOLS.__getitem__
+    return None
+
+
+def row_converter(columns: Sequence[ResultColumn]) -> Callable[[list], list] | None:
+    """Build one function converting a batch of rows; None when rows pass as-is.
+
+    The function is generated source (a list comprehension naming every
+    column) because a per-row Python loop over per-column converters costs
+    several times more than one comprehension with the calls inlined.
+    """
+    readers = [reader_for(c) for c in columns]
+    if not any(readers):
+        return None
+    names = [f"c{i}" for i in range(len(columns))]
+    exprs = [f"f{i}({n})" if r else n for i, (n, r) in enumerate(zip(names, readers))]
+    src = (f"def convert(rows):\n"
+           f"    return [({', '.join(exprs)},) for ({', '.join(names)},) in rows]\n")
+    namespace: dict[str, object] = {f"f{i}": r for i, r in enumerate(readers) if r}
+    exec(src, namespace)  # noqa: S102 - source built only from column indexes
+    return namespace["convert"]  # type: ignore[return-value]
+
+
+def image_maker(columns: Sequence[ColumnDef]) -> Callable[[Sequence[object]], bytes] | None:
+    """Stored values of one row -> its SQ_TUPLE message, exactly what the
+    server would send after reading them; None if a type has no row encoding."""
+    try:
+        encode = make_tuple_encoder([c.type for c in columns])
+    except ValueError:
+        return None
+    convert = row_converter([ResultColumn(c.name, c.type, True) for c in columns])
+    if convert is None:
+        return encode
+    return lambda values: encode(convert((values,))[0])
+
+
+def image_failure(exc: DataError) -> SqlError:
+    """Informix's error for a value its row encoding rejects."""
+    cause = exc.__cause__
+    if isinstance(cause, UnicodeError):
+        code = -23103          # code-set conversion failed
+    elif isinstance(cause, (struct.error, OverflowError)):
+        code = -1215           # value exceeds the column's range
+    else:
+        code = -1213
+    return SqlError(code, 0, "", str(exc))
+
+
+def decimal_order(a: str, b: str) -> int:
+    """The ifx_decimal collation: exact decimal text in numeric order."""
+    try:
+        x, y = Decimal(a), Decimal(b)
+        return (x > y) - (x < y)
+    except decimal.InvalidOperation:
+        return (a > b) - (a < b)
+
+
+class ExactSum:
+    """SUM of exact-text DECIMALs; SQLite's sum() would add doubles."""
+
+    def __init__(self) -> None:
+        self.total: Decimal | None = None
+        self.count = 0
+
+    def step(self, value: object) -> None:
+        if value is not None:
+            d = _to_decimal(value)
+            self.total = d if self.total is None else _DEC_CONTEXT.add(self.total, d)
+            self.count += 1
+
+    def finalize(self) -> str | None:
+        return None if self.total is None else str(self.total)
+
+
+class ExactAvg(ExactSum):
+    def finalize(self) -> str | None:
+        if self.total is None:
+            return None
+        return str(_AVG_CONTEXT.divide(self.total, self.count))
+
+
+_AVG_CONTEXT = decimal.Context(prec=32, rounding=decimal.ROUND_HALF_UP)
