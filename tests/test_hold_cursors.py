@@ -288,22 +288,32 @@ def test_asyncio_hold_cursor_across_commits(ifx_target):
 
 
 @pytest.mark.parametrize("hold", [False, True])
-def test_executemany_chunk_transactions_in_autocommit_end_the_cursors_transaction(
-        ifx_target, hold):
+def test_autocommit_cursors_survive_executemanys_chunk_transactions(ifx_target, hold):
     """executemany in autocommit mode runs each chunk as BEGIN ... COMMIT
-    (see informix_stream.executemany), and that COMMIT closes open cursors
-    not declared WITH HOLD, as any COMMIT does."""
+    (see informix_stream.executemany); that COMMIT would close an open cursor
+    not declared WITH HOLD, so in autocommit mode every cursor is opened
+    WITH HOLD."""
     c = connect(ifx_target, autocommit=True)
     t = _table(c)
     cur = c.cursor(fetch_buffer_size=256, read_ahead=False, hold=hold)
     cur.execute(f"SELECT id FROM {t} ORDER BY id")
     first = cur.fetchmany(10)
     c.cursor().executemany(f"INSERT INTO {t}_log VALUES (?)", [(1,), (2,), (3,)])
-    if hold:
-        assert [r[0] for r in first + cur.fetchall()] == list(range(1, ROWS + 1))
-    else:
-        with pytest.raises(ifx.ProgrammingError) as info:
-            cur.fetchall()
-        assert info.value.sqlcode == UNOPEN_CURSOR
+    assert [r[0] for r in first + cur.fetchall()] == list(range(1, ROWS + 1))
     assert _count(c, f"SELECT COUNT(*) FROM {t}_log") == 3
+    c.close()
+
+
+def test_cursor_opened_in_autocommit_is_held_after_switching_it_off(ifx_target):
+    """The hold is decided at OPEN: a cursor opened in autocommit mode keeps
+    streaming through the transactions that follow."""
+    c = connect(ifx_target, autocommit=True)
+    t = _table(c)
+    cur = c.cursor(fetch_buffer_size=256, read_ahead=False)
+    cur.execute(f"SELECT id FROM {t} ORDER BY id")
+    first = cur.fetchmany(10)
+    c.autocommit = False
+    c.cursor().execute(f"INSERT INTO {t}_log VALUES (1)")
+    c.commit()
+    assert [r[0] for r in first + cur.fetchall()] == list(range(1, ROWS + 1))
     c.close()

@@ -66,6 +66,7 @@ class CursorBase:
         self._stmt_id: int | None = None
         self._open = False
         self._opened_at = 0                # session.tx_ends at OPEN
+        self._held = False                 # opened WITH HOLD
         self._exhausted = True
         self._batch: list = []
         self._pos = 0
@@ -199,8 +200,12 @@ class CursorBase:
                       first_fetch: bool) -> Reply:
         """Queue OPEN (and the first NFETCH); the statement is now ours to close."""
         conn = self.connection
+        # In autocommit mode every cursor is opened WITH HOLD: there is no
+        # transaction of the user's to end it, and the BEGIN ... COMMIT that
+        # executemany wraps each chunk in must not close it.
+        self._held = self.hold or self._session.autocommit
         body = rq.open_cursor(prepared.stmt_id, conn._next_cursor_name(), encoded,
-                              scroll=self.scrollable, hold=self.hold,
+                              scroll=self.scrollable, hold=self._held,
                               first_fetch=self.fetch_buffer_size if first_fetch else None)
         begin, self._begin = self._begin, False
         self._open = True
@@ -209,7 +214,7 @@ class CursorBase:
         self._finalizer.detach()
         self._finalizer = weakref.finalize(self, _queue_cleanup, weakref.ref(conn),
                                            prepared.stmt_id,
-                                           None if self.hold else self._opened_at)
+                                           None if self._held else self._opened_at)
         return self._session.send(body, decode=self._decode, budget=self.fetch_buffer_size,
                                   begin=begin)
 
@@ -335,7 +340,7 @@ class CursorBase:
         unless it was declared WITH HOLD; it must not be CLOSEd again (JDBC
         likewise marks such cursors closed after a commit and sends no
         CLOSE for them: IfxSqliConnect.markCursorsToClosed)."""
-        return self._open and (self.hold or self._opened_at == self._session.tx_ends)
+        return self._open and (self._held or self._opened_at == self._session.tx_ends)
 
     def _release(self) -> None:
         """Give the statement back at the front of the next request: CLOSE
