@@ -258,7 +258,7 @@ def _storage(ctype: ColumnType) -> str:
     return _STORAGE.get(ctype.code, "TEXT" if ctype.code in TEXT_CODES else "INTEGER")
 
 
-def _column_sql(col: ColumnDef) -> str:
+def column_sql(col: ColumnDef) -> str:
     parts = [f'"{col.name}"', _storage(col.type)]
     if not col.type.nullable:
         parts.append("NOT NULL")
@@ -280,7 +280,7 @@ def create_table(db: Database, conn: sqlite3.Connection, ddl: CreateTable) -> No
             if col not in names:
                 raise SqlError(-217, 0, col, f"column {col} not found")
     tabid = max([99, *db.tabids.values()]) + 1
-    body = [_column_sql(c) for c in ddl.columns]
+    body = [column_sql(c) for c in ddl.columns]
     imaged = image_maker(ddl.columns) is not None
     if imaged:
         body.append(f"{IMAGE_COLUMN} BLOB")

@@ -23,7 +23,7 @@ from .tokens import COLLECTIONS, Token, quote, tokenize
 from .translate_ddl import DdlRules
 from .translate_select import SelectRules
 from .translate_write import WriteRules
-from .typerules import (CLAUSE_END, CMP_OPS, FUNCTION_RENAMES, TODAY_SQL, T_DECIMAL, UNIT_WORDS,
+from .typerules import (CLAUSE_END, JOIN_WORDS, CMP_OPS, FUNCTION_RENAMES, TODAY_SQL, T_DECIMAL, UNIT_WORDS,
                         collection_values, current_sql, datetime_type, temporal_type)
 
 
@@ -182,6 +182,12 @@ class _Translator(SelectRules, WriteRules, DdlRules):
                         and self.text(i - 1) != ".":
                     i += 2          # owner or database prefix of a table name
                     continue
+                if in_from and i and self.text(i - 1) in ("FROM", ",", "JOIN"):
+                    stored = self.storage_ref(i)
+                    if stored:
+                        out.append(stored)
+                        i += 1
+                        continue
                 step = self.rewrite_word(i, end, out)
                 if step:
                     i += step
@@ -206,6 +212,17 @@ class _Translator(SelectRules, WriteRules, DdlRules):
                 out.append(t.raw)
             i += 1
         return out
+
+    def storage_ref(self, i: int) -> str:
+        """For a TEMP table named at i in a FROM list: its storage table,
+        aliased to its Informix name unless the statement gives an alias."""
+        tdef = self.lookup(self.toks[i].raw.lower())
+        if tdef is None or not tdef.storage:
+            return ""
+        nxt = self.word(i + 1)
+        aliased = nxt == "AS" or (nxt and nxt not in JOIN_WORDS and nxt not in CLAUSE_END
+                                  and nxt not in ("ON", "USING"))
+        return tdef.sql_name if aliased else tdef.sql_ref()
 
     def param_index(self, i: int) -> int:
         return sum(1 for t in self.toks[:i] if t.kind == "param")

@@ -58,6 +58,7 @@ from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error
 from .statements import (NOT_SUPPORTED, CreateIndex, CreateTable, Drop, ResultColumn, SqlError,
                          StatementKind, Translation)
+from .temp_tables import TempTables, drop_orphans
 from .values import image_failure, row_converter, writer_for
 
 __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultColumn",
@@ -102,6 +103,8 @@ class Engine:
         self._dbs = {name.lower(): Database(name.lower(), os.path.join(root, f"{name.lower()}.db"),
                                              durable=data_dir is not None)
                      for name in databases}
+        for db in self._dbs.values():
+            drop_orphans(db.keeper)
         self._sessions: weakref.WeakSet[Session] = weakref.WeakSet()
         self._ids = itertools.count(1)
 
@@ -148,6 +151,7 @@ class Session:
         # transaction ends (see RowSource.keep_rest).
         self._main_sources: list[RowSource] = []
         self._savepoints: dict[str, bool] = {}    # name -> declared UNIQUE
+        self._temps = TempTables(session_id)
         self.last_serial = 0
         self.last_serial8 = 0
         self.last_rowcount = 0
@@ -225,6 +229,7 @@ class Session:
                 raise
         if self._ddl_in_tx:
             self._db.reload(self._conn)
+            self._temps.forget_missing(self._conn)
         self._end_tx()
 
     def _end_tx(self) -> None:
@@ -240,10 +245,15 @@ class Session:
             return
         if self._in_tx:
             self.rollback()
-        for conn in [r[0] for r in self._readers] + [self._conn]:
-            if conn is not None:
-                conn.close()
+        for conn in [r[0] for r in self._readers]:
+            conn.close()
         self._readers = []
+        if self._temps.tables:
+            try:
+                self._temps.drop_all(self._conn)
+            except sqlite3.Error:
+                pass        # left for drop_orphans when the database next opens
+        self._conn.close()
         self._conn = None  # type: ignore[assignment]
 
     # -- prepare ---------------------------------------------------------------------
@@ -258,6 +268,8 @@ class Session:
         """
         db = self._db
         key = (sql, db.generation)
+        if self._temps.tables:      # this session's names resolve differently
+            key += (self._id, self._temps.version)
         cached = db.prepared.get(key)
         if cached is None:
             cached = self._translate(sql)
@@ -267,7 +279,7 @@ class Session:
         return dataclasses.replace(cached)
 
     def _translate(self, sql: str) -> Prepared:
-        t = translate(sql, self._db.tables.get)
+        t = translate(sql, self._temps.lookup(self._db.tables))
         if t.sql:
             self._validate(t)
         binds = []
@@ -343,7 +355,7 @@ class Session:
         elif kind is StatementKind.ROLLBACK:
             self.rollback()
         elif kind is StatementKind.DDL:
-            self._ddl(stmt.translation)
+            return ExecResult(self._ddl(stmt.translation, self._values(stmt, params)))
         elif kind is StatementKind.OTHER:
             self._option(stmt.translation.option)
         elif kind is StatementKind.SELECT:
@@ -500,8 +512,14 @@ class Session:
             for other in later:
                 del names[other]
 
-    def _ddl(self, t: Translation) -> None:
+    def _ddl(self, t: Translation, values: Sequence[object] = ()) -> int:
         ddl = t.ddl
+        if self._temp_ddl(ddl):
+            with self._atomic(StatementKind.DDL):
+                count = self._run_temp_ddl(ddl, values)
+            if self._in_tx:
+                self._ddl_in_tx = True
+            return count
         with self._db.lock, self._atomic(StatementKind.DDL):
             if isinstance(ddl, CreateTable):
                 create_table(self._db, self._conn, ddl)
@@ -515,6 +533,33 @@ class Session:
         self._db.schema_changed()
         if self._in_tx:
             self._ddl_in_tx = True
+        return 0
+
+    def _temp_ddl(self, ddl: object) -> bool:
+        """Is this DDL about one of the session's TEMP tables (or makes one)?"""
+        temps = self._temps
+        if isinstance(ddl, CreateTable):
+            return ddl.temp
+        if isinstance(ddl, CreateIndex):
+            return ddl.table in temps.tables
+        if isinstance(ddl, Drop):
+            names = temps.tables if ddl.what == "TABLE" else temps.indexes
+            return ddl.name in names
+        return False
+
+    def _run_temp_ddl(self, ddl: object, values: Sequence[object]) -> int:
+        temps, conn = self._temps, self._conn
+        if isinstance(ddl, CreateTable):
+            return temps.create(conn, ddl, values)
+        if isinstance(ddl, CreateIndex):
+            temps.create_index(conn, ddl)
+        elif ddl.what == "TABLE":
+            tdef = temps.drop(conn, ddl.name)
+            for key in [k for k in self._db.counters if k[0] == tdef.storage]:
+                del self._db.counters[key]
+        else:
+            temps.drop_index(conn, ddl.name)
+        return 0
 
 
 _WORD = re.compile(r"[a-z_][a-z0-9_$]*")

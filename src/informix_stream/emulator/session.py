@@ -35,7 +35,7 @@ from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         write_protocols)
 from .cursors import ServerCursor, close_unheld
 from .engine import Engine
-from .statements import NOT_SUPPORTED, SqlError, StatementKind
+from .statements import NOT_SUPPORTED, CreateTable, SqlError, StatementKind
 
 # The feature mask a real server answers to SQ_PROTOCOLS (12.10's last byte).
 # Its bits fix framing for JDBC: 2-byte tuple size in DESCRIBE (bit 69 clear),
@@ -274,6 +274,9 @@ class Session:
         p = st.prepared
         if isinstance(p, _SessionStatement):
             return StmtType.CLOSE_DATABASE if p.closes else StmtType.DATABASE
+        ddl = p.translation.ddl if p.translation is not None else None
+        if isinstance(ddl, CreateTable) and ddl.as_select:
+            return StmtType.SELECT_INTO
         return _STMT_TYPES[p.kind]
 
     def _want_done(self, _msg, w: Writer) -> None:

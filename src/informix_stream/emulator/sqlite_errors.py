@@ -15,6 +15,7 @@ from .values import image_failure
 # SQLite error mapping
 # ---------------------------------------------------------------------------
 
+_TEMP_STORAGE = re.compile(r"_ifx_tmp\d+_")
 _LOCK_CODES = {StatementKind.INSERT: -271, StatementKind.UPDATE: -346,
                StatementKind.DELETE: -240, StatementKind.SELECT: -244,
                StatementKind.DDL: -242}
@@ -46,6 +47,8 @@ def map_error(exc: sqlite3.Error, kind: StatementKind,
         (r"no such function: (\w+)", lambda m: SqlError(-674, 0, m[1])),
         (r"Incorrect number of bindings", lambda m: SqlError(-254)),
     ]
+    # A TEMP table's storage name is the emulator's business: say its own name.
+    msg = _TEMP_STORAGE.sub("", msg)
     for pattern, build in patterns:
         m = re.search(pattern, msg)
         if m:

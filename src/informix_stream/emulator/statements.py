@@ -84,6 +84,19 @@ class TableDef:
     name: str
     columns: list[ColumnDef]
     image: bool = False      # the table keeps row images in IMAGE_COLUMN
+    # A session's TEMP table lives in SQLite under a name of its own, so two
+    # sessions' temp tables of one name, and a permanent table of that name,
+    # never meet; the SQL the dialect emits names this storage table.
+    storage: str = ""
+
+    @property
+    def sql_name(self) -> str:
+        """The table's name in the SQLite text (quoted when it is storage)."""
+        return f'"{self.storage}"' if self.storage else self.name
+
+    def sql_ref(self) -> str:
+        """A reference keeping the Informix name usable as a qualifier."""
+        return f'"{self.storage}" AS {self.name}' if self.storage else self.name
 
     def column(self, name: str) -> ColumnDef | None:
         for col in self.columns:
@@ -116,6 +129,8 @@ class CreateTable:
     uniques: list[tuple[str | None, list[str], bool]]   # (name, columns, primary)
     checks: list[str]
     if_not_exists: bool = False
+    temp: bool = False       # CREATE TEMP TABLE / SELECT ... INTO TEMP
+    as_select: str = ""      # SELECT ... INTO TEMP: SQLite text of the SELECT
 
 
 @dataclass

@@ -61,10 +61,11 @@ class DdlRules:
     # -- DDL -----------------------------------------------------------------
     def create(self) -> Translation:
         i = 1
+        temp = self.word(i) == "TEMP"
         if self.word(i) in ("TEMP", "RAW", "STANDARD"):
             i += 1
         if self.word(i) == "TABLE":
-            return self.create_table(i + 1)
+            return self.create_table(i + 1, temp)
         unique = self.word(i) in ("UNIQUE", "DISTINCT")
         if unique:
             i += 1
@@ -80,13 +81,13 @@ class DdlRules:
             return True, i + len(words)
         return False, i
 
-    def create_table(self, i: int) -> Translation:
+    def create_table(self, i: int, temp: bool = False) -> Translation:
         if_not_exists, i = self.if_clause(i, True)
         name, i = self.table_name(i)
         if self.text(i) != "(":
             raise SqlError(-201, message="( expected after table name")
         close = self.close_paren(i)
-        spec = CreateTable(name, [], [], [], if_not_exists)
+        spec = CreateTable(name, [], [], [], if_not_exists, temp=temp)
         for a, b in self.split_commas(i + 1, close):
             if self.word(a) in ("PRIMARY", "UNIQUE", "DISTINCT", "CONSTRAINT", "CHECK",
                                 "FOREIGN"):
