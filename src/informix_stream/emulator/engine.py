@@ -51,13 +51,13 @@ from typing import Callable, Iterable, Sequence
 from informix_stream.codecs import ColumnType, TypeCode
 from informix_stream.errors import DataError
 
-from .catalog import Database, create_index, create_table, drop
+from .catalog import Database
 from .dialect import translate
+from .ddl_runner import DdlRunner
 from .results import ExecResult, Prepared, RowSource
 from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error
-from .statements import (NOT_SUPPORTED, CreateIndex, CreateTable, Drop, ResultColumn, SqlError,
-                         StatementKind, Translation)
+from .statements import NOT_SUPPORTED, ResultColumn, SqlError, StatementKind, Translation
 from .temp_tables import TempTables, drop_orphans
 from .values import image_failure, row_converter, writer_for
 
@@ -129,7 +129,7 @@ class Engine:
             self._tempdir = None
 
 
-class Session:
+class Session(DdlRunner):
     """One client's connection to one database; one thread at a time."""
 
     def __init__(self, db: Database, session_id: int) -> None:
@@ -152,6 +152,7 @@ class Session:
         self._main_sources: list[RowSource] = []
         self._savepoints: dict[str, bool] = {}    # name -> declared UNIQUE
         self._temps = TempTables(session_id)
+        self._currvals: dict[str, int] = {}     # sequence -> this session's last NEXTVAL
         self.last_serial = 0
         self.last_serial8 = 0
         self.last_rowcount = 0
@@ -165,9 +166,29 @@ class Session:
         conn.create_function("ifx_serial", 3, self._serial)
         conn.create_function("ifx_dbinfo", -1, self._dbinfo)
         register_builtins(conn)
+        conn.create_function("ifx_nextval", 1, self._nextval)
+        conn.create_function("ifx_currval", 1, self._currval)
         return conn
 
     # -- SQL functions bound to the session -------------------------------------
+    def _nextval(self, name: str) -> int:
+        try:
+            value = self._db.sequences.next_value(name)
+        except SqlError as exc:
+            self._db.failures.error = exc      # map_error reports it as raised
+            raise
+        self._currvals[name] = value
+        return value
+
+    def _currval(self, name: str) -> int:
+        value = self._currvals.get(name)
+        if value is None:
+            exc = SqlError(-8315, 0, name, f"sequence {name} CURRVAL is not yet defined "
+                                           "in this session")
+            self._db.failures.error = exc
+            raise exc
+        return value
+
     def _serial(self, table: str, code: int, value: object) -> int:
         result = self._db.next_serial(table, code, value)
         if code == TypeCode.SERIAL:
@@ -279,7 +300,7 @@ class Session:
         return dataclasses.replace(cached)
 
     def _translate(self, sql: str) -> Prepared:
-        t = translate(sql, self._temps.lookup(self._db.tables))
+        t = translate(sql, self._temps.lookup(self._db.tables), self._db.sequences.states)
         if t.sql:
             self._validate(t)
         binds = []
@@ -511,55 +532,6 @@ class Session:
             later = list(names)[list(names).index(name):]
             for other in later:
                 del names[other]
-
-    def _ddl(self, t: Translation, values: Sequence[object] = ()) -> int:
-        ddl = t.ddl
-        if self._temp_ddl(ddl):
-            with self._atomic(StatementKind.DDL):
-                count = self._run_temp_ddl(ddl, values)
-            if self._in_tx:
-                self._ddl_in_tx = True
-            return count
-        with self._db.lock, self._atomic(StatementKind.DDL):
-            if isinstance(ddl, CreateTable):
-                create_table(self._db, self._conn, ddl)
-            elif isinstance(ddl, CreateIndex):
-                create_index(self._db, self._conn, ddl)
-            elif isinstance(ddl, Drop):
-                drop(self._db, self._conn, ddl)
-        if isinstance(ddl, CreateTable) or (isinstance(ddl, Drop) and ddl.what == "TABLE"):
-            versions = self._db.table_versions
-            versions[ddl.name] = versions.get(ddl.name, 0) + 1
-        self._db.schema_changed()
-        if self._in_tx:
-            self._ddl_in_tx = True
-        return 0
-
-    def _temp_ddl(self, ddl: object) -> bool:
-        """Is this DDL about one of the session's TEMP tables (or makes one)?"""
-        temps = self._temps
-        if isinstance(ddl, CreateTable):
-            return ddl.temp
-        if isinstance(ddl, CreateIndex):
-            return ddl.table in temps.tables
-        if isinstance(ddl, Drop):
-            names = temps.tables if ddl.what == "TABLE" else temps.indexes
-            return ddl.name in names
-        return False
-
-    def _run_temp_ddl(self, ddl: object, values: Sequence[object]) -> int:
-        temps, conn = self._temps, self._conn
-        if isinstance(ddl, CreateTable):
-            return temps.create(conn, ddl, values)
-        if isinstance(ddl, CreateIndex):
-            temps.create_index(conn, ddl)
-        elif ddl.what == "TABLE":
-            tdef = temps.drop(conn, ddl.name)
-            for key in [k for k in self._db.counters if k[0] == tdef.storage]:
-                del self._db.counters[key]
-        else:
-            temps.drop_index(conn, ddl.name)
-        return 0
 
 
 _WORD = re.compile(r"[a-z_][a-z0-9_$]*")
