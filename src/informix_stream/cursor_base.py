@@ -49,6 +49,8 @@ class CursorBase:
 
     materialize = False
     scrollable = False
+    _progress: tuple | None = None      # (callback, start time, bytes received at start)
+    _progress_told = 0
 
     def __init__(self, conn, *, fetch_buffer_size: int, read_ahead: bool = True,
                  row_factory: Callable | None = None, hold: bool = False) -> None:
@@ -387,7 +389,29 @@ class CursorBase:
         self._open = False
         self._finalizer.detach()
 
+    # -- progress reports ------------------------------------------------------------
+    def _progress_start(self, callback: Callable[[int, int, float], Any] | None) -> tuple:
+        """Where a read that reports progress starts (taken before it is sent)."""
+        if callback is not None and not callable(callback):
+            raise ProgrammingError("progress must be a callable (rows, bytes, elapsed)")
+        return callback, time.perf_counter(), self._session.bytes_received
+
+    def _tell_progress(self) -> None:
+        """Call the result's progress callback when rows arrived since the last
+        call: (rows received, bytes received, seconds since execute).  It runs
+        between exchanges, so an exception from it reaches the caller and
+        leaves the cursor and the connection as they were."""
+        progress = self._progress
+        if progress is None or self._delivered == self._progress_told:
+            return
+        callback, start, base = progress
+        self._progress_told = self._delivered
+        callback(self._delivered, self._session.bytes_received - base,
+                 time.perf_counter() - start)
+
     def _reset(self) -> None:
+        self._progress = None
+        self._progress_told = 0
         self._release()
         self._ahead.clear()
         self._nfetch_request = None

@@ -96,6 +96,7 @@ class ClientSession:
         self._login: LoginExpect | None = None
         self.broken: str | None = None
         self.closed = False
+        self.bytes_received = 0        # every byte since login (progress reports)
         self.autocommit = False
         self.logged = False
         self.in_transaction = False
@@ -221,6 +222,7 @@ class ClientSession:
         if not data:
             self.mark_broken("the server closed the connection")
             raise OperationalError("the server closed the connection")
+        self.bytes_received += len(data)
         self._receiving = True
         try:
             if self._login is not None:
