@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from . import executemany as em
-from .arrow import ArrowCursorMixin
+from .arrow import ArrowCursorMixin, ingest
 from .cursor_base import CursorBase, MaterializingKind, ScrollableKind
 from .errors import NotSupportedError, ProgrammingError
 
@@ -52,20 +52,34 @@ class Cursor(ArrowCursorMixin, CursorBase):
         self._check_open()
         self._reset()
         conn = self.connection
-        seq_of_parameters, named = em.peek(seq_of_parameters)
+        arrow = ingest.is_arrow_source(seq_of_parameters)
+        seq_of_parameters, named = (seq_of_parameters, False) if arrow else \
+            em.peek(seq_of_parameters)
         plan = em.Plan(self, operation, batch_errors=batch_errors, chunk_size=chunk_size,
                        chunk_bytes=chunk_bytes, commit_every_chunk=commit_every_chunk,
                        named=named)
         with conn._lock:           # no other thread runs between a chunk and its repair
             conn._wait(plan.start_gen())
             try:
-                chunks = em.Lookahead(plan.chunks(seq_of_parameters))
+                chunks = em.Lookahead(plan.arrow_chunks(seq_of_parameters) if arrow
+                                      else plan.chunks(seq_of_parameters))
                 for chunk in chunks:
                     conn._wait(plan.chunk_gen(chunk, chunks.prepare))
                     report.chunk_done(chunk)
             finally:
                 plan.finish()
         return self
+
+    def load_arrow(self, table: str, data: Any, columns: Sequence[str] | None = None,
+                   **options: Any) -> Cursor:
+        """Insert Arrow data (a pyarrow Table/RecordBatch/RecordBatchReader or
+        any ``__arrow_c_stream__`` object: polars, pandas through pyarrow)
+        into ``table``: its columns (or ``columns``, by name) bound in order.
+        ``options`` are executemany's (chunk_size, batch_errors, progress...)."""
+        if columns is not None:
+            data = ingest.select_columns(data, columns)
+        names = list(columns) if columns is not None else ingest.source_names(data)
+        return self.executemany(ingest.insert_statement(table, names), data, **options)
 
     def _next_batch(self) -> bool:
         """The next fetch buffer becomes the current batch (False at the end)."""

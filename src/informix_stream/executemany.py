@@ -218,6 +218,16 @@ class Plan:
         return chunk(tuple_rows(rows, self.order, self.count), BindExecute(self.stmt_id),
                      self.chunk_size, self.chunk_bytes, start)
 
+    def arrow_chunks(self, source: Any) -> Iterator[tuple[int, list[bytes]]]:
+        """Requests in chunks from Arrow data, encoded a column at a time
+        (``arrow.ingest``); positional markers only."""
+        from .arrow import ingest
+        if isinstance(self.order, tuple):
+            raise InterfaceError("Arrow data binds by position: use ? markers, "
+                                 "or cursor.load_arrow(table, data)")
+        rows = ingest.encoded_rows(source, self.order, self.count, Unencodable)
+        return chunk(rows, BindExecute(self.stmt_id), self.chunk_size, self.chunk_bytes)
+
     async def async_chunks(self, rows) -> Any:
         """Chunks from an async iterable: a chunk's rows are gathered, then
         encoded; rows a failing source did produce are sent first."""
