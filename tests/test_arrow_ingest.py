@@ -171,3 +171,21 @@ def test_marker_and_column_counts_must_agree(ifx_target, sales):
     with pytest.raises(ifx.ProgrammingError):
         conn.cursor().executemany(f"INSERT INTO {sales} (id) VALUES (?)", sample(3))
     conn.close()
+
+
+def test_asyncio_load_arrow(ifx_target, sales):
+    import asyncio
+
+    async def main():
+        conn = await ifx.connect_async(host=ifx_target.host, port=ifx_target.port,
+                                       user=ifx_target.user, password=ifx_target.password,
+                                       database=ifx_target.database, autocommit=True)
+        cur = conn.cursor()
+        await cur.load_arrow(sales, sample(2500), columns=["id", "amount"])
+        await cur.execute(f"SELECT sum(id), sum(amount) FROM {sales}")
+        got = await cur.fetchone()
+        await conn.close()
+        return got
+
+    total = sum(range(2500))
+    assert asyncio.run(main()) == (total, sum(Decimal(i % 100000) / 100 for i in range(2500)))

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from . import executemany as em
-from .arrow import AsyncArrowCursorMixin
+from .arrow import AsyncArrowCursorMixin, ingest
 from .cursor_base import CursorBase, MaterializingKind, ScrollableKind
 from .errors import NotSupportedError, ProgrammingError
 
@@ -45,7 +45,10 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
         self._check_open()
         self._reset()
         conn = self.connection
-        if hasattr(seq_of_parameters, "__aiter__"):
+        arrow = ingest.is_arrow_source(seq_of_parameters)
+        if arrow:
+            named = False
+        elif hasattr(seq_of_parameters, "__aiter__"):
             seq_of_parameters, named = await em.apeek(seq_of_parameters)
         else:
             seq_of_parameters, named = em.peek(seq_of_parameters)
@@ -55,7 +58,7 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
         async with conn._lock:      # no other task runs between a chunk and its repair
             await conn._run(plan.start_gen())
             try:
-                if hasattr(seq_of_parameters, "__aiter__"):
+                if not arrow and hasattr(seq_of_parameters, "__aiter__"):
                     chunks = plan.async_chunks(seq_of_parameters)
                     try:
                         async for chunk in chunks:
@@ -64,13 +67,22 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
                     finally:
                         await chunks.aclose()
                 else:
-                    ahead = em.Lookahead(plan.chunks(seq_of_parameters))
+                    ahead = em.Lookahead(plan.arrow_chunks(seq_of_parameters) if arrow
+                                         else plan.chunks(seq_of_parameters))
                     for chunk in ahead:
                         await conn._run(plan.chunk_gen(chunk, ahead.prepare))
                         report.chunk_done(chunk)
             finally:
                 plan.finish()
         return self
+
+    async def load_arrow(self, table: str, data: Any, columns: Sequence[str] | None = None,
+                         **options: Any) -> AsyncCursor:
+        """``Cursor.load_arrow``, awaited."""
+        if columns is not None:
+            data = ingest.select_columns(data, columns)
+        names = list(columns) if columns is not None else ingest.source_names(data)
+        return await self.executemany(ingest.insert_statement(table, names), data, **options)
 
     async def _fetch_batch(self) -> bool:
         got = await self.connection._wait(self._fetch_batch_gen())
