@@ -33,7 +33,8 @@ from ..errors import ProtocolError
 from ._deps import load
 from .columnar import ImageBlock, concat_blocks, pack_images
 
-_TUPLE_HEAD = struct.Struct("!hhI").unpack_from
+# A tuple header's tag and (unsigned) size; the short between is unused.
+_TAG_SIZE = struct.Struct("!h2xI").unpack_from
 
 
 class ImageRows:
@@ -205,14 +206,17 @@ class ImageDecoder:
 
     def _bulk_variable(self, buf, pos: int, end: int, reply, max_size: int) -> int:
         np = self.np
-        head = _TUPLE_HEAD
+        head = _TAG_SIZE
         at = pos
         heads = []
         add = heads.append
-        while at + 8 <= end:
-            tag, _, size = head(buf, at)
+        last = end - 8
+        while at <= last:
+            tag, size = head(buf, at)
+            if tag != 14 or size > max_size:
+                break
             nxt = at + 8 + size + (size & 1)
-            if tag != 14 or size > max_size or nxt > end:
+            if nxt > end:
                 break
             add(at)
             at = nxt
