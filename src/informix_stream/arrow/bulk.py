@@ -153,6 +153,14 @@ def _images(block: ImageBlock):
         at += size
 
 
+def _copy(buf, start: int, stop: int) -> bytes:
+    """``buf[start:stop]`` as bytes in one copy (slicing a bytearray first
+    would copy twice); the view is released before the session may resize
+    its receive buffer."""
+    with memoryview(buf) as view:
+        return view[start:stop].tobytes()
+
+
 class ImageDecoder:
     """The decode hook of an Arrow fetch; see the module docstring."""
 
@@ -194,7 +202,7 @@ class ImageDecoder:
             return pos
         # One copy of the bytes: a numpy view of the receive bytearray would
         # keep it from being resized while the view lives.
-        chunk = np.frombuffer(bytes(buf[pos:pos + n * stride]), np.uint8).reshape(n, stride)
+        chunk = np.frombuffer(_copy(buf, pos, pos + n * stride), np.uint8).reshape(n, stride)
         head = np.ascontiguousarray(chunk[:, :8])
         good = (head.view(">u2")[:, 0] == 14) & (head.view(">u4")[:, 1] == width)
         if not good.all():
@@ -223,7 +231,7 @@ class ImageDecoder:
         n = len(heads)
         if not n:
             return pos
-        raw = np.frombuffer(bytes(buf[pos:at]), np.uint8)
+        raw = np.frombuffer(_copy(buf, pos, at), np.uint8)
         offs = np.array(heads, np.int64) - pos
         sizes = raw[(offs + 4)[:, None] + np.arange(4)].copy().view(">u4").reshape(-1) \
             .astype(np.int64)
