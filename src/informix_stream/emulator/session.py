@@ -18,6 +18,10 @@ Informix semantics kept here, because both outside clients depend on them:
 * an NFETCH reply holds as many whole tuples as fit in the client's tuple
   buffer (at least one) and the cursor keeps its place between fetches; the
   engine streams rows, so a forward cursor never holds its result set.
+
+The module is longer than 600 lines because every message handler is a
+method over the same session state; splitting the handlers by message would
+spread that state over modules that all reach into it.
 """
 
 from __future__ import annotations
@@ -30,12 +34,14 @@ from itertools import accumulate
 
 from .. import codecs
 from ..framing import Writer
+from ..locales import Locale
 from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         NFetch, Protocols, RetType, Rollback, SFetch, StmtId,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols)
 from .engine import Engine
+from .gls import decode_sql, locale_warning, wire_codec
 from .statements import NOT_SUPPORTED, CreateTable, SqlError, StatementKind
 
 # The feature mask a real server answers to SQ_PROTOCOLS (12.10's last byte).
@@ -100,10 +106,11 @@ class _Cursor:
     encoded here, once, as they are fetched.
     """
 
-    def __init__(self, source, columns: list, scroll: bool) -> None:
+    def __init__(self, source, columns: list, scroll: bool, encoding: str) -> None:
         self.source = source
         self.encoded = getattr(source, "encoded", False)
-        self.encode = None if self.encoded else codecs.make_tuple_encoder([c.type for c in columns])
+        self.encode = None if self.encoded else codecs.make_tuple_encoder(
+            [c.type for c in columns], encoding)
         self.pending: list[bytes] = []   # tuple messages fetched but not sent
         self.sent = 0
         self.exhausted = False
@@ -165,8 +172,10 @@ class _Cursor:
 class Session:
     """State of one logged-in client: open database, statements, cursors."""
 
-    def __init__(self, engine: Engine, *, version: str) -> None:
+    def __init__(self, engine: Engine, *, version: str, db_locale: Locale | None = None
+                 ) -> None:
         self.engine = engine
+        self.sent_db_locale = db_locale       # None: the login sent none
         self.version = version
         self._db = None
         self.statements: dict[int, _Statement] = {}
@@ -185,6 +194,12 @@ class Session:
         if value is not None:
             value.interrupt_requested = self.interrupt_requested
         self._db = value
+
+    @property
+    def encoding(self) -> str:
+        """The code set text travels in on this session's wire (gls.py)."""
+        return wire_codec(self._db, self.sent_db_locale)
+
 
     # -- request processing ------------------------------------------------
     def handle(self, messages: list) -> bytes:
@@ -294,7 +309,7 @@ class Session:
         if err.sqlcode == NOT_SUPPORTED and not near:
             # The only text SQ_ERR carries: say what the emulator lacks.
             near = err.message[:200]
-        write_error(w, err.sqlcode, err.isam, 0, near.encode("iso-8859-1", "replace"))
+        write_error(w, err.sqlcode, err.isam, 0, near.encode(self.encoding, "replace"))
         st = self.current
         if st is not None and st.immediate:
             self._release(st)
@@ -311,7 +326,7 @@ class Session:
         return self.current
 
     def _prepare(self, msg: Command, w: Writer) -> None:
-        sql = msg.sql.decode("iso-8859-1")
+        sql = decode_sql(msg.sql, self.encoding)
         prepared = self._prepare_sql(sql)
         sid = next(i for i in range(MAX_STATEMENTS + 1) if i not in self.statements)
         if sid == MAX_STATEMENTS:
@@ -333,7 +348,7 @@ class Session:
         cols, start = [], 0
         for c in st.columns:
             t = c.type
-            cols.append(DescribeColumn(c.name.encode("iso-8859-1"), t.describe_code,
+            cols.append(DescribeColumn(c.name.encode(self.encoding, "replace"), t.describe_code,
                                        t.length, start, t.extended_id,
                                        t.extended_name.encode("iso-8859-1")))
             start += t.wire_width
@@ -397,7 +412,7 @@ class Session:
         db = self._need_db()
         db.check_current(st.prepared)
         source = db.open_cursor(st.prepared, st.params)
-        st.cursor = _Cursor(source, st.columns, st.scroll)
+        st.cursor = _Cursor(source, st.columns, st.scroll, self.encoding)
 
     def _nfetch(self, msg: NFetch, w: Writer) -> None:
         st = self._need_current()
@@ -470,7 +485,8 @@ class Session:
             raise SqlError(-329, -111, near=name, message="database not found")
         self._close_db()
         self.db = self.engine.connect(name)
-        write_done(w, 0, warnings=DB_OPEN_WARNINGS)
+        warn = locale_warning(self.sent_db_locale, self.db.locale)   # SQLWARN7
+        write_done(w, 0, warnings=DB_OPEN_WARNINGS | warn)
 
     def _close_db(self) -> None:
         for st in list(self.statements.values()):
@@ -480,7 +496,7 @@ class Session:
             self.db = None
 
     def _dbopen(self, msg: DbOpen, w: Writer) -> None:
-        self._open_db(msg.name.decode("iso-8859-1"), w)
+        self._open_db(msg.name.decode(self.encoding, "replace"), w)
 
     def _dbclose(self, _msg, w: Writer) -> None:
         if self.db is None:
