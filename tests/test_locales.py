@@ -185,3 +185,19 @@ def test_fit_bytes_never_cuts_inside_a_character():
     assert fit_bytes("aé", 2, "utf-8") == ("a", b"a")
     assert fit_bytes("😀x", 3, "utf-8") == ("", b"")
     assert fit_bytes("éé", 3, "iso-8859-1") == ("éé", "éé".encode("iso-8859-1"))
+
+
+def test_command_line_gives_databases_their_locales(capsys):
+    from informix_stream.emulator.__main__ import _databases, main
+    assert _databases(["testdb", "u8=en_US.utf8"]) == {"testdb": None, "u8": "en_US.utf8"}
+    with pytest.raises(SystemExit) as info:
+        main(["--port", "0", "--database", "bad=en_US.klingon"])
+    assert info.value.code == 2
+    assert "klingon" in capsys.readouterr().err
+
+
+def test_login_field_outside_latin1_is_an_interface_error(server):
+    from informix_stream.errors import InterfaceError
+    with pytest.raises(InterfaceError, match="ISO 8859-1"):
+        informix_stream.connect(host="127.0.0.1", port=server.port, user="用户", password="x",
+                                connect_timeout=5)
