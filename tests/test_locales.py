@@ -201,3 +201,28 @@ def test_login_field_outside_latin1_is_an_interface_error(server):
     with pytest.raises(InterfaceError, match="ISO 8859-1"):
         informix_stream.connect(host="127.0.0.1", port=server.port, user="用户", password="x",
                                 connect_timeout=5)
+
+
+def test_arrow_batches_carry_utf8_text_and_refuse_invalid_bytes(server):
+    pa = pytest.importorskip("pyarrow", reason="the arrow extra is not installed")
+    texts = ["日本語テキスト", "emoji 😀", None, "ascii", "Ελληνικά"]
+    with ours(server, "utf8db", autocommit=True) as conn:
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE arrow_u8 (id INTEGER, v VARCHAR(60), c CHAR(24))")
+        cur.executemany("INSERT INTO arrow_u8 VALUES (?, ?, ?)",
+                        [(i, t, t) for i, t in enumerate(texts)])
+        cur.execute("SELECT v, c FROM arrow_u8 ORDER BY id")
+        table = cur.fetch_arrow_table()
+    assert table.column("v").to_pylist() == texts
+    assert [None if t is None else t.rstrip() for t in table.column("c").to_pylist()] == texts
+    assert isinstance(table.column("v").type, type(pa.string()))
+    with ours(server, "latindb", autocommit=True) as conn:
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE arrow_l1 (id INTEGER, v VARCHAR(20))")
+        cur.execute("INSERT INTO arrow_l1 VALUES (1, ?)", ("café",))
+        conn._session.encoding = "utf-8"   # bytes that are not UTF-8 arrive
+        with pytest.raises(DataError, match=r"VARCHAR\(20\)"):
+            cur.execute("SELECT id, v FROM arrow_l1")
+            cur.fetch_arrow_table()
+        cur.execute("SELECT COUNT(*) FROM arrow_l1")
+        assert cur.fetchone() == (1,)
