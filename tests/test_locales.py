@@ -226,3 +226,13 @@ def test_arrow_batches_carry_utf8_text_and_refuse_invalid_bytes(server):
             cur.fetch_arrow_table()
         cur.execute("SELECT COUNT(*) FROM arrow_l1")
         assert cur.fetchone() == (1,)
+
+
+@pytest.mark.xfail(strict=True, reason="CREATE DATABASE arrives with the harness branch "
+                   "(emulator/databases.py); it must then give the new database the "
+                   "creating session's DB_LOCALE (Session.sent_db_locale)")
+def test_create_database_takes_the_sessions_db_locale(server):
+    with ours(server, None, db_locale="en_US.utf8", autocommit=True) as conn:
+        conn.cursor().execute("CREATE DATABASE made_utf8 WITH LOG")
+    with ours(server, "made_utf8") as conn:
+        assert conn.db_locale == "en_US.57372"
