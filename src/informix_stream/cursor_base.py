@@ -29,6 +29,7 @@ from typing import Any
 from . import codecs
 from .core import requests as rq
 from .core import statement as st
+from .core.dblocale import settle_locale
 from .core.session import ClientSession
 from .core.statement_cache import INVALIDATING, STALE_STATEMENT
 from .errors import DatabaseError, InterfaceError, NotSupportedError, ProgrammingError
@@ -111,7 +112,8 @@ class CursorBase:
         """Run ``sql`` on a kept prepared statement when the connection has
         one (no PREPARE round trip), else prepare it; a kept statement the
         server calls stale (-710) is prepared again, once."""
-        encoded = st.encode_params(parameters, order, count) if (parameters or count) else []
+        encoded = (st.encode_params(parameters, order, count, self._session.encoding)
+                   if (parameters or count) else [])
         cache = self.connection._statements
         prepared = cache.checkout(sql)
         if prepared is not None:
@@ -168,6 +170,7 @@ class CursorBase:
             session.in_transaction = False
         if kind == StmtType.DATABASE:
             session.logged = bool(reply.warnings & DB_LOGGED)
+            yield from settle_locale(session, reply.warnings)
         if kind in INVALIDATING:
             for body in cache.clear():
                 session.defer_cleanup(body)
@@ -184,7 +187,7 @@ class CursorBase:
         the statement before the error goes to the caller."""
         try:
             types = st.column_types(prepared)
-            decode = codecs.make_row_decoder(types)
+            decode = codecs.make_row_decoder(types, self._session.encoding)
         except Exception as exc:
             self.connection._statements.forget(prepared.stmt_id)
             self._session.owe(rq.release_only(prepared.stmt_id))

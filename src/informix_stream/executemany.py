@@ -75,13 +75,14 @@ class Unencodable(Exception):
         self.error = error
 
 
-def tuple_rows(rows: Iterable[Sequence[Any]], order, count: int):
+def tuple_rows(rows: Iterable[Sequence[Any]], order, count: int,
+               encoding: str = "iso-8859-1"):
     """The row source for Python sequences: each row's encoded parameter blocks."""
     if isinstance(rows, (str, bytes)):
         raise InterfaceError("executemany takes an iterable of parameter rows")
     for params in rows:
         try:
-            encoded = st.encode_params(params, order, count)
+            encoded = st.encode_params(params, order, count, encoding)
         except Error as exc:
             raise Unencodable(exc) from None
         yield encoded
@@ -215,7 +216,8 @@ class Plan:
     def chunks(self, rows: Iterable[Sequence[Any]], start: int = 0
                ) -> Iterator[tuple[int, list[bytes]]]:
         """Requests in chunks from Python rows (the tuple row source)."""
-        return chunk(tuple_rows(rows, self.order, self.count), BindExecute(self.stmt_id),
+        rows = tuple_rows(rows, self.order, self.count, self.session.encoding)
+        return chunk(rows, BindExecute(self.stmt_id),
                      self.chunk_size, self.chunk_bytes, start)
 
     def arrow_chunks(self, source: Any) -> Iterator[tuple[int, list[bytes]]]:

@@ -361,10 +361,11 @@ class Reply:
 
     __slots__ = ("rows", "describe", "rowcount", "serial", "warnings", "error",
                  "serial8", "bigserial", "tupid", "protocols", "closed",
-                 "version", "exited", "done", "decode_error")
+                 "version", "exited", "done", "decode_error", "encoding")
 
-    def __init__(self, rows: list | None = None) -> None:
+    def __init__(self, rows: list | None = None, encoding: str = "iso-8859-1") -> None:
         self.rows = [] if rows is None else rows
+        self.encoding = encoding     # the session's code set (names, messages)
         self.describe: Describe | None = None
         self.done = False            # an SQ_DONE arrived
         self.rowcount = -1
@@ -473,9 +474,11 @@ def _parse_reply_message(tag: int, r: Reader, reply: Reply) -> bool:
         return True
     if tag == Tag.ERR:
         sqlcode, isam, offset = r.short(), r.short(), r.int()
-        reply.error = ServerError(sqlcode, isam, offset, r.short_string().decode("iso-8859-1"))
+        # a message is diagnostics: a byte the code set lacks must not hide it
+        text = r.short_string().decode(reply.encoding, "replace")
+        reply.error = ServerError(sqlcode, isam, offset, text)
     elif tag == Tag.DESCRIBE:
-        reply.describe = _parse_describe(r)
+        reply.describe = _parse_describe(r, reply.encoding)
     elif tag == Tag.XACTSTAT:
         r.skip(6)
     elif tag == Tag.INSERTDONE:
@@ -503,7 +506,7 @@ def _read_int8(r: Reader) -> int:
     return (-1 if sign < 0 else 1) * ((high << 32) | low)
 
 
-def _parse_describe(r: Reader) -> Describe:
+def _parse_describe(r: Reader, encoding: str = "iso-8859-1") -> Describe:
     stmt_type, stmt_id = r.short(), r.short()
     r.int()                                      # estimated cost
     tuple_size, nfields, strtab_len = r.short(), r.short(), r.int()
@@ -516,12 +519,17 @@ def _parse_describe(r: Reader) -> Describe:
         r.int()                                  # source type
         raw.append((name_at, wire_type, ext_id, ext_name, r.int(), start))
     names = r.padded(strtab_len) if strtab_len > 0 else b""
-    cols = [DescribedColumn(_name_at(names, at), wt, xid, xname, length, start)
+    cols = [DescribedColumn(_name_at(names, at, encoding), wt, xid, xname, length, start)
             for at, wt, xid, xname, length, start in raw]
     return Describe(stmt_type, stmt_id, tuple_size, cols)
 
 
-def _name_at(table: bytes, offset: int) -> str:
-    """A NUL-terminated name inside DESCRIBE's string table."""
+def _name_at(table: bytes, offset: int, encoding: str) -> str:
+    """A NUL-terminated name inside DESCRIBE's string table (identifiers are
+    in the database's code set)."""
     stop = table.find(b"\x00", offset)
-    return table[offset:stop if stop >= 0 else len(table)].decode("iso-8859-1")
+    raw = table[offset:stop if stop >= 0 else len(table)]
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError:
+        raise ProtocolError(f"column name {raw[:40]!r} is not {encoding} text") from None

@@ -25,6 +25,7 @@ arbitrary bytes:
 
 from __future__ import annotations
 
+import codecs
 import datetime
 import functools
 import struct
@@ -229,4 +230,8 @@ def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str) -> RowDeco
     ns: dict = {"_enc": encoding, "_int_at": INT.unpack_from, "_TRUE_BYTES": TRUE_BYTES,
                 "_dates": _DATES, "_reference": reference_decoder(columns, encoding)}
     source = _decoder_source(columns, ns)
+    if codecs.lookup(encoding).name == "utf-8":
+        # bytes.decode() without arguments is CPython's UTF-8 fast path: no
+        # codec-name lookup per cell (15-25 ns of a 150-byte VARCHAR's ~120).
+        source = source.replace(".decode(_enc)", ".decode()")
     return compile_function(source, ns, "decode_row")

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from .codegen import SHAPE_CACHE_SIZE, compile_function, indent, struct_maker
 from .rowencode_ref import CELL_ENCODERS, cellwise_encoder, cellwise_tuple_encoder
-from .scalars import EPOCH_ORDINAL, FLOAT_STRUCT, INT_NULL, INT_STRUCT
+from .scalars import EPOCH_ORDINAL, FLOAT_STRUCT, INT_NULL, INT_STRUCT, _UTF8_NAMES, fit_encoded
 from .typeinfo import VARCHAR_CODES, ColumnType, TypeCode
 
 __all__ = ["make_row_encoder", "make_tuple_encoder"]
@@ -107,10 +107,11 @@ def _plan_cell(plan: _EncoderPlan, ctype: ColumnType, k: int, ns: dict, encoding
         n = ctype.length
         ns[f"_n{k}"] = b"\x00" + b" " * (n - 1)
         plan.fields.append((f"{n}s", f"_n{k} if {v} is None else "
-                                     f"_encode({v}, _enc)[:{n}].ljust({n}, b' ')"))
+                                     f"{_cut(f'_encode({v}, _enc)', n, encoding)}.ljust({n}, b' ')"))
     elif code in VARCHAR_CODES:
         plan.fields.append(("B", f"nt{k}"))
-        plan.text(f"t{k}", f"b'\\x00' if {v} is None else _encode({v}, _enc)[:{ctype.length & 0xFF}]")
+        cut = _cut(f"_encode({v}, _enc)", ctype.length & 0xFF, encoding)
+        plan.text(f"t{k}", f"b'\\x00' if {v} is None else {cut}")
     else:
         # INT8, DECIMAL, DATETIME, ... : the cell encoder, whole.
         ns[f"_e{k}"] = CELL_ENCODERS[code](ctype, encoding)
@@ -168,11 +169,17 @@ def _packer_source(plan: _EncoderPlan, ns: dict, as_tuple: bool) -> tuple[list[s
     return lines, " + ".join(exprs)
 
 
+def _cut(expr: str, n: int, encoding: str) -> str:
+    """Encoded text cut to a column's n bytes: a slice in a single-byte code
+    set, at a character boundary in UTF-8."""
+    return f"_fit({expr}, {n}, _enc)" if encoding in _UTF8_NAMES else f"{expr}[:{n}]"
+
+
 @functools.lru_cache(maxsize=SHAPE_CACHE_SIZE)
 def _compiled_encoder(columns: tuple[ColumnType, ...], encoding: str, as_tuple: bool
                       ) -> Callable[[Sequence[object]], bytes]:
     cellwise = (cellwise_tuple_encoder if as_tuple else cellwise_encoder)(columns, encoding)
-    ns: dict = {"_enc": encoding, "_encode": str.encode,
+    ns: dict = {"_enc": encoding, "_encode": str.encode, "_fit": fit_encoded,
                 "_toord": datetime.date.toordinal, "cellwise": cellwise}
     plan = _EncoderPlan()
     for k, ctype in enumerate(columns):

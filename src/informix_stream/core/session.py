@@ -28,6 +28,7 @@ from collections.abc import Callable
 from ..errors import InterfaceError, OperationalError, ProtocolError
 from ..framing import Incomplete, Writer
 from ..login import read_sl_pdu
+from ..locales import DEFAULT_LOCALE
 from ..messages import Reply, Tag, parse_reply
 
 EOT = Writer().short(Tag.EOT).getvalue()
@@ -100,6 +101,12 @@ class ClientSession:
         self.autocommit = False
         self.logged = False
         self.in_transaction = False
+        # Python codec of the database's code set: SQL text, bound and
+        # fetched text, names and messages all travel in it.
+        self.encoding = "iso-8859-1"
+        # the DB_LOCALE the login sent, and the open database's locale
+        self.sent_locale = DEFAULT_LOCALE
+        self.db_locale = DEFAULT_LOCALE
         # Transactions ended by COMMIT/ROLLBACK WORK so far: each one closed
         # on the server every cursor not declared WITH HOLD.
         self.tx_ends = 0
@@ -152,7 +159,7 @@ class ClientSession:
             out += _BEGIN
         out += body
         out += EOT
-        expect = Expect(Reply(rows), decode, detached, opens or implicit, budget)
+        expect = Expect(Reply(rows, self.encoding), decode, detached, opens or implicit, budget)
         self._pending.append(expect)
         self._op.append(expect)
         return expect

@@ -46,10 +46,11 @@ import shutil
 import sqlite3
 import tempfile
 import weakref
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from informix_stream.codecs import ColumnType, TypeCode
 from informix_stream.errors import DataError
+from informix_stream.locales import DEFAULT_LOCALE, parse_locale
 
 from .catalog import Database
 from .dialect import translate
@@ -90,8 +91,10 @@ _SAVEPOINT_ACTIONS = ("SAVEPOINT", "ROLLBACK TO SAVEPOINT", "RELEASE SAVEPOINT")
 class Engine:
     """The set of named databases one emulator serves."""
 
-    def __init__(self, databases: Iterable[str], data_dir: str | os.PathLike | None = None
-                 ) -> None:
+    def __init__(self, databases: Iterable[str] | Mapping[str, str],
+                 data_dir: str | os.PathLike | None = None) -> None:
+        """``databases``: names (each in the default locale, en_US.819) or a
+        mapping of name to locale (``{"utf8db": "en_US.utf8"}``)."""
         self._tempdir: str | None = None
         if data_dir is None:
             shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
@@ -100,9 +103,13 @@ class Engine:
         else:
             root = os.fspath(data_dir)
             os.makedirs(root, exist_ok=True)
+        if not isinstance(databases, Mapping):
+            databases = {name: None for name in databases}
         self._dbs = {name.lower(): Database(name.lower(), os.path.join(root, f"{name.lower()}.db"),
-                                             durable=data_dir is not None)
-                     for name in databases}
+                                             durable=data_dir is not None,
+                                             locale=parse_locale(locale) if locale
+                                             else DEFAULT_LOCALE)
+                     for name, locale in databases.items()}
         for db in self._dbs.values():
             drop_orphans(db.keeper)
         self._sessions: weakref.WeakSet[Session] = weakref.WeakSet()
@@ -165,7 +172,7 @@ class Session(DdlRunner):
         conn.set_progress_handler(self._should_stop, _PROGRESS_STEPS)
         conn.create_function("ifx_serial", 3, self._serial)
         conn.create_function("ifx_dbinfo", -1, self._dbinfo)
-        register_builtins(conn)
+        register_builtins(conn, self._db.codec)
         conn.create_function("ifx_nextval", 1, self._nextval)
         conn.create_function("ifx_currval", 1, self._currval)
         return conn
@@ -216,6 +223,11 @@ class Session(DdlRunner):
         if key == "utc_current":
             return int(dt.datetime.now(dt.timezone.utc).timestamp())
         return None
+
+    @property
+    def locale(self):
+        """The database's locale (fixed when it was created)."""
+        return self._db.locale
 
     # -- transactions ---------------------------------------------------------------
     @property
@@ -305,7 +317,7 @@ class Session(DdlRunner):
             self._validate(t)
         binds = []
         for b in t.binds:
-            conv = writer_for(b.type)
+            conv = writer_for(b.type, self._db.codec)
             binds.append((b.index, None if b.index is not None else conv(b.const), conv))
         param_types: list[ColumnType | None] = [None] * t.param_count
         for b in t.binds:

@@ -79,6 +79,7 @@ public final class JdbcInterop {
             case "query": query(args); break;
             case "reopen": reopen(args); break;
             case "conformance": conformance(args); break;
+            case "text": text(args); break;
             default:
                 System.err.println("unknown scenario: " + scenario);
                 System.exit(2);
@@ -548,6 +549,57 @@ public final class JdbcInterop {
                 }
             }
         }
+    }
+
+    /**
+     * Text through setString/getString. Arguments: INSERT_SQL (two markers: an
+     * INTEGER and a text), SELECT_SQL, then ID TEXT pairs; every argument may
+     * hold backslash-u escapes (argv is not trusted with non-ASCII). Inserts
+     * each pair, then prints every row of SELECT_SQL, and the database's
+     * locale as the driver learned it.
+     */
+    private void text(String[] args) throws SQLException {
+        try (Connection c = session()) {
+            c.setAutoCommit(true);
+            try (PreparedStatement ps = c.prepareStatement(unescapeArg(args[0]))) {
+                for (int i = 2; i + 1 < args.length; i += 2) {
+                    ps.setInt(1, Integer.parseInt(args[i]));
+                    ps.setString(2, unescapeArg(args[i + 1]));
+                    ps.executeUpdate();
+                }
+            } catch (SQLException e) {
+                emitError(e);
+            }
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery(unescapeArg(args[1]))) {
+                int n = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    Object[] row = new Object[n + 1];
+                    row[0] = "row";
+                    for (int i = 1; i <= n; i++) {
+                        row[i] = rs.getString(i);
+                    }
+                    emit(row);
+                }
+            } catch (SQLException e) {
+                emitError(e);
+            }
+        }
+    }
+
+    /** Backslash-u escapes (as escape() writes them) back to characters. */
+    static String unescapeArg(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
+            if (ch == '\\' && i + 5 < text.length() && text.charAt(i + 1) == 'u') {
+                out.append((char) Integer.parseInt(text.substring(i + 2, i + 6), 16));
+                i += 5;
+            } else {
+                out.append(ch);
+            }
+        }
+        return out.toString();
     }
 
     /**
