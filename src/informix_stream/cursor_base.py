@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from . import codecs
+from . import codecs, lobs
 from .core import requests as rq
 from .core import statement as st
 from .core.session import ClientSession
@@ -39,6 +39,8 @@ _TX_OPENERS = {StmtType.BEGIN_WORK}
 _TX_CLOSERS = {StmtType.COMMIT, StmtType.ROLLBACK, StmtType.DATABASE,
                StmtType.CLOSE_DATABASE}
 DB_LOGGED = 0x01
+# The session's code set for TEXT values (the driver speaks ISO-8859-1 today).
+TEXT_ENCODING = "iso-8859-1"
 log = logging.getLogger("informix_stream")
 
 RowMaker = Callable[[tuple], Any]
@@ -70,6 +72,7 @@ class CursorBase:
         self._pos = 0
         self._delivered = 0
         self._decode: Callable | None = None
+        self._lobs: tuple[int, ...] = ()     # BYTE/TEXT columns, fetched by descriptor
         self._make_row: RowMaker | None = None
         self._ahead: deque = deque()
         self._nfetch_request: bytes | None = None
@@ -187,6 +190,7 @@ class CursorBase:
                 raise NotSupportedError(f"this driver cannot read the result: {exc}") from exc
             raise
         self._decode = decode
+        self._lobs = lobs.lob_columns(types)
         self.description = [_description(c.name, t)
                             for c, t in zip(prepared.describe.columns, types)]
         self._make_row = (self.row_factory(ResultShape(self))
@@ -220,10 +224,18 @@ class CursorBase:
         try:
             yield expect
             st.raise_for(expect.reply)
+            if self._lobs:
+                yield from self._fetch_lobs_gen(expect.reply)
         except BaseException:
             self._abandon()
             raise
         return expect.reply
+
+    def _fetch_lobs_gen(self, reply: Reply):
+        """Exchange the batch's BYTE/TEXT descriptors for their values while
+        the cursor is open (``lobs`` module docstring)."""
+        yield from lobs.resolve_gen(self._session, self._stmt_id, reply.rows, self._lobs,
+                                    TEXT_ENCODING)
 
     # -- batches ------------------------------------------------------------------
     def _take(self, reply: Reply) -> None:
@@ -265,6 +277,8 @@ class CursorBase:
             if not expect.done:
                 yield expect
             st.raise_for(expect.reply)
+            if self._lobs:
+                yield from self._fetch_lobs_gen(expect.reply)
         except BaseException:
             self._abandon()
             raise
@@ -378,6 +392,7 @@ class CursorBase:
         self._batch, self._pos, self._delivered = [], 0, 0
         self._exhausted = True
         self._decode = None
+        self._lobs = ()
         self._make_row = None
         self._position, self._total = 0, None
 

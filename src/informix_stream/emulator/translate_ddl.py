@@ -9,7 +9,12 @@ from informix_stream.codecs import ColumnType, parse_type
 
 from .statements import (SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable, Drop, SqlError,
                          StatementKind, Translation)
+from .statements import NOT_SUPPORTED
 from .typerules import TODAY_SQL, current_sql, datetime_type
+
+# Valid Informix column types the emulator lacks: refused as such, never as
+# a syntax error in the user's SQL.
+_UNSUPPORTED_TYPES = frozenset({"BLOB", "CLOB"})
 
 
 class DdlRules:
@@ -112,6 +117,14 @@ class DdlRules:
         m = re.fullmatch(r"(?i)\s*(serial8?|bigserial)\s*\(\s*(\d+)\s*\)\s*", type_text)
         if m:
             type_text, serial_start = m.group(1), int(m.group(2))
+        m = re.fullmatch(r"(?i)\s*(byte|text)\s+in\s+\w+\s*", type_text)
+        if m:
+            # BYTE/TEXT IN TABLE | IN blobspace: where the server keeps the
+            # contents; the emulator keeps them in one place (blobs.py).
+            type_text = m.group(1)
+        if type_text.strip().upper() in _UNSUPPORTED_TYPES:
+            raise SqlError(NOT_SUPPORTED, 0, "", f"{type_text.strip().upper()} columns (smart "
+                           "large objects) are not supported by the emulator")
         try:
             ctype = parse_type(type_text)
         except ValueError as exc:

@@ -21,6 +21,7 @@ from informix_stream.codecs import (TU_DAY, TU_HOUR, TU_SECOND, TU_YEAR, ColumnT
                                     TypeCode, make_tuple_encoder)
 from informix_stream.errors import DataError
 
+from . import blobs
 from .statements import NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, exact_decimal
 
 DAY0 = dt.date(1899, 12, 31).toordinal()
@@ -323,6 +324,8 @@ def writer_for(ctype: ColumnType | None) -> Converter:
     if ctype is None:
         return _generic_writer
     code = ctype.code
+    if code in blobs.BLOB_CODES:
+        return blobs.writer(code)
     if code in _INT_RANGE or code in (TypeCode.INT8, TypeCode.BIGINT, TypeCode.SERIAL8,
                                       TypeCode.BIGSERIAL):
         return _int_writer(code)
@@ -419,6 +422,8 @@ def reader_for(col: ResultColumn) -> Converter | None:
     """Converter from SQLite's value to the Python type of ``col``; None if none needed."""
     ctype, stored = col.type, col.stored
     code = ctype.code
+    if code in blobs.BLOB_CODES:
+        return blobs.reader()
     if code in _INT_RANGE or code in (TypeCode.INT8, TypeCode.BIGINT, TypeCode.SERIAL8,
                                       TypeCode.BIGSERIAL):
         return None if stored else _to_int
@@ -465,7 +470,11 @@ def row_converter(columns: Sequence[ResultColumn]) -> Callable[[list], list] | N
 
 def image_maker(columns: Sequence[ColumnDef]) -> Callable[[Sequence[object]], bytes] | None:
     """Stored values of one row -> its SQ_TUPLE message, exactly what the
-    server would send after reading them; None if a type has no row encoding."""
+    server would send after reading them; None if a type has no row encoding.
+    BYTE/TEXT tables keep none: their cells are references that triggers of
+    their own (blobs.py) set after the image would be made."""
+    if blobs.has_blobs(columns):
+        return None
     try:
         encode = make_tuple_encoder([c.type for c in columns])
     except ValueError:
