@@ -114,19 +114,17 @@ def writer(code: TypeCode) -> Callable[[object], object]:
 
 def fill_params(params: list, contents: list[bytes]) -> None:
     """SQ_BBIND: put the contents in place of the BIND's BYTE/TEXT
-    placeholders, in order; a declared size other than -1 (unknown, a
-    streamed value) must match what arrived."""
+    placeholders, in order.  The value is what the SQ_BLOB chunks carry, not
+    the size the descriptor declared: IBM's JDBC declares a TEXT's size
+    before converting it to the database code set (setString("café ...")
+    declares 11 bytes and sends 10), and streams of unknown length declare
+    -1."""
     slots = [i for i, p in enumerate(params) if isinstance(p, BlobParam)]
     if len(slots) != len(contents):
         raise SqlError(BAD_HOST_VARIABLE, 0, "",
                        f"SQ_BBIND carries {len(contents)} values for {len(slots)} "
                        "BYTE/TEXT parameters")
     for i, data in zip(slots, contents):
-        declared = params[i].size
-        if declared not in (lob.UNKNOWN_SIZE, len(data)):
-            raise SqlError(BAD_HOST_VARIABLE, 0, "",
-                           f"a BYTE/TEXT parameter declared {declared} bytes and sent "
-                           f"{len(data)}")
         params[i] = data
 
 
