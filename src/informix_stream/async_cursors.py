@@ -8,7 +8,7 @@ takes a sync or an async iterable.
 from __future__ import annotations
 
 import operator
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from . import executemany as em
@@ -22,15 +22,26 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
     tuples, or as Arrow record batches through the mixin)."""
 
     async def execute(self, operation: str, parameters: Sequence[Any] | None = None, *,
-                      timeout: float | None = None) -> AsyncCursor:
+                      timeout: float | None = None,
+                      progress: Callable[[int, int, float], Any] | None = None
+                      ) -> AsyncCursor:
+        """Run ``operation``; ``progress`` as for ``Cursor.execute``."""
+        start = self._progress_start(progress)
         await self.connection._wait(self._execute_gen(operation, parameters), timeout)
+        if progress is not None and self.description:
+            self._progress = start
+            self._tell_progress()
         return self
 
     async def executemany(self, operation: str, seq_of_parameters, *,
                           batch_errors: bool = False, chunk_size: int | None = None,
                           chunk_bytes: int | None = None,
-                          commit_every_chunk: bool = False) -> AsyncCursor:
-        """Pipelined in chunks, with ``Cursor.executemany``'s error contract."""
+                          commit_every_chunk: bool = False,
+                          progress: Callable[[int, int, float], Any] | None = None
+                          ) -> AsyncCursor:
+        """Pipelined in chunks, with ``Cursor.executemany``'s error contract
+        and ``progress`` callback."""
+        report = em.ProgressReport(self._progress_start(progress))
         self._check_open()
         self._reset()
         conn = self.connection
@@ -49,18 +60,22 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
                     try:
                         async for chunk in chunks:
                             await conn._run(plan.chunk_gen(chunk))
+                            report.chunk_done(chunk)
                     finally:
                         await chunks.aclose()
                 else:
                     ahead = em.Lookahead(plan.chunks(seq_of_parameters))
                     for chunk in ahead:
                         await conn._run(plan.chunk_gen(chunk, ahead.prepare))
+                        report.chunk_done(chunk)
             finally:
                 plan.finish()
         return self
 
     async def _fetch_batch(self) -> bool:
-        return await self.connection._wait(self._fetch_batch_gen())
+        got = await self.connection._wait(self._fetch_batch_gen())
+        self._tell_progress()
+        return got
 
     async def fetchone(self) -> Any:
         self._check_result()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import struct
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -342,7 +343,7 @@ class Plan:
         session = self.session
         if self.mode == AUTOCOMMIT:
             yield from st.exchange(session, rq.ROLLBACK)
-            session.in_transaction = False
+            session.transaction_ended()
             return
         if self.rollback_id is None:
             self.rollback_id = (yield from st.prepare(session, ROLLBACK_TO_SAVEPOINT, 0)).stmt_id
@@ -355,6 +356,7 @@ def _commit(session):
             yield from st.exchange(session, rq.COMMIT)
         finally:
             session.in_transaction = False
+        session.transaction_ended()
 
 
 def _row_error(index: int, reply) -> Error:
@@ -367,6 +369,25 @@ def _row_error(index: int, reply) -> Error:
 
 def _ranges(indices: list[int]) -> str:
     return f"{indices[0]}..{indices[-1]}" if len(indices) > 1 else str(indices[0])
+
+
+class ProgressReport:
+    """executemany's progress callback: rows done and request bytes sent,
+    reported after each chunk's replies are checked (between exchanges, so
+    an exception from the callback stops the call with every reported row
+    applied and nothing half-sent)."""
+
+    def __init__(self, start: tuple) -> None:
+        self.callback, self.start, _ = start
+        self.rows = 0
+        self.sent = 0
+
+    def chunk_done(self, chunk: tuple[int, list[bytes]]) -> None:
+        first, requests = chunk
+        self.rows = first + len(requests)
+        self.sent += sum(map(len, requests))
+        if self.callback is not None:
+            self.callback(self.rows, self.sent, time.perf_counter() - self.start)
 
 
 class Lookahead:

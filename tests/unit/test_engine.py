@@ -512,3 +512,18 @@ def test_day_time_interval_beyond_storage_is_refused_as_unsupported(s):
     assert error_of(s, "INSERT INTO iv VALUES (?)", (dt.timedelta(days=-200_000_000),))[:2] == \
         (NOT_SUPPORTED, 0)
     assert run(s, "SELECT i FROM iv") == [(dt.timedelta(days=100_000_000, microseconds=10),)]
+
+
+def test_sequence_counter_survives_a_restart_with_a_data_dir(tmp_path):
+    """NEXTVAL is outside transactions (kept in memory); closing the engine
+    writes it back, so a restarted emulator never hands a number out twice."""
+    engine = Engine(["testdb"], data_dir=tmp_path)
+    s = engine.connect("testdb")
+    run(s, "CREATE SEQUENCE counter")
+    assert [run(s, "SELECT counter.NEXTVAL FROM systables WHERE tabid = 1") for _ in range(2)] \
+        == [[(1,)], [(2,)]]
+    engine.close()
+    engine = Engine(["testdb"], data_dir=tmp_path)
+    s = engine.connect("testdb")
+    assert run(s, "SELECT counter.NEXTVAL FROM systables WHERE tabid = 1") == [(3,)]
+    engine.close()

@@ -51,13 +51,13 @@ from typing import Callable, Iterable, Sequence
 from informix_stream.codecs import ColumnType, TypeCode
 from informix_stream.errors import DataError
 
-from .catalog import Database, create_index, create_table, drop
+from .catalog import Database
 from .dialect import translate
+from .ddl_runner import DdlRunner
 from .results import ExecResult, Prepared, RowSource
 from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error
-from .statements import (NOT_SUPPORTED, CreateIndex, CreateTable, Drop, ResultColumn, SqlError,
-                         StatementKind, Translation)
+from .statements import NOT_SUPPORTED, ResultColumn, SqlError, StatementKind, Translation
 from .temp_tables import TempTables, drop_orphans
 from . import blobs
 from .values import image_failure, row_converter, writer_for
@@ -130,7 +130,7 @@ class Engine:
             self._tempdir = None
 
 
-class Session:
+class Session(DdlRunner):
     """One client's connection to one database; one thread at a time."""
 
     def __init__(self, db: Database, session_id: int) -> None:
@@ -147,8 +147,13 @@ class Session:
         self._dml = self._conn.cursor()
         self._in_tx = False
         self._ddl_in_tx = False
+        self._tx_changes = 0                   # total_changes at BEGIN
+        # Row sources reading on the main connection, kept until their
+        # transaction ends (see RowSource.keep_rest).
+        self._main_sources: list[RowSource] = []
         self._savepoints: dict[str, bool] = {}    # name -> declared UNIQUE
         self._temps = TempTables(session_id)
+        self._currvals: dict[str, int] = {}     # sequence -> this session's last NEXTVAL
         self.last_serial = 0
         self.last_serial8 = 0
         self.last_rowcount = 0
@@ -162,9 +167,29 @@ class Session:
         conn.create_function("ifx_serial", 3, self._serial)
         conn.create_function("ifx_dbinfo", -1, self._dbinfo)
         register_builtins(conn)
+        conn.create_function("ifx_nextval", 1, self._nextval)
+        conn.create_function("ifx_currval", 1, self._currval)
         return conn
 
     # -- SQL functions bound to the session -------------------------------------
+    def _nextval(self, name: str) -> int:
+        try:
+            value = self._db.sequences.next_value(name)
+        except SqlError as exc:
+            self._db.failures.error = exc      # map_error reports it as raised
+            raise
+        self._currvals[name] = value
+        return value
+
+    def _currval(self, name: str) -> int:
+        value = self._currvals.get(name)
+        if value is None:
+            exc = SqlError(-8315, 0, name, f"sequence {name} CURRVAL is not yet defined "
+                                           "in this session")
+            self._db.failures.error = exc
+            raise exc
+        return value
+
     def _serial(self, table: str, code: int, value: object) -> int:
         result = self._db.next_serial(table, code, value)
         if code == TypeCode.SERIAL:
@@ -203,6 +228,7 @@ class Session:
             raise SqlError(-535, message="already in transaction")
         self._conn.execute("BEGIN")
         self._in_tx = True
+        self._tx_changes = self._conn.total_changes
 
     def commit(self) -> None:
         if not self._in_tx:
@@ -232,6 +258,9 @@ class Session:
         self._in_tx = False
         self._ddl_in_tx = False
         self._savepoints.clear()
+        sources, self._main_sources = self._main_sources, []
+        for source in sources:       # only hold cursors are still open here
+            source.keep_rest()
 
     def close(self) -> None:
         if self._conn is None:
@@ -272,7 +301,7 @@ class Session:
         return dataclasses.replace(cached)
 
     def _translate(self, sql: str) -> Prepared:
-        t = translate(sql, self._temps.lookup(self._db.tables))
+        t = translate(sql, self._temps.lookup(self._db.tables), self._db.sequences.states)
         if t.sql:
             self._validate(t)
         binds = []
@@ -395,25 +424,40 @@ class Session:
     def _atomic(self, kind: StatementKind) -> "_Savepoint":
         return _Savepoint(self._conn, kind, self._db)
 
-    def open_cursor(self, stmt: Prepared, params: Sequence[object] = ()) -> RowSource:
+    def open_cursor(self, stmt: Prepared, params: Sequence[object] = (), *,
+                    hold: bool = False) -> RowSource:
+        """``hold``: the cursor outlives its transaction (WITH HOLD)."""
         if stmt.kind is not StatementKind.SELECT:
             raise SqlError(-481, message="statement is not a SELECT")
         values = self._values(stmt, params)
-        reader = None if self._in_tx else self._reading_connection()
+        reader = None if self._reads_on_main(hold) else self._reading_connection()
         conn = self._conn if reader is None else reader[0]
         try:
             cursor = conn.execute(stmt.translation.sql, values)
         except sqlite3.Error as exc:
             raise map_error(exc, stmt.kind, self._db) from None
-        on_close = None
-        if reader is not None:
-            reader[1] += 1
-            on_close = functools.partial(_release_reader, reader)
         encoded = stmt.translation.encoded
         if stmt.convert is None and stmt.columns:
             stmt.convert = _images if encoded else row_converter(stmt.columns) or _identity
         convert = None if stmt.convert is _identity else stmt.convert
-        return RowSource(cursor, stmt.columns, convert, stmt.kind, encoded, on_close)
+        source = RowSource(cursor, stmt.columns, convert, stmt.kind, encoded)
+        if reader is not None:
+            reader[1] += 1
+            source._on_close = functools.partial(_release_reader, reader)
+        else:
+            self._main_sources.append(source)
+            source._on_close = functools.partial(_forget_source, self._main_sources, source)
+        return source
+
+    def _reads_on_main(self, hold: bool) -> bool:
+        """Inside a transaction a cursor reads on the main connection, to see
+        the transaction's own writes.  A hold cursor opened before the
+        transaction wrote anything reads on a reader instead: it sees the
+        same rows, and its snapshot does not pin the main connection after
+        COMMIT (RowSource.keep_rest covers one opened after writes)."""
+        if not self._in_tx:
+            return False
+        return not hold or self._ddl_in_tx or self._conn.total_changes != self._tx_changes
 
     def _should_stop(self) -> int:
         check = self.interrupt_requested
@@ -494,61 +538,17 @@ class Session:
             for other in later:
                 del names[other]
 
-    def _ddl(self, t: Translation, values: Sequence[object] = ()) -> int:
-        ddl = t.ddl
-        if self._temp_ddl(ddl):
-            with self._atomic(StatementKind.DDL):
-                count = self._run_temp_ddl(ddl, values)
-            if self._in_tx:
-                self._ddl_in_tx = True
-            return count
-        with self._db.lock, self._atomic(StatementKind.DDL):
-            if isinstance(ddl, CreateTable):
-                create_table(self._db, self._conn, ddl)
-            elif isinstance(ddl, CreateIndex):
-                create_index(self._db, self._conn, ddl)
-            elif isinstance(ddl, Drop):
-                drop(self._db, self._conn, ddl)
-        if isinstance(ddl, CreateTable) or (isinstance(ddl, Drop) and ddl.what == "TABLE"):
-            versions = self._db.table_versions
-            versions[ddl.name] = versions.get(ddl.name, 0) + 1
-        self._db.schema_changed()
-        if self._in_tx:
-            self._ddl_in_tx = True
-        return 0
-
-    def _temp_ddl(self, ddl: object) -> bool:
-        """Is this DDL about one of the session's TEMP tables (or makes one)?"""
-        temps = self._temps
-        if isinstance(ddl, CreateTable):
-            return ddl.temp
-        if isinstance(ddl, CreateIndex):
-            return ddl.table in temps.tables
-        if isinstance(ddl, Drop):
-            names = temps.tables if ddl.what == "TABLE" else temps.indexes
-            return ddl.name in names
-        return False
-
-    def _run_temp_ddl(self, ddl: object, values: Sequence[object]) -> int:
-        temps, conn = self._temps, self._conn
-        if isinstance(ddl, CreateTable):
-            return temps.create(conn, ddl, values)
-        if isinstance(ddl, CreateIndex):
-            temps.create_index(conn, ddl)
-        elif ddl.what == "TABLE":
-            tdef = temps.drop(conn, ddl.name)
-            for key in [k for k in self._db.counters if k[0] == tdef.storage]:
-                del self._db.counters[key]
-        else:
-            temps.drop_index(conn, ddl.name)
-        return 0
-
 
 _WORD = re.compile(r"[a-z_][a-z0-9_$]*")
 
 
 def _release_reader(reader: list) -> None:
     reader[1] -= 1
+
+
+def _forget_source(sources: list, source: RowSource) -> None:
+    if source in sources:
+        sources.remove(source)
 
 
 def _identity(rows: list) -> list:

@@ -13,6 +13,9 @@ from .typerules import (AGGREGATES, CLAUSE_END, DECIMAL_CODES, FLOAT_CODES, FUNC
                         datetime_type, number_type, temporal_type)
 
 
+T_INT8 = ColumnType(TypeCode.INT8, 10)
+
+
 class SelectRules:
     """Methods of the dialect's translator (see dialect._Translator)."""
 
@@ -261,6 +264,8 @@ class SelectRules:
                 ctype = self.column_type(None, first.raw.lower())
                 if ctype is not None:
                     return first.raw.lower(), ctype, True
+            if len(toks) == 3 and self.sequence_operator(a):
+                return "(expression)", T_INT8, False          # sequences are INT8
             if len(toks) == 3 and toks[1].text == "." and toks[2].kind == "word":
                 ctype = self.column_type(first.raw.lower(), toks[2].raw.lower())
                 if ctype is not None:
