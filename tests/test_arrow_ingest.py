@@ -189,3 +189,11 @@ def test_asyncio_load_arrow(ifx_target, sales):
 
     total = sum(range(2500))
     assert asyncio.run(main()) == (total, sum(Decimal(i % 100000) / 100 for i in range(2500)))
+
+
+def test_integer_null_sentinel_values_take_the_same_form_as_the_row_path():
+    """-2**31 is INTEGER's NULL on the wire; both paths send it as BIGINT."""
+    table = pa.table({"a": pa.array([-2**31, 2**31 - 1, 0], pa.int32()),
+                      "b": pa.array([-2**31, 5, -2**63 + 1], pa.int64())})
+    fast = [list(r) for r in ingest.encoded_rows(table, None, 2, Bad)]
+    assert fast == list(ingest.reference_rows(table, None, 2))

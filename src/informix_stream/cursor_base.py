@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from . import codecs
+from . import codecs, lobs
 from .core import requests as rq
 from .core import statement as st
 from .core.dblocale import settle_locale
@@ -75,6 +75,7 @@ class CursorBase:
         self._pos = 0
         self._delivered = 0
         self._decode: Callable | None = None
+        self._lobs: tuple[int, ...] = ()     # BYTE/TEXT columns, fetched by descriptor
         self._make_row: RowMaker | None = None
         self._ahead: deque = deque()
         self._nfetch_request: bytes | None = None
@@ -196,6 +197,7 @@ class CursorBase:
                 raise NotSupportedError(f"this driver cannot read the result: {exc}") from exc
             raise
         self._decode = decode
+        self._lobs = lobs.lob_columns(types)
         self.description = [_description(c.name, t)
                             for c, t in zip(prepared.describe.columns, types)]
         self._make_row = (self.row_factory(ResultShape(self))
@@ -235,10 +237,18 @@ class CursorBase:
         try:
             yield expect
             st.raise_for(expect.reply)
+            if self._lobs:
+                yield from self._fetch_lobs_gen(expect.reply)
         except BaseException:
             self._abandon()
             raise
         return expect.reply
+
+    def _fetch_lobs_gen(self, reply: Reply):
+        """Exchange the batch's BYTE/TEXT descriptors for their values while
+        the cursor is open (``lobs`` module docstring)."""
+        yield from lobs.resolve_gen(self._session, self._stmt_id, reply.rows, self._lobs,
+                                    self._session.encoding)
 
     # -- batches ------------------------------------------------------------------
     def _take(self, reply: Reply) -> None:
@@ -280,6 +290,8 @@ class CursorBase:
             if not expect.done:
                 yield expect
             st.raise_for(expect.reply)
+            if self._lobs:
+                yield from self._fetch_lobs_gen(expect.reply)
         except BaseException:
             self._abandon()
             raise
@@ -426,6 +438,7 @@ class CursorBase:
         self._batch, self._pos, self._delivered = [], 0, 0
         self._exhausted = True
         self._decode = None
+        self._lobs = ()
         self._make_row = None
         self._position, self._total = 0, None
 

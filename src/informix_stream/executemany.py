@@ -63,7 +63,10 @@ class BindExecute:
         self.prefix = rq.statement_id(stmt_id)
 
     def request(self, encoded: list[bytes]) -> bytes:
-        return self.prefix + _BIND_HEAD.pack(Tag.BIND, len(encoded)) + b"".join(encoded) + rq.EXECUTE
+        """One row's request; BYTE/TEXT contents ride in it as SQ_BBIND
+        (a file or iterator is read whole here: chunk_bytes bounds a chunk)."""
+        return (self.prefix + _BIND_HEAD.pack(Tag.BIND, len(encoded)) + b"".join(encoded)
+                + rq.blob_contents(rq.lob_blocks(encoded)) + rq.EXECUTE)
 
 
 class Unencodable(Exception):

@@ -50,6 +50,8 @@ class Tag(IntEnum):
     BEGIN = 35
     DBOPEN = 36
     DBCLOSE = 37
+    FETCHBLOB = 38
+    BLOB = 39
     BBIND = 41
     HOLD = 43
     WANTDONE = 49
@@ -145,6 +147,17 @@ class Protocols(NamedTuple):
     mask: bytes
 
 
+class FetchBlob(NamedTuple):
+    """SQ_FETCHBLOB: the 56-byte descriptor of the value wanted."""
+    descriptor: bytes
+
+
+class BlobBind(NamedTuple):
+    """SQ_BBIND: the contents of the BYTE/TEXT parameters of the SQ_BIND
+    before it, NULLs skipped, in parameter order."""
+    values: list
+
+
 class RetType(NamedTuple):
     direction: int
     types: list  # [(type code, encoded length)]
@@ -216,7 +229,31 @@ _PARSERS.update({
     Tag.INFO: lambda r, _rp: Info(_parse_info(r)),
     Tag.PROTOCOLS: lambda r, _rp: Protocols(r.short_string()),
     Tag.RET_TYPE: lambda r, _rp: _parse_ret_type(r),
+    Tag.FETCHBLOB: lambda r, _rp: FetchBlob(r.raw(56)),
+    Tag.BBIND: lambda r, _rp: _parse_blob_bind(r),
 })
+
+
+def _parse_blob_bind(r: Reader) -> BlobBind:
+    """SQ_BBIND ``[short count]``, then per value SQ_BLOB chunks
+    ``[short 39][short n][n bytes][pad]`` ending with ``[short 39][short 0]``
+    (JDBC ``IfxSqli.sendBlob``/``sendStreamBlob``)."""
+    count = r.short()
+    if count < 0:
+        raise ProtocolError(f"negative blob count {count}")
+    values = []
+    for _ in range(count):
+        data = bytearray()
+        while True:
+            tag, n = r.short(), r.short()
+            if tag != Tag.BLOB or n < 0:
+                raise ProtocolError(f"SQ_BBIND carries message {tag} (length {n}), "
+                                    "not an SQ_BLOB chunk")
+            if n == 0:
+                break
+            data += r.padded(n)
+        values.append(bytes(data))
+    return BlobBind(values)
 
 
 def _parse_info(r: Reader) -> list:
@@ -361,7 +398,8 @@ class Reply:
 
     __slots__ = ("rows", "describe", "rowcount", "serial", "warnings", "error",
                  "serial8", "bigserial", "tupid", "protocols", "closed",
-                 "version", "exited", "done", "decode_error", "encoding")
+                 "version", "exited", "done", "decode_error", "encoding", "blob",
+                 "blob_limit", "blob_ended")
 
     def __init__(self, rows: list | None = None, encoding: str = "iso-8859-1") -> None:
         self.rows = [] if rows is None else rows
@@ -380,6 +418,9 @@ class Reply:
         self.version: str | None = None
         self.exited = False
         self.decode_error: Exception | None = None
+        self.blob: bytearray | None = None   # SQ_FETCHBLOB's reply collects here
+        self.blob_limit = 0                  # the size its descriptor declared
+        self.blob_ended = False              # the zero-length SQ_BLOB arrived
 
 
 # The tuple size is read unsigned: a negative size then fails the same
@@ -484,6 +525,8 @@ def _parse_reply_message(tag: int, r: Reader, reply: Reply) -> bool:
     elif tag == Tag.INSERTDONE:
         reply.serial8 = _read_int8(r)
         reply.bigserial = r.bigint()
+    elif tag == Tag.BLOB:
+        _read_blob_chunk(r, reply)
     elif tag == Tag.TUPID:
         reply.tupid = r.int()
     elif tag == Tag.PROTOCOLS:
@@ -498,6 +541,26 @@ def _parse_reply_message(tag: int, r: Reader, reply: Reply) -> bool:
     else:
         raise ProtocolError(f"unexpected reply message tag {tag}")
     return False
+
+
+def _read_blob_chunk(r: Reader, reply: Reply) -> None:
+    """One SQ_BLOB chunk ``[short n][n bytes][pad]`` of an SQ_FETCHBLOB
+    reply; n = 0 ends the value.  A chunk where no blob was asked for, or
+    more bytes than the descriptor declared, means the stream is not what
+    we think it is."""
+    n = r.short()
+    if reply.blob is None:
+        raise ProtocolError("an SQ_BLOB arrived in a reply that fetched no blob")
+    if n < 0 or reply.blob_ended:
+        raise ProtocolError(f"an SQ_BLOB chunk of {n} bytes after the value ended"
+                            if reply.blob_ended else f"an SQ_BLOB chunk of {n} bytes")
+    if n == 0:
+        reply.blob_ended = True
+        return
+    if len(reply.blob) + n > reply.blob_limit:
+        raise ProtocolError(f"the server sent more than the {reply.blob_limit} bytes "
+                            "the blob descriptor declared")
+    reply.blob += r.padded(n)
 
 
 def _read_int8(r: Reader) -> int:

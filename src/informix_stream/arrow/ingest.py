@@ -149,7 +149,8 @@ def _fixed(np, head: bytes, data, width: int) -> list[bytes]:
 
 def _ints(np, array) -> list[bytes]:
     values = array.to_numpy(zero_copy_only=False).astype(np.int64)
-    small = (values >= -0x80000000) & (values <= 0x7FFFFFFF)
+    # -2**31 is INTEGER's NULL: encode_param sends it as BIGINT.
+    small = (values > -0x80000000) & (values <= 0x7FFFFFFF)
     if small.all():
         return _fixed(np, _INTEGER_HEAD, values.astype(">i4"), 4)
     if (values == -0x8000000000000000).any():

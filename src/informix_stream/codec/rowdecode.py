@@ -32,6 +32,7 @@ import struct
 from collections.abc import Callable, Sequence
 
 from .codegen import SHAPE_CACHE_SIZE, compile_function, indent, struct_maker
+from .lob import DESCRIPTOR_SIZE, cell_decoder
 from .rowdecode_ref import RowDecoder, check_encoding, reference_decoder
 from .scalars import (EPOCH_ORDINAL, FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, REAL, TRUE_BYTES,
                       int8_value, packed_converter)
@@ -148,6 +149,8 @@ def _fixed_cell(ctype: ColumnType) -> tuple[str, int, str, object] | None:
         return f"{ctype.length}s", 1, "None if {a}[0] == 0 else {a}.decode(_enc)", None
     if code in PACKED_CODES:
         return f"{ctype.wire_width}s", 1, "{f}({a})", packed_converter(ctype)
+    if code in (TypeCode.BYTE, TypeCode.TEXT):
+        return f"{DESCRIPTOR_SIZE}s", 1, "{f}({a})", cell_decoder(code)
     return None
 
 

@@ -32,8 +32,9 @@ def make_row_encoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
     Values are converted as the column requires (int, float, Decimal, str,
     bool, date, datetime, time, timedelta, IntervalYM); None is NULL.  Values
     that cannot be stored raise DataError; CHAR/VARCHAR text longer than the
-    column is cut, as Informix does on assignment.  BYTE and TEXT have no row
-    image here: their values travel through the blob protocol.
+    column is cut, as Informix does on assignment.  A BYTE or TEXT cell is
+    the server's 56-byte blob descriptor (codec.lob); its contents travel
+    through the blob messages.
     """
     return _compiled_encoder(tuple(columns), encoding, False)
 

@@ -22,6 +22,7 @@ from ..errors import DataError
 from .scalars import (FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, bcd_bytes, datetime_bytes,
                       days_since_epoch, decimal_pairs, fit_decimal, fit_encoded, int8_bytes,
                       interval_bytes, text_bytes)
+from .lob import cell_encoder
 from .typeinfo import ColumnType, TypeCode
 
 __all__ = ["CellEncoder", "CELL_ENCODERS", "cellwise_encoder", "cellwise_tuple_encoder",
@@ -142,6 +143,7 @@ CELL_ENCODERS: dict[TypeCode, Callable[[ColumnType, str], CellEncoder]] = {
     TypeCode.LVARCHAR: _enc_lvarchar, TypeCode.BOOLEAN: _enc_boolean,
     TypeCode.DECIMAL: _enc_decimal, TypeCode.MONEY: _enc_decimal,
     TypeCode.DATETIME: _enc_datetime, TypeCode.INTERVAL: _enc_interval,
+    TypeCode.BYTE: cell_encoder, TypeCode.TEXT: cell_encoder,
 }
 
 

@@ -10,10 +10,13 @@ that hits none.
 
 from __future__ import annotations
 
+import datetime
+import decimal
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
 from .. import codecs
+from ..codec.lob import lob_block
 from ..errors import (DatabaseError, DataError, Error, NotSupportedError,
                       ProgrammingError, ProtocolError, server_error)
 from ..errtext import message_for
@@ -23,6 +26,10 @@ from . import requests as rq
 from .session import ClientSession, Expect
 
 Op = Generator[Any, None, Any]
+
+# Parameter types that are never large objects (the common ones skip the check).
+_NEVER_LOB = frozenset({type(None), int, float, bool, decimal.Decimal, datetime.date,
+                        datetime.datetime, datetime.time, datetime.timedelta})
 
 # Statements that must not be preceded by an implicit SQ_BEGIN.
 _NO_IMPLICIT_BEGIN = {"BEGIN", "COMMIT", "ROLLBACK", "DATABASE", "CLOSE"}
@@ -91,7 +98,8 @@ def encode_params(params: Sequence[Any] | Mapping[str, Any] | None,
     out = []
     for index, value in enumerate(values):  # noqa: B007 - index names the parameter
         try:
-            out.append(codecs.encode_param(value, encoding))
+            block = None if type(value) in _NEVER_LOB else lob_block(value, encoding)
+            out.append(codecs.encode_param(value, encoding) if block is None else block)
         except Error as exc:
             raise type(exc)(f"parameter {index + 1}: {exc}") from exc
         except (TypeError, ValueError, OverflowError, UnicodeError) as exc:

@@ -17,12 +17,14 @@ from informix_stream.locales import DEFAULT_LOCALE, Locale, parse_locale
 
 from .statements import (IMAGE_COLUMN, Bind, ColumnDef, CreateIndex, CreateTable, Drop, SqlError,
                          TableDef, exact_decimal)
+from . import blobs
 from .sequences import SEQUENCE_DDL, Sequences
 from .values import DAY0, TEXT_CODES, ExactAvg, ExactSum, decimal_order, image_maker, writer_for
 
 OWNER = "informix"
 _STORAGE = {TypeCode.FLOAT: "REAL", TypeCode.SMALLFLOAT: "REAL", TypeCode.DECIMAL: "BLOB",
-            TypeCode.MONEY: "BLOB", TypeCode.DATETIME: "TEXT", TypeCode.BYTE: "BLOB"}
+            TypeCode.MONEY: "BLOB", TypeCode.DATETIME: "TEXT", TypeCode.BYTE: "BLOB",
+            TypeCode.TEXT: "BLOB"}     # BYTE/TEXT: a reference into _ifx_blobs (blobs.py)
 
 
 # ---------------------------------------------------------------------------
@@ -141,6 +143,7 @@ class Database:
                 "SELECT 1 FROM sqlite_master WHERE name = '_ifx_tables'").fetchone():
             self.keeper.executescript(_META_DDL)
         self.keeper.executescript(SEQUENCE_DDL)      # databases made before sequences too
+        self.keeper.execute(blobs.SIDE_TABLE_DDL)   # databases made before BYTE/TEXT too
         self._register_system_tables()
         self.sequences = Sequences()
         self._settle_locale()
@@ -351,6 +354,8 @@ def create_table(db: Database, conn: sqlite3.Connection, ddl: CreateTable) -> No
     if imaged:
         for trigger in _image_triggers(ddl.name, ddl.columns):
             conn.execute(trigger)
+    for trigger in blobs.triggers(ddl.name, ddl.columns):
+        conn.execute(trigger)
     conn.execute("INSERT INTO _ifx_tables (tabid, tabname, owner, created, tabtype, ncols,"
                  " rowsize) VALUES (?, ?, ?, ?, 'T', ?, ?)",
                  (tabid, ddl.name, OWNER, dt.date.today().toordinal() - DAY0,
@@ -432,6 +437,7 @@ def drop(db: Database, conn: sqlite3.Connection, ddl: Drop) -> None:
         raise SqlError(-206, -111, ddl.name, f"table {ddl.name} not found")
     if tabid < 100:
         raise SqlError(-201, 0, ddl.name, "system catalog tables cannot be dropped")
+    blobs.free_table(conn, ddl.name, db.tables[ddl.name].columns)
     conn.execute(f'DROP TABLE "{ddl.name}"')
     for meta in ("_ifx_tables", "_ifx_columns", "_ifx_indexes"):
         conn.execute(f"DELETE FROM {meta} WHERE tabid = ?", (tabid,))

@@ -60,6 +60,7 @@ from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error
 from .statements import NOT_SUPPORTED, ResultColumn, SqlError, StatementKind, Translation
 from .temp_tables import TempTables, drop_orphans
+from . import blobs
 from .values import image_failure, row_converter, writer_for
 
 __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultColumn",
@@ -332,6 +333,10 @@ class Session(DdlRunner):
             convert = _images if t.encoded else row_converter(t.columns) or _identity
         return Prepared(sql, t.kind, t.columns, t.param_count, param_types, t.table, t,
                         binds, direct, convert, image=self._image_binder(t), depends=depends)
+
+    def read_blob(self, descriptor: bytes) -> bytes:
+        """SQ_FETCHBLOB: the BYTE/TEXT contents a row's descriptor names."""
+        return blobs.read(self._conn, descriptor)
 
     def check_current(self, stmt: Prepared) -> None:
         """-710 when a table the statement was prepared against changed since."""

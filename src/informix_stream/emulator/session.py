@@ -34,6 +34,7 @@ from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols)
+from . import blobs
 from .cursors import ServerCursor, close_unheld
 from .engine import Engine
 from .gls import decode_sql, locale_warning, wire_codec
@@ -316,6 +317,7 @@ class Session:
         self._need_current().params = msg.values
 
     def _scroll(self, _msg, _w: Writer) -> None:
+        blobs.check_scroll(self._need_current().columns)   # -611 before the cursor opens
         self._need_current().scroll = True
 
     def _hold(self, _msg, _w: Writer) -> None:
@@ -540,6 +542,7 @@ _HANDLERS = {
     Bind: Session._bind,
     Tag.SCROLL: Session._scroll,
     Tag.OPEN: Session._open,
+    **blobs.HANDLERS,
     Tag.REOPTOPEN: Session._open,
     NFetch: Session._nfetch,
     SFetch: Session._sfetch,

@@ -22,6 +22,7 @@ from informix_stream.codecs import (TU_DAY, TU_HOUR, TU_SECOND, TU_YEAR, ColumnT
 from informix_stream.errors import DataError
 from informix_stream.locales import fit_bytes
 
+from . import blobs
 from .statements import NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, exact_decimal
 
 DAY0 = dt.date(1899, 12, 31).toordinal()
@@ -333,6 +334,8 @@ def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1") -> Converter
     if ctype is None:
         return _generic_writer
     code = ctype.code
+    if code in blobs.BLOB_CODES:
+        return blobs.writer(code, codec)
     if code in _INT_RANGE or code in (TypeCode.INT8, TypeCode.BIGINT, TypeCode.SERIAL8,
                                       TypeCode.BIGSERIAL):
         return _int_writer(code)
@@ -429,6 +432,8 @@ def reader_for(col: ResultColumn) -> Converter | None:
     """Converter from SQLite's value to the Python type of ``col``; None if none needed."""
     ctype, stored = col.type, col.stored
     code = ctype.code
+    if code in blobs.BLOB_CODES:
+        return blobs.reader()
     if code in _INT_RANGE or code in (TypeCode.INT8, TypeCode.BIGINT, TypeCode.SERIAL8,
                                       TypeCode.BIGSERIAL):
         return None if stored else _to_int
@@ -477,7 +482,11 @@ def image_maker(columns: Sequence[ColumnDef], codec: str = "iso-8859-1"
                 ) -> Callable[[Sequence[object]], bytes] | None:
     """Stored values of one row -> its SQ_TUPLE message (text in the
     database's code set ``codec``), exactly what the server would send
-    after reading them; None if a type has no row encoding."""
+    after reading them; None if a type has no row encoding.
+    BYTE/TEXT tables keep none: their cells are references that triggers of
+    their own (blobs.py) set after the image would be made."""
+    if blobs.has_blobs(columns):
+        return None
     try:
         encode = make_tuple_encoder([c.type for c in columns], codec)
     except ValueError:
