@@ -17,6 +17,7 @@ from informix_stream.errors import DataError
 from .statements import (IMAGE_COLUMN, Bind, ColumnDef, CreateIndex, CreateTable, Drop, SqlError,
                          TableDef, exact_decimal)
 from .sequences import SEQUENCE_DDL, Sequences
+from .logmode import read_logging
 from .values import DAY0, TEXT_CODES, ExactAvg, ExactSum, decimal_order, image_maker, writer_for
 
 OWNER = "informix"
@@ -130,6 +131,7 @@ class Database:
         self.keeper.executescript(SEQUENCE_DDL)      # databases made before sequences too
         self._register_system_tables()
         self.sequences = Sequences()
+        self.logging = read_logging(self.keeper)
         self.reload(self.keeper)
 
     def connect(self, wait_ms: int) -> sqlite3.Connection:
@@ -249,16 +251,22 @@ class Database:
         conn.execute("UPDATE _ifx_tables SET serial_hw = ?, serial8_hw = ? WHERE tabname = ?",
                      (serial, serial8, table))
 
+    def flush(self) -> None:
+        """Write SERIAL high-water marks and sequence positions to the file
+        (before it is closed, or copied as a clone's starting point)."""
+        with self.lock:
+            for table in list(self.tables):
+                if self.tables[table].serial_columns:
+                    self.save_counters(self.keeper, table)
+            self.sequences.save(self.keeper)
+
     def close(self) -> None:
         """Write counters back and close; a second call does nothing."""
         with self.lock:
             if self.closed:
                 return
             self.closed = True
-            for table in list(self.tables):
-                if self.tables[table].serial_columns:
-                    self.save_counters(self.keeper, table)
-            self.sequences.save(self.keeper)
+            self.flush()
             self.keeper.close()
 
 
