@@ -24,7 +24,7 @@ import re
 import sqlite3
 import threading
 import weakref
-from typing import Protocol
+from typing import Callable, Protocol, TypeVar
 
 from .catalog import Database
 from .logmode import Logging, write_logging
@@ -41,6 +41,9 @@ class _User(Protocol):
 
     @property
     def closed(self) -> bool: ...
+
+
+_U = TypeVar("_U", bound=_User)
 
 
 def check_name(name: str) -> str:
@@ -79,10 +82,17 @@ class DatabaseSet:
     def get(self, name: str) -> Database | None:
         return self._dbs.get(name.lower())
 
-    def attach(self, db: Database, user: _User) -> None:
-        """Record that ``user`` has ``db`` open (until it reports closed)."""
+    def open_session(self, name: str, make: Callable[[Database], _U]) -> _U:
+        """``make(db)`` for the named database, recorded as using it until it
+        reports closed; under the set's lock, so a drop cannot slip between
+        finding the database and using it (-329 if there is none)."""
         with self._lock:
+            db = self._dbs.get(name.lower())
+            if db is None:
+                raise SqlError(-329, -111, name, f"database {name} not found")
+            user = make(db)
             self._users[db.name].add(user)
+            return user
 
     def sessions(self, name: str | None = None) -> list:
         """Sessions that have a database (``name``, or any) open now."""

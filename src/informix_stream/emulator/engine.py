@@ -111,12 +111,7 @@ class Engine:
         return self.databases.get(name) is not None
 
     def connect(self, database: str) -> "Session":
-        db = self.databases.get(database)
-        if db is None:
-            raise SqlError(-329, -111, database, f"database {database} not found")
-        session = Session(db, next(self._ids))
-        self.databases.attach(db, session)
-        return session
+        return self.databases.open_session(database, lambda db: Session(db, next(self._ids)))
 
     def close(self) -> None:
         for session in self.databases.sessions():
