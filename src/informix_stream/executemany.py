@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import struct
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -217,6 +218,16 @@ class Plan:
         return chunk(tuple_rows(rows, self.order, self.count), BindExecute(self.stmt_id),
                      self.chunk_size, self.chunk_bytes, start)
 
+    def arrow_chunks(self, source: Any) -> Iterator[tuple[int, list[bytes]]]:
+        """Requests in chunks from Arrow data, encoded a column at a time
+        (``arrow.ingest``); positional markers only."""
+        from .arrow import ingest
+        if isinstance(self.order, tuple):
+            raise InterfaceError("Arrow data binds by position: use ? markers, "
+                                 "or cursor.load_arrow(table, data)")
+        rows = ingest.encoded_rows(source, self.order, self.count, Unencodable)
+        return chunk(rows, BindExecute(self.stmt_id), self.chunk_size, self.chunk_bytes)
+
     async def async_chunks(self, rows) -> Any:
         """Chunks from an async iterable: a chunk's rows are gathered, then
         encoded; rows a failing source did produce are sent first."""
@@ -339,7 +350,7 @@ class Plan:
         session = self.session
         if self.mode == AUTOCOMMIT:
             yield from st.exchange(session, rq.ROLLBACK)
-            session.in_transaction = False
+            session.transaction_ended()
             return
         if self.rollback_id is None:
             self.rollback_id = (yield from st.prepare(session, ROLLBACK_TO_SAVEPOINT, 0)).stmt_id
@@ -352,6 +363,7 @@ def _commit(session):
             yield from st.exchange(session, rq.COMMIT)
         finally:
             session.in_transaction = False
+        session.transaction_ended()
 
 
 def _row_error(index: int, reply) -> Error:
@@ -364,6 +376,25 @@ def _row_error(index: int, reply) -> Error:
 
 def _ranges(indices: list[int]) -> str:
     return f"{indices[0]}..{indices[-1]}" if len(indices) > 1 else str(indices[0])
+
+
+class ProgressReport:
+    """executemany's progress callback: rows done and request bytes sent,
+    reported after each chunk's replies are checked (between exchanges, so
+    an exception from the callback stops the call with every reported row
+    applied and nothing half-sent)."""
+
+    def __init__(self, start: tuple) -> None:
+        self.callback, self.start, _ = start
+        self.rows = 0
+        self.sent = 0
+
+    def chunk_done(self, chunk: tuple[int, list[bytes]]) -> None:
+        first, requests = chunk
+        self.rows = first + len(requests)
+        self.sent += sum(map(len, requests))
+        if self.callback is not None:
+            self.callback(self.rows, self.sent, time.perf_counter() - self.start)
 
 
 class Lookahead:

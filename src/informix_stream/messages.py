@@ -398,13 +398,27 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
     size is negative or over ``max_size``, or whose columns do not end
     exactly where its size says, is a ProtocolError: a decoder that reads a
     byte too few or too many would shift every later column silently.
+
+    A ``decode_row`` with a ``bulk(buf, pos, end, reply, max_size)``
+    method (the Arrow fetch hook, arrow/bulk.py) takes a run of tuples at
+    once: it consumes the complete tuples this loop would accept, puts
+    them in ``reply.rows`` (keeping ``len(reply.rows)`` the row count) and
+    returns the offset after them; the tuple it stops at comes here, so
+    framing errors and short buffers are handled by this one code path.
     """
     end = len(buf)
     rows_append = reply.rows.append
     head = _TUPLE_HEAD.unpack_from
+    bulk = getattr(decode_row, "bulk", None)
     while pos + 2 <= end:
         tag = _SHORT.unpack_from(buf, pos)[0]
         if tag == 14:                            # SQ_TUPLE
+            if bulk is not None:
+                after = bulk(buf, pos, end, reply, max_size)
+                if after != pos:
+                    pos = after
+                    rows_append = reply.rows.append
+                    continue
             if pos + 8 > end:
                 return pos, False
             size = head(buf, pos)[2]

@@ -139,6 +139,10 @@ class Session(DdlRunner):
         self._dml = self._conn.cursor()
         self._in_tx = False
         self._ddl_in_tx = False
+        self._tx_changes = 0                   # total_changes at BEGIN
+        # Row sources reading on the main connection, kept until their
+        # transaction ends (see RowSource.keep_rest).
+        self._main_sources: list[RowSource] = []
         self._savepoints: dict[str, bool] = {}    # name -> declared UNIQUE
         self._temps = TempTables(session_id)
         self._currvals: dict[str, int] = {}     # sequence -> this session's last NEXTVAL
@@ -230,6 +234,7 @@ class Session(DdlRunner):
             raise SqlError(-535, message="already in transaction")
         self._conn.execute("BEGIN")
         self._in_tx = True
+        self._tx_changes = self._conn.total_changes
 
     def commit(self) -> None:
         self._need_log()
@@ -261,6 +266,9 @@ class Session(DdlRunner):
         self._in_tx = False
         self._ddl_in_tx = False
         self._savepoints.clear()
+        sources, self._main_sources = self._main_sources, []
+        for source in sources:       # only hold cursors are still open here
+            source.keep_rest()
 
     def close(self) -> None:
         if self._conn is None:
@@ -420,25 +428,40 @@ class Session(DdlRunner):
     def _atomic(self, kind: StatementKind) -> "_Savepoint":
         return _Savepoint(self._conn, kind, self._db)
 
-    def open_cursor(self, stmt: Prepared, params: Sequence[object] = ()) -> RowSource:
+    def open_cursor(self, stmt: Prepared, params: Sequence[object] = (), *,
+                    hold: bool = False) -> RowSource:
+        """``hold``: the cursor outlives its transaction (WITH HOLD)."""
         if stmt.kind is not StatementKind.SELECT:
             raise SqlError(-481, message="statement is not a SELECT")
         values = self._values(stmt, params)
-        reader = None if self._in_tx else self._reading_connection()
+        reader = None if self._reads_on_main(hold) else self._reading_connection()
         conn = self._conn if reader is None else reader[0]
         try:
             cursor = conn.execute(stmt.translation.sql, values)
         except sqlite3.Error as exc:
             raise map_error(exc, stmt.kind, self._db) from None
-        on_close = None
-        if reader is not None:
-            reader[1] += 1
-            on_close = functools.partial(_release_reader, reader)
         encoded = stmt.translation.encoded
         if stmt.convert is None and stmt.columns:
             stmt.convert = _images if encoded else row_converter(stmt.columns) or _identity
         convert = None if stmt.convert is _identity else stmt.convert
-        return RowSource(cursor, stmt.columns, convert, stmt.kind, encoded, on_close)
+        source = RowSource(cursor, stmt.columns, convert, stmt.kind, encoded)
+        if reader is not None:
+            reader[1] += 1
+            source._on_close = functools.partial(_release_reader, reader)
+        else:
+            self._main_sources.append(source)
+            source._on_close = functools.partial(_forget_source, self._main_sources, source)
+        return source
+
+    def _reads_on_main(self, hold: bool) -> bool:
+        """Inside a transaction a cursor reads on the main connection, to see
+        the transaction's own writes.  A hold cursor opened before the
+        transaction wrote anything reads on a reader instead: it sees the
+        same rows, and its snapshot does not pin the main connection after
+        COMMIT (RowSource.keep_rest covers one opened after writes)."""
+        if not self._in_tx:
+            return False
+        return not hold or self._ddl_in_tx or self._conn.total_changes != self._tx_changes
 
     def _should_stop(self) -> int:
         check = self.interrupt_requested
@@ -525,6 +548,11 @@ _WORD = re.compile(r"[a-z_][a-z0-9_$]*")
 
 def _release_reader(reader: list) -> None:
     reader[1] -= 1
+
+
+def _forget_source(sources: list, source: RowSource) -> None:
+    if source in sources:
+        sources.remove(source)
 
 
 def _identity(rows: list) -> list:
