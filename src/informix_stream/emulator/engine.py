@@ -45,7 +45,6 @@ import re
 import shutil
 import sqlite3
 import tempfile
-import weakref
 from typing import Callable, Iterable, Mapping, Sequence
 
 from informix_stream.codecs import ColumnType, TypeCode
@@ -53,13 +52,14 @@ from informix_stream.errors import DataError
 from informix_stream.locales import DEFAULT_LOCALE, parse_locale
 
 from .catalog import Database
+from .databases import DatabaseSet
 from .dialect import translate
 from .ddl_runner import DdlRunner
 from .results import ExecResult, Prepared, RowSource
 from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error
 from .statements import NOT_SUPPORTED, ResultColumn, SqlError, StatementKind, Translation
-from .temp_tables import TempTables, drop_orphans
+from .temp_tables import TempTables
 from . import blobs
 from .values import image_failure, row_converter, writer_for
 
@@ -90,7 +90,7 @@ _SAVEPOINT_ACTIONS = ("SAVEPOINT", "ROLLBACK TO SAVEPOINT", "RELEASE SAVEPOINT")
 # ---------------------------------------------------------------------------
 
 class Engine:
-    """The set of named databases one emulator serves."""
+    """The set of named databases one emulator serves (see databases.py)."""
 
     def __init__(self, databases: Iterable[str] | Mapping[str, str],
                  data_dir: str | os.PathLike | None = None) -> None:
@@ -106,32 +106,24 @@ class Engine:
             os.makedirs(root, exist_ok=True)
         if not isinstance(databases, Mapping):
             databases = {name: None for name in databases}
-        self._dbs = {name.lower(): Database(name.lower(), os.path.join(root, f"{name.lower()}.db"),
-                                             durable=data_dir is not None,
-                                             locale=parse_locale(locale) if locale
-                                             else DEFAULT_LOCALE)
-                     for name, locale in databases.items()}
-        for db in self._dbs.values():
-            drop_orphans(db.keeper)
-        self._sessions: weakref.WeakSet[Session] = weakref.WeakSet()
+        self.databases = DatabaseSet(root, durable=data_dir is not None)
+        if data_dir is not None:
+            self.databases.discover()
+        for name, locale in databases.items():
+            self.databases.open_existing(name, parse_locale(locale) if locale
+                                         else DEFAULT_LOCALE)
         self._ids = itertools.count(1)
 
     def has_database(self, name: str) -> bool:
-        return name.lower() in self._dbs
+        return self.databases.get(name) is not None
 
     def connect(self, database: str) -> "Session":
-        db = self._dbs.get(database.lower())
-        if db is None:
-            raise SqlError(-329, -111, database, f"database {database} not found")
-        session = Session(db, next(self._ids))
-        self._sessions.add(session)
-        return session
+        return self.databases.open_session(database, lambda db: Session(db, next(self._ids)))
 
     def close(self) -> None:
-        for session in list(self._sessions):
+        for session in self.databases.sessions():
             session.close()
-        for db in self._dbs.values():
-            db.close()
+        self.databases.close()
         if self._tempdir is not None:
             shutil.rmtree(self._tempdir, ignore_errors=True)
             self._tempdir = None
@@ -235,7 +227,21 @@ class Session(DdlRunner):
     def in_transaction(self) -> bool:
         return self._in_tx
 
+    @property
+    def closed(self) -> bool:
+        return self._conn is None
+
+    @property
+    def database(self) -> Database:
+        return self._db
+
+    def _need_log(self) -> None:
+        """-256: a database without logging has no transactions (logmode.py)."""
+        if not self._db.logging.logged:
+            raise SqlError(-256, message="transaction not available: the database has no logging")
+
     def begin(self) -> None:
+        self._need_log()
         if self._in_tx:
             raise SqlError(-535, message="already in transaction")
         self._conn.execute("BEGIN")
@@ -243,6 +249,7 @@ class Session(DdlRunner):
         self._tx_changes = self._conn.total_changes
 
     def commit(self) -> None:
+        self._need_log()
         if not self._in_tx:
             raise SqlError(-255, message="not in transaction")
         try:
@@ -252,6 +259,7 @@ class Session(DdlRunner):
         self._end_tx()
 
     def rollback(self) -> None:
+        self._need_log()
         if not self._in_tx:
             raise SqlError(-255, message="not in transaction")
         try:
