@@ -21,9 +21,10 @@ from .statements import (IMAGE_COLUMN, NOT_SUPPORTED, Bind, ColumnDef, SqlError,
                          TableDef, Translation, exact_decimal)
 from .tokens import COLLECTIONS, Token, quote, tokenize
 from .translate_ddl import DdlRules
+from .translate_expr import ExprRules
 from .translate_select import SelectRules
 from .translate_write import WriteRules
-from .typerules import (CLAUSE_END, CMP_OPS, FUNCTION_RENAMES, TODAY_SQL, T_DECIMAL, UNIT_WORDS,
+from .typerules import (CLAUSE_END, CMP_OPS, DECIMAL_CODES, FUNCTION_RENAMES, TODAY_SQL, T_DECIMAL, UNIT_WORDS,
                         collection_values, current_sql, datetime_type, temporal_type)
 
 
@@ -51,7 +52,7 @@ def translate(sql: str, lookup: Lookup) -> Translation:
         raise SqlError(-201, message="a syntax error has occurred") from None
 
 
-class _Translator(SelectRules, WriteRules, DdlRules):
+class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
     """Single-use translator over one statement's tokens."""
 
     def __init__(self, sql: str, tokens: list[Token], lookup: Lookup) -> None:
@@ -163,6 +164,11 @@ class _Translator(SelectRules, WriteRules, DdlRules):
         in_from = False
         while i < end:
             t = self.toks[i]
+            if not in_from:
+                after = self.expression_span(i, end, out)
+                if after:
+                    i = after
+                    continue
             if t.kind == "op" and t.text == "(":
                 close = self.close_paren(i, end)
                 inner = self.select_body(i + 1, close) if self.word(i + 1) == "SELECT" \
@@ -201,7 +207,8 @@ class _Translator(SelectRules, WriteRules, DdlRules):
             elif t.kind == "coll":
                 raise SqlError(-201, message="collections are supported only in TABLE()")
             elif t.kind == "op" and t.text == "::":
-                raise SqlError(-201, message="casts with :: are not supported")
+                raise SqlError(NOT_SUPPORTED, message="this use of :: is not supported by the "
+                                                      "emulator")
             else:
                 out.append(t.raw)
             i += 1
@@ -267,8 +274,10 @@ class _Translator(SelectRules, WriteRules, DdlRules):
             out.append(sql)
             return after - i
         if w in ("SUM", "AVG") and nxt == "(":
-            arg = self.argument_column(i + 1, end)
-            if arg is not None and exact_decimal(arg):
+            # Every DECIMAL/MONEY sum is exact, as the server's is: SQLite's
+            # sum() adds doubles (0.1 + 0.2 != 0.3).
+            arg = self.argument_type(i + 1, end)
+            if arg is not None and arg.code in DECIMAL_CODES:
                 out.append(f"ifx_exact_{w.lower()}")
                 return 1
         if w == "OCTET_LENGTH" and nxt == "(":
@@ -324,6 +333,14 @@ class _Translator(SelectRules, WriteRules, DdlRules):
         if close - j == 3 and self.text(j + 1) == ".":
             return self.column_type(self.toks[j].raw.lower(), self.toks[j + 2].raw.lower())
         return None
+
+    def argument_type(self, i: int, end: int) -> ColumnType | None:
+        """Informix type of the one argument inside the '(' at i, e.g. SUM(a * b)."""
+        close = self.close_paren(i, end)
+        j = i + 2 if self.word(i + 1) in ("DISTINCT", "UNIQUE", "ALL") else i + 1
+        if j >= close or self.text(j) == "*":
+            return None
+        return self.expression_type(j, close, self.scope)[1]
 
     def collection_table(self, i: int, end: int) -> tuple[str, str | None, TableDef, int]:
         """TABLE(SET{...}) [AS] alias [(column)] at i, for literal elements.

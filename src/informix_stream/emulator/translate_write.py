@@ -8,7 +8,7 @@ from informix_stream.codecs import ColumnType, TypeCode
 
 from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, SqlError, StatementKind, TableDef,
                          Translation)
-from .typerules import CLAUSE_END, DECIMAL_CODES
+from .typerules import CLAUSE_END, DECIMAL_CODES, NUMERIC_CODES
 
 
 class WriteRules:
@@ -87,6 +87,13 @@ class WriteRules:
                 and ctype.code in DECIMAL_CODES:
             self.binds.append(Bind(None, "-" + self.toks[a + 1].text, ctype))
             return "?"
+        if ctype.code in NUMERIC_CODES and self.starts_operand(a):
+            items, stop, operation = self.span_items(a, b)
+            if operation and stop == b:
+                # A computed number is stored as a bound one would be: rounded
+                # to the column's scale, range-checked, in its storage form.
+                value = self.emit_items(items).sql
+                return f"ifx_store({value}, {int(ctype.code)}, {ctype.length})"
         return " ".join(self.rewrite(a, b))
 
     @staticmethod
