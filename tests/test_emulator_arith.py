@@ -328,3 +328,53 @@ def test_date_arithmetic_stays_native(conn, table):
     (after, days), desc = one(conn, f"SELECT d + 1, d - MDY(12, 31, 2023) FROM {table}")
     assert (after, days) == (dt.date(2024, 1, 3), 2)
     assert [d[1] for d in desc] == [7, TC_INT]
+
+
+def test_division_results_sort_group_and_compare_as_numbers(conn):
+    # Exact results are text in SQLite; they must still order as numbers
+    # (a REAL 0.5 next to a text 0.333... would sort after every REAL).
+    name = f"div_{uuid.uuid4().hex[:10]}"
+    cur = conn.cursor()
+    cur.execute(f"CREATE TABLE {name} (n INTEGER, price DECIMAL(10,2))")
+    try:
+        cur.executemany(f"INSERT INTO {name} VALUES (?, ?)",
+                        [(2, Decimal("1.00")), (3, Decimal("1.00")), (4, Decimal("10.00")),
+                         (8, Decimal("2.00")), (6, Decimal("3.00"))])
+        cur.execute(f"SELECT n, price / n AS share FROM {name} ORDER BY share DESC, n")
+        assert [r[0] for r in cur.fetchall()] == [4, 2, 6, 3, 8]
+        cur.execute(f"SELECT MIN(price / n), MAX(price / n) FROM {name}")
+        assert cur.fetchall() == [(Decimal("0.25"), Decimal("2.5"))]
+        cur.execute(f"SELECT n FROM {name} WHERE price / n BETWEEN ? AND 0.5 ORDER BY n",
+                    (Decimal("0.3"),))
+        assert cur.fetchall() == [(2,), (3,), (6,)]
+        cur.execute(f"SELECT n FROM {name} WHERE price / n NOT BETWEEN 0.3 AND 0.5 ORDER BY n")
+        assert cur.fetchall() == [(4,), (8,)]
+        cur.execute(f"SELECT COUNT(DISTINCT price / n) FROM {name}")
+        assert cur.fetchall() == [(4,)]           # 0.5 twice, 0.333..., 2.5, 0.25
+    finally:
+        cur.execute(f"DROP TABLE {name}")
+
+
+def test_insert_select_stores_computed_values_as_the_column_holds_them(conn):
+    src, dst = f"src_{uuid.uuid4().hex[:10]}", f"dst_{uuid.uuid4().hex[:10]}"
+    cur = conn.cursor()
+    cur.execute(f"CREATE TABLE {src} (n INTEGER, price DECIMAL(10,2))")
+    cur.execute(f"CREATE TABLE {dst} (n INTEGER, share DECIMAL(10,2))")
+    try:
+        cur.execute(f"INSERT INTO {src} VALUES (3, 1.00)")
+        cur.execute(f"INSERT INTO {dst} SELECT n * 2, price / n FROM {src}")
+        cur.execute(f"SELECT n, share FROM {dst} WHERE share = 0.33")
+        assert cur.fetchall() == [(6, Decimal("0.33"))]
+    finally:
+        cur.execute(f"DROP TABLE {src}")
+        cur.execute(f"DROP TABLE {dst}")
+
+
+def test_having_compares_decimal_sums_exactly(conn, table):
+    (hits,), _ = one(conn, f"SELECT COUNT(*) FROM (SELECT i FROM {table} GROUP BY i"
+                           f" HAVING SUM(wide) > 12345678901234567889)")
+    assert hits == 1
+    # A wide sum is exact text in SQLite, which compares above every number.
+    (hits,), _ = one(conn, f"SELECT COUNT(*) FROM (SELECT i FROM {table} GROUP BY i"
+                           f" HAVING SUM(wide) < 12345678901234567889)")
+    assert hits == 0

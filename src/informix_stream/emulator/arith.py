@@ -11,11 +11,13 @@ native SQLite arithmetic.
 Decimal results follow the server's decimal library (values.centesimal: 16
 base-100 digits, so 31 or 32 decimal digits; HCL Informix ESQL/C Guide,
 "Obtain the DECIMAL data type of the arithmetic result": results are DECIMAL
-of precision at most 32, division gives a floating-point decimal).  A result comes
-back to SQLite as a REAL when a double holds it exactly (15 significant
-digits or fewer, see ``sql_decimal``), so comparisons, ORDER BY and the REAL
-storage of DECIMAL(p <= 15) keep working natively; a wider one comes back as
-exact text.
+of precision at most 32, division gives a floating-point decimal).  Every
+result comes back to SQLite as exact text (``decimal_text``), never a REAL for
+some values and text for others: SQLite orders every number before every
+text, so a mix would sort 0.5 before 0.333... .  The dialect gives each such
+expression the ``ifx_decimal`` collation, so ORDER BY, MIN/MAX, GROUP BY and
+DISTINCT compare them as numbers; it compares them with anything else through
+``ifx_dec_cmp``, and a value assigned to a column goes through ``ifx_store``.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import Callable
 from informix_stream.codecs import ColumnType, TypeCode
 
 from .statements import SqlError
-from .values import DEC_CONTEXT, centesimal, sql_decimal, to_decimal, writer_for
+from .values import DEC_CONTEXT, centesimal, to_decimal, writer_for
 
 # Informix's INTEGER and INT8/BIGINT ranges exclude the most negative value
 # of the C type: that bit pattern is the type's NULL (Guide to SQL:
@@ -37,6 +39,13 @@ from .values import DEC_CONTEXT, centesimal, sql_decimal, to_decimal, writer_for
 _INT_LIMITS = {4: 2_147_483_647, 8: 9_223_372_036_854_775_807}
 DIVIDE_BY_ZERO = -1202       # "An attempt was made to divide by zero." (IBM error -1202)
 INT_OVERFLOW = -1215         # "Value exceeds limit of INTEGER precision." (IBM error -1215)
+
+
+def decimal_text(d: Decimal) -> str:
+    """A decimal result as SQLite gets it: its exact digits, no exponent."""
+    if not d.is_finite():
+        raise SqlError(-1226, message="decimal value exceeds maximum precision")
+    return format(d, "f")
 
 
 # An operand as a Decimal: a REAL through its shortest repr (exact for what a
@@ -52,14 +61,14 @@ def _binary(op: Callable[[Decimal, Decimal], Decimal]) -> Callable[[object, obje
         if not y and op == DEC_CONTEXT.divide:
             raise SqlError(DIVIDE_BY_ZERO, message="An attempt was made to divide by zero.")
         try:
-            return sql_decimal(centesimal(op(x, y)))
+            return decimal_text(centesimal(op(x, y)))
         except (decimal.Overflow, decimal.InvalidOperation):
             raise SqlError(-1226, message="decimal value exceeds maximum precision") from None
     return run
 
 
 def _dec_neg(a: object) -> object:
-    return None if a is None else sql_decimal(_dec(a).copy_negate())
+    return None if a is None else decimal_text(_dec(a).copy_negate())
 
 
 def _dec_cmp(a: object, b: object) -> int | None:
@@ -68,6 +77,14 @@ def _dec_cmp(a: object, b: object) -> int | None:
         return None
     x, y = _dec(a), _dec(b)
     return (x > y) - (x < y)
+
+
+def _dec_between(x: object, low: object, high: object) -> int | None:
+    """x BETWEEN low AND high compared exactly (1, 0, or NULL for a NULL)."""
+    if x is None or low is None or high is None:
+        return None
+    value = _dec(x)
+    return int(_dec(low) <= value <= _dec(high))
 
 
 def _checked(op: Callable[[int, int], int], exact: Callable[[Decimal, Decimal], Decimal]
@@ -80,7 +97,7 @@ def _checked(op: Callable[[int, int], int], exact: Callable[[Decimal, Decimal], 
         if a.__class__ is not int or b.__class__ is not int:
             # An operand the typing took for an integer holds something else
             # (a bound parameter): compute exactly instead of guessing.
-            return sql_decimal(centesimal(exact(_dec(a), _dec(b))))
+            return decimal_text(centesimal(exact(_dec(a), _dec(b))))
         result = op(a, b)
         if -_INT_LIMITS[width] <= result <= _INT_LIMITS[width]:
             return result
@@ -129,6 +146,7 @@ ARITH_FUNCTIONS: dict[str, tuple[int, Callable[..., object]]] = {
     "ifx_dec_div": (2, _binary(DEC_CONTEXT.divide)),
     "ifx_dec_neg": (1, _dec_neg),
     "ifx_dec_cmp": (2, _dec_cmp),
+    "ifx_dec_between": (3, _dec_between),
     "ifx_int_add": (3, _checked(operator.add, DEC_CONTEXT.add)),
     "ifx_int_sub": (3, _checked(operator.sub, DEC_CONTEXT.subtract)),
     "ifx_int_mul": (3, _checked(operator.mul, DEC_CONTEXT.multiply)),

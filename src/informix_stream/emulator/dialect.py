@@ -36,6 +36,7 @@ __all__ = ["translate", "Lookup"]
 # ---------------------------------------------------------------------------
 
 Lookup = Callable[[str], "TableDef | None"]
+_ARITH_TEXT = frozenset({"+", "-", "*", "/", "||"})
 
 
 def translate(sql: str, lookup: Lookup) -> Translation:
@@ -392,14 +393,21 @@ class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
         if j < 0 or self.toks[j].kind != "word":
             return None
         qual = self.toks[j - 2].raw.lower() if j >= 2 and self.text(j - 1) == "." else None
+        # Only a whole operand: in ``price / n = ?`` the value meets price / n, not n.
+        if self.text(j - 3 if qual else j - 1) in _ARITH_TEXT:
+            return None
         return self.column_type(qual, self.toks[j].raw.lower())
 
     def colref_type_after(self, j: int) -> ColumnType | None:
         if j >= len(self.toks) or self.toks[j].kind != "word":
             return None
         if self.text(j + 1) == ".":
+            if self.text(j + 3) in _ARITH_TEXT or self.text(j + 3) == "::":
+                return None
             return self.column_type(self.toks[j].raw.lower(),
                                     self.toks[j + 2].raw.lower() if j + 2 < len(self.toks) else "")
+        if self.text(j + 1) in _ARITH_TEXT or self.text(j + 1) == "::":
+            return None
         return self.column_type(None, self.toks[j].raw.lower())
 
     def column_type(self, qual: str | None, name: str) -> ColumnType | None:

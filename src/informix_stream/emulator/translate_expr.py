@@ -40,6 +40,7 @@ NOT_OPERAND = frozenset({
     "PRIMARY", "REFERENCES", "KEY", "COLLATE"})
 _NAMES = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
 _TEMPORAL = frozenset({TypeCode.DATETIME, TypeCode.INTERVAL})
+_EXACT_AGGREGATES = frozenset({"SUM", "AVG"})
 # Words that may follow a type's first word in its name.
 _QUALIFIER = frozenset(UNIT_WORDS) | {"TO"}
 _TYPE_CONTINUATIONS = {"DATETIME": _QUALIFIER, "INTERVAL": _QUALIFIER,
@@ -72,6 +73,12 @@ class _Item:
     casts: tuple[ColumnType, ...] = ()
 
 
+def _exact(*sides: Expr) -> bool:
+    """Must this comparison be made exactly: is a side a computed decimal?"""
+    return any(e.computed and e.type is not None and e.type.code in DECIMAL_CODES
+               for e in sides)
+
+
 class ExprRules:
     """Methods of the dialect's translator (see dialect._Translator)."""
 
@@ -97,7 +104,7 @@ class ExprRules:
         after them and whether any is an operation (arithmetic, unary minus
         on a non-literal, cast).  No items when i begins no expression."""
         items: list[_Item] = []
-        operation = compared = False
+        operation = compared = aggregate = False
         j = i
         while True:
             while self.text(j) in ("-", "+") and self.toks[j].kind == "op":
@@ -117,13 +124,26 @@ class ExprRules:
             operation = operation or bool(casts) or self.word(j) == "CAST"
             items.append(_Item("", j, stop, tuple(casts)))
             j = after
+            if self.word(j) in _EXACT_AGGREGATES and self.text(j + 1) == "(":
+                aggregate = True
             op = self.text(j) if j < end and self.toks[j].kind == "op" else ""
+            word = self.word(j) if j < end else ""
             if op in ARITH_OPS and j + 1 < end:
                 operation = True
             elif op in COMPARE_OPS and not compared and j + 1 < end:
                 compared = True
+            elif word == "NOT" and self.word(j + 1) == "BETWEEN" and not compared:
+                compared, op = True, "NOT BETWEEN"
+                j += 1
+            elif word == "BETWEEN" and not compared:
+                compared, op = True, "BETWEEN"
+            elif word == "AND" and items and any(it.op.endswith("BETWEEN") for it in items) \
+                    and not any(it.op == "AND" for it in items):
+                op = "AND"
             else:
-                return items, j, operation
+                # A comparison with a SUM/AVG compares exactly: the sum of
+                # wide DECIMALs is text, which SQLite puts after any number.
+                return items, j, operation or compared and aggregate
             items.append(_Item(op))
             j += 1
 
@@ -196,20 +216,40 @@ class ExprRules:
         items, stop, operation = self.span_items(i, end)
         if not operation:
             return 0
-        out.append(self.emit_items(items).sql)
+        value = self.emit_items(items)
+        if value.type is not None and value.type.code in DECIMAL_CODES:
+            # Exact text that sorts, groups and takes MIN/MAX as a number.
+            out.append(f"({value.sql} COLLATE ifx_decimal)")
+        else:
+            out.append(value.sql)
         return stop
 
     def emit_items(self, items: list[_Item]) -> Expr:
-        compare = next((k for k, it in enumerate(items) if it.op in COMPARE_OPS), None)
+        compare = next((k for k, it in enumerate(items)
+                        if it.op in COMPARE_OPS or it.op.endswith("BETWEEN")), None)
         if compare is None:
             return self.emit_sum(items)
-        left, right = self.emit_sum(items[:compare]), self.emit_sum(items[compare + 1:])
         op = items[compare].op
-        exact = any(e.computed and e.type is not None and e.type.code in DECIMAL_CODES
-                    for e in (left, right))
-        if exact:
+        if op.endswith("BETWEEN"):
+            return self.emit_between(items, compare)
+        left, right = self.emit_sum(items[:compare]), self.emit_sum(items[compare + 1:])
+        if _exact(left, right):
             return Expr(f"ifx_dec_cmp({left.sql}, {right.sql}) {op} 0", None, True)
         return Expr(f"{left.sql} {op} {right.sql}", None, True)
+
+    def emit_between(self, items: list[_Item], at: int) -> Expr:
+        """x [NOT] BETWEEN lo AND hi, exactly when a side is a computed decimal."""
+        and_at = next((k for k in range(at, len(items)) if items[k].op == "AND"), None)
+        if and_at is None:
+            raise SqlError(-201, message="BETWEEN needs AND")
+        value = self.emit_sum(items[:at])
+        low, high = self.emit_sum(items[at + 1:and_at]), self.emit_sum(items[and_at + 1:])
+        op = items[at].op
+        if _exact(value, low, high):
+            truth = 0 if op.startswith("NOT") else 1
+            return Expr(f"ifx_dec_between({value.sql}, {low.sql}, {high.sql}) = {truth}",
+                        None, True)
+        return Expr(f"{value.sql} {op} {low.sql} AND {high.sql}", None, True)
 
     def emit_sum(self, items: list[_Item]) -> Expr:
         """Operands and operators -> one Expr: unary first, then * and /,
@@ -284,7 +324,8 @@ class ExprRules:
             value = Expr(quote(self.toks[a].text),
                          ColumnType(TypeCode.CHAR, max(1, len(self.toks[a].text))))
         else:
-            value = Expr(" ".join(self.rewrite(a, b)), self.leaf_type(a, b))
+            value = Expr(" ".join(self.rewrite(a, b)), self.leaf_type(a, b),
+                         self.word(a) in _EXACT_AGGREGATES)
         for target in item.casts:
             value = self.cast(value, target)
         return value
