@@ -959,3 +959,23 @@ def test_autocommit_on_and_switching(ifx_target, conn):
     c.rollback()
     assert scalar(conn, f"SELECT COUNT(*) FROM {t}") == 2
     c.close()
+
+
+def test_scroll_cursor_for_update_is_refused_with_526(conn):
+    """Informix refuses a scroll cursor on SELECT ... FOR UPDATE (-526,
+    "Updates are not allowed on a scroll cursor", IBM Informix Error
+    Messages); the emulator used to accept it.  The connection stays usable
+    and a forward cursor may still select FOR UPDATE."""
+    t = unique("scroll_upd")
+    fill(conn, t, 3)
+    conn.autocommit = False
+    cur = conn.cursor(scrollable=True)
+    with pytest.raises(ifx.ProgrammingError) as info:
+        cur.execute(f"SELECT id FROM {t} FOR UPDATE")
+    assert info.value.sqlcode == -526
+    forward = conn.cursor()
+    forward.execute(f"SELECT id FROM {t} ORDER BY id FOR UPDATE")
+    assert [r[0] for r in forward.fetchall()] == [0, 1, 2]
+    conn.rollback()
+    cur.execute(f"SELECT id FROM {t} ORDER BY id")
+    assert cur.fetch_last()[0] == 2

@@ -378,3 +378,14 @@ def test_having_compares_decimal_sums_exactly(conn, table):
     (hits,), _ = one(conn, f"SELECT COUNT(*) FROM (SELECT i FROM {table} GROUP BY i"
                            f" HAVING SUM(wide) < 12345678901234567889)")
     assert hits == 0
+
+
+def test_sequence_values_in_arithmetic(conn, ifx_target):
+    name = f"seq_{uuid.uuid4().hex[:10]}"
+    cur = conn.cursor()
+    cur.execute(f"CREATE SEQUENCE {name} START WITH 10")
+    try:
+        (value,), desc = one(conn, f"SELECT {name}.NEXTVAL * 2 FROM systables WHERE tabid = 1")
+        assert value == 20                      # described once, NEXTVAL stepped once
+    finally:
+        cur.execute(f"DROP SEQUENCE {name}")

@@ -129,6 +129,7 @@ class ConnectionBase:
             yield from st.exchange(session, body)
         finally:
             session.in_transaction = False
+        session.transaction_ended()
 
     def _commit_gen(self):
         return self._end_transaction_gen(rq.COMMIT)

@@ -36,8 +36,8 @@ from .messages import Reply, StmtType
 from .rows import ResultShape
 
 _TX_OPENERS = {StmtType.BEGIN_WORK}
-_TX_CLOSERS = {StmtType.COMMIT, StmtType.ROLLBACK, StmtType.DATABASE,
-               StmtType.CLOSE_DATABASE}
+_TX_ENDERS = {StmtType.COMMIT, StmtType.ROLLBACK}
+_TX_CLOSERS = _TX_ENDERS | {StmtType.DATABASE, StmtType.CLOSE_DATABASE}
 DB_LOGGED = 0x01
 log = logging.getLogger("informix_stream")
 
@@ -65,6 +65,8 @@ class CursorBase:
         self._closed = False
         self._stmt_id: int | None = None
         self._open = False
+        self._opened_at = 0                # session.tx_ends at OPEN
+        self._held = False                 # opened WITH HOLD
         self._exhausted = True
         self._batch: list = []
         self._pos = 0
@@ -158,6 +160,8 @@ class CursorBase:
             self.lastrowid = reply.serial8 or reply.bigserial or reply.serial or None
         if kind in _TX_OPENERS:
             session.in_transaction = True
+        elif kind in _TX_ENDERS:
+            session.transaction_ended()
         elif kind in _TX_CLOSERS:
             session.in_transaction = False
         if kind == StmtType.DATABASE:
@@ -196,15 +200,21 @@ class CursorBase:
                       first_fetch: bool) -> Reply:
         """Queue OPEN (and the first NFETCH); the statement is now ours to close."""
         conn = self.connection
+        # In autocommit mode every cursor is opened WITH HOLD: there is no
+        # transaction of the user's to end it, and the BEGIN ... COMMIT that
+        # executemany wraps each chunk in must not close it.
+        self._held = self.hold or self._session.autocommit
         body = rq.open_cursor(prepared.stmt_id, conn._next_cursor_name(), encoded,
-                              scroll=self.scrollable, hold=self.hold,
+                              scroll=self.scrollable, hold=self._held,
                               first_fetch=self.fetch_buffer_size if first_fetch else None)
         begin, self._begin = self._begin, False
         self._open = True
+        self._opened_at = self._session.tx_ends
         self._exhausted = False
         self._finalizer.detach()
         self._finalizer = weakref.finalize(self, _queue_cleanup, weakref.ref(conn),
-                                           prepared.stmt_id)
+                                           prepared.stmt_id,
+                                           None if self._held else self._opened_at)
         return self._session.send(body, decode=self._decode, budget=self.fetch_buffer_size,
                                   begin=begin)
 
@@ -324,17 +334,26 @@ class CursorBase:
         raise ProgrammingError(f"scroll mode must be 'relative' or 'absolute', not {mode!r}")
 
     # -- cleanup --------------------------------------------------------------------
+    @property
+    def _open_on_server(self) -> bool:
+        """Is the server cursor still open?  COMMIT/ROLLBACK WORK closed it
+        unless it was declared WITH HOLD; it must not be CLOSEd again (JDBC
+        likewise marks such cursors closed after a commit and sends no
+        CLOSE for them: IfxSqliConnect.markCursorsToClosed)."""
+        return self._open and (self._held or self._opened_at == self._session.tx_ends)
+
     def _release(self) -> None:
         """Give the statement back at the front of the next request: CLOSE
         its cursor, and RELEASE it unless the connection keeps it."""
         if self._stmt_id is None:
             return
+        is_open = self._open_on_server
         if self._kept:
-            if self._open:
+            if is_open:
                 self._session.defer_cleanup(rq.close_only(self._stmt_id))
             self._give_back()
         else:
-            self._session.defer_cleanup(rq.release(self._stmt_id, self._open))
+            self._session.defer_cleanup(rq.release(self._stmt_id, is_open))
         self._stmt_id = None
         self._open = False
         self._finalizer.detach()
@@ -361,7 +380,9 @@ class CursorBase:
             return
         self.connection._statements.forget(self._stmt_id)
         self._kept = False
-        self._session.owe(rq.close_only(self._stmt_id), rq.release_only(self._stmt_id))
+        if self._open_on_server:
+            self._session.owe(rq.close_only(self._stmt_id))
+        self._session.owe(rq.release_only(self._stmt_id))
         self._stmt_id = None
         self._open = False
         self._finalizer.detach()
@@ -443,12 +464,16 @@ class ScrollableKind:
         yield from self._open_gen(prepared, encoded, first_fetch=False)
 
 
-def _queue_cleanup(conn_ref, stmt_id: int | None) -> None:
+def _queue_cleanup(conn_ref, stmt_id: int | None, opened_at: int | None = None) -> None:
     """What a garbage-collected cursor still owes the server.  Runs from a
-    weakref finalizer, possibly on another thread, so it does no I/O."""
+    weakref finalizer, possibly on another thread, so it does no I/O.
+    ``opened_at``: ``tx_ends`` at OPEN of a cursor without HOLD (a later
+    COMMIT/ROLLBACK closed it on the server: RELEASE only)."""
     conn = conn_ref()
     if conn is not None and stmt_id is not None:
-        conn._session.defer_cleanup(rq.release(stmt_id, True))
+        session = conn._session
+        is_open = opened_at is None or opened_at == session.tx_ends
+        session.defer_cleanup(rq.release(stmt_id, is_open))
 
 
 def _description(name: str, t) -> tuple:

@@ -83,10 +83,17 @@ _OPERATIONAL = {-213, -243, -244, -245, -250, -254, -255, -256, -267, -271, -272
                 -288, -289, -329, -349, -387, -402, -408, -451, -458, -908,
                 -951, -952, -1802, -1803, -25580, -25582, -27001, -27002}
 _NOT_SUPPORTED = {-1804, -79700, -9999}
+# ISAM codes of lock conflicts: record/file/key locked (-107, -113, -144),
+# deadlock (-143), lock wait timed out (-154).  A generic "could not
+# update/delete/open" (-346, -240, -242) carrying one of these is a lock
+# conflict, which is operational, not a mistake in the statement.
+_LOCK_ISAM = {-107, -113, -143, -144, -154}
 
 
-def error_class_for(sqlcode: int) -> type[DatabaseError]:
-    """Pick the PEP 249 class for an Informix sqlcode."""
+def error_class_for(sqlcode: int, isam_code: int = 0) -> type[DatabaseError]:
+    """Pick the PEP 249 class for an Informix sqlcode (and its ISAM code)."""
+    if isam_code in _LOCK_ISAM:
+        return OperationalError
     if sqlcode in _INTEGRITY:
         return IntegrityError
     if sqlcode in _DATA:
@@ -106,5 +113,5 @@ def server_error(sqlcode: int, isam_code: int = 0, message: str = "",
         text += f" (near {near!r})"
     if isam_code:
         text += f" [ISAM {isam_code}]"
-    return error_class_for(sqlcode)(text, sqlcode=sqlcode, isam_code=isam_code,
+    return error_class_for(sqlcode, isam_code)(text, sqlcode=sqlcode, isam_code=isam_code,
                                     offset=offset, near=near)

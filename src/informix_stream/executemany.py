@@ -339,7 +339,7 @@ class Plan:
         session = self.session
         if self.mode == AUTOCOMMIT:
             yield from st.exchange(session, rq.ROLLBACK)
-            session.in_transaction = False
+            session.transaction_ended()
             return
         if self.rollback_id is None:
             self.rollback_id = (yield from st.prepare(session, ROLLBACK_TO_SAVEPOINT, 0)).stmt_id
@@ -352,6 +352,7 @@ def _commit(session):
             yield from st.exchange(session, rq.COMMIT)
         finally:
             session.in_transaction = False
+        session.transaction_ended()
 
 
 def _row_error(index: int, reply) -> Error:

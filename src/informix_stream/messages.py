@@ -72,6 +72,7 @@ class StmtType(IntEnum):
 
     DATABASE = 1
     SELECT = 2
+    SELECT_INTO = 3          # SELECT ... INTO TEMP (SQ_SELINTO, Informix's sqlstype.h)
     UPDATE = 4
     DELETE = 5
     INSERT = 6

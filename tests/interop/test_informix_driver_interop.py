@@ -737,6 +737,34 @@ def test_explicit_begin_work_in_autocommit_mode(connect: ConnectFactory,
     assert query(observer, f"SELECT id FROM {table}") == [(12,)]
 
 
+@pytest.mark.interop
+@pytest.mark.parametrize("end", ["commit", "rollback"])
+def test_commit_or_rollback_closes_an_open_scroll_cursor(connect: ConnectFactory,
+                                                         new_table: TableFactory,
+                                                         end: str) -> None:
+    """informix-driver has no hold option, so its cursors are closed by the
+    end of their transaction (Informix: COMMIT/ROLLBACK WORK closes every
+    cursor not declared WITH HOLD); its server-side scroll cursor then gets
+    the server's -400 on the next SFETCH, and the connection goes on."""
+    table = new_table("holdless", "id INTEGER NOT NULL")
+    with connect().cursor() as cur:
+        cur.executemany(f"INSERT INTO {table} VALUES (?)", [(i,) for i in range(1, 21)])
+    conn = connect(autocommit=False)
+    with conn.cursor() as cur:
+        cur.execute(f"INSERT INTO {table} VALUES (?)", (21,))   # opens the transaction
+    scroll = conn.cursor(scrollable=True)
+    scroll.execute(f"SELECT id FROM {table} ORDER BY id")
+    assert scroll.fetchone() == (1,)
+    getattr(conn, end)()
+    with pytest.raises(informix_db.DatabaseError) as info:
+        scroll.fetchone()
+    assert info.value.sqlcode == -400
+    scroll.close()
+    assert_alive(conn)
+    expected = 21 if end == "commit" else 20
+    assert query(conn, f"SELECT COUNT(*) FROM {table}") == [(expected,)]
+
+
 # ---------------------------------------------------------------------------
 # 8. errors
 # ---------------------------------------------------------------------------

@@ -451,3 +451,60 @@ def test_error_code_and_session_survives(errors_run: RunResult, step: str) -> No
     body = dict(group_steps(errors_run.records))[step]
     kinds = [(r[0], r[1]) for r in body]
     assert kinds == [("ERROR", str(EXPECTED_ERRORS[step])), ("HEALTH", "1")], body
+
+
+# ------------------------------------------------------------- scenario 8
+
+
+@pytest.mark.interop
+def test_hold_cursors_over_commit_and_cursors_closed_at_commit(jdbc: JdbcClient,
+                                                               ifx_target: Any) -> None:
+    """HOLD_CURSORS_OVER_COMMIT (SQ_HOLD before SQ_OPEN, with a bound
+    parameter) streams on through commits and a rollback of writes on the
+    same connection, every row once.  A CLOSE_CURSORS_AT_COMMIT result is
+    closed by IBM's driver itself when the transaction ends (-79878 "ResultSet
+    not open", raised without asking the server: IfxResultSet.next checks its
+    isClosed flag), and the driver's cleanup of it is accepted."""
+    result = jdbc.run(ifx_target, "hold").check()
+    assert result.facts() == {
+        "default_holdability": "2",          # CLOSE_CURSORS_AT_COMMIT
+        "held_holdability": "1",             # HOLD_CURSORS_OVER_COMMIT
+        "held_rows": "5000",
+        "held_id_sum": str(5000 * 5001 // 2),
+        "held_disorder": "0",
+        # 10 writes during the held read, the one at 2500 rolled back; of
+        # the two cut reads' writes the committed one stays.
+        "log_rows": "10",
+        "health": "1",
+    }
+    cuts = {r[0]: r[1:] for r in result.records if r[0].startswith("cut")}
+    assert cuts == {"cut_commit": ("-79878", "short"), "cut_rollback": ("-79878", "short")}
+
+
+# ------------------------------------------------------------- re-executing a query
+
+
+@pytest.mark.interop
+def test_query_executed_again_while_its_result_is_open(jdbc: JdbcClient, ifx_target: Any) -> None:
+    """IBM's driver runs a prepared query again with a new parameter while
+    the first result set is still open; the server closes the cursor and
+    reopens it with the new values (IBM Informix Guide to SQL: Syntax, OPEN
+    statement, "Reopening a cursor"), so the second result is complete and
+    its own -- never -257 and never rows left over from the first."""
+    import informix_stream
+
+    table = f"reopen_{os.getpid()}"
+    with informix_stream.connect(host=ifx_target.host, port=ifx_target.port,
+                                 user=ifx_target.user, password=ifx_target.password,
+                                 database=ifx_target.database, autocommit=True) as conn:
+        cur = conn.cursor()
+        cur.execute(f"CREATE TABLE {table} (id INTEGER)")
+        cur.executemany(f"INSERT INTO {table} VALUES (?)", [(i,) for i in range(1, 301)])
+        try:
+            records = run_ok(jdbc, ifx_target, "reopen",
+                             f"SELECT id FROM {table} WHERE id > ? ORDER BY id", "0", "290")
+        finally:
+            cur.execute(f"DROP TABLE {table}")
+    assert records_of(records, "first") == [("1",)]
+    assert records_of(records, "ERROR") == []
+    assert records_of(records, "row") == [(str(i),) for i in range(291, 301)]

@@ -10,7 +10,7 @@ import pytest
 
 from informix_stream.codecs import IntervalYM, TypeCode, make_row_decoder
 from informix_stream.emulator.engine import Engine
-from informix_stream.emulator.statements import SqlError, StatementKind
+from informix_stream.emulator.statements import NOT_SUPPORTED, SqlError, StatementKind
 
 
 @pytest.fixture
@@ -465,3 +465,65 @@ def test_text_outside_the_codeset_is_rejected_on_insert(s):
     assert error_of(s, "insert into cs values (?, ?)", [1, "\u20ac"])[0] == -23103
     assert error_of(s, "insert into cs (v) values (?)", ["\u20ac"])[0] == -23103
     assert run(s, "select count(*) from cs") == [(0,)]
+
+
+def test_translations_are_shared_and_forgotten_when_the_catalog_changes(engine):
+    """The translation cache (issue 11's per-statement cost): a second
+    session's PREPARE of the same text reuses the first one's translation,
+    and a DDL statement from either makes both see the new table shape."""
+    a, b = engine.connect("testdb"), engine.connect("testdb")
+    run(a, "CREATE TABLE shape (x INTEGER)")
+    run(a, "INSERT INTO shape VALUES (1)")
+    first = a.prepare("SELECT * FROM shape")
+    again = b.prepare("SELECT * FROM shape")
+    assert again.translation is first.translation          # shared, not re-translated
+    assert again is not first                               # each PREPARE its own handle
+    run(b, "DROP TABLE shape")
+    run(b, "CREATE TABLE shape (x INTEGER, y VARCHAR(10))")
+    run(b, "INSERT INTO shape VALUES (2, 'two')")
+    fresh = a.prepare("SELECT * FROM shape")
+    assert [c.name for c in fresh.columns] == ["x", "y"]
+    assert run(a, "SELECT * FROM shape") == [(2, "two")]
+    with pytest.raises(SqlError) as info:                   # the old handle is stale
+        a.check_current(first)
+    assert info.value.sqlcode == -710
+
+
+def test_a_failed_translation_is_not_remembered(engine):
+    """A PREPARE that failed because a table was missing succeeds once the
+    table exists: failures are never cached."""
+    s = engine.connect("testdb")
+    with pytest.raises(SqlError) as info:
+        s.prepare("SELECT * FROM later")
+    assert info.value.sqlcode == -206
+    run(s, "CREATE TABLE later (x INTEGER)")
+    assert [c.name for c in s.prepare("SELECT * FROM later").columns] == ["x"]
+
+
+def test_day_time_interval_beyond_storage_is_refused_as_unsupported(s):
+    """INTERVAL DAY(9) TO FRACTION(5) holds up to 999,999,999 days on a real
+    server; the emulator stores microseconds in a 64-bit integer (about
+    106.75 million days) and says so beyond that, instead of failing
+    internally (-999) as it did, or storing something else."""
+    run(s, "CREATE TABLE iv (i INTERVAL DAY(9) TO FRACTION(5))")
+    run(s, "INSERT INTO iv VALUES (?)", (dt.timedelta(days=100_000_000, microseconds=10),))
+    assert error_of(s, "INSERT INTO iv VALUES (?)", (dt.timedelta(days=999_999_999),))[:2] == \
+        (NOT_SUPPORTED, 0)
+    assert error_of(s, "INSERT INTO iv VALUES (?)", (dt.timedelta(days=-200_000_000),))[:2] == \
+        (NOT_SUPPORTED, 0)
+    assert run(s, "SELECT i FROM iv") == [(dt.timedelta(days=100_000_000, microseconds=10),)]
+
+
+def test_sequence_counter_survives_a_restart_with_a_data_dir(tmp_path):
+    """NEXTVAL is outside transactions (kept in memory); closing the engine
+    writes it back, so a restarted emulator never hands a number out twice."""
+    engine = Engine(["testdb"], data_dir=tmp_path)
+    s = engine.connect("testdb")
+    run(s, "CREATE SEQUENCE counter")
+    assert [run(s, "SELECT counter.NEXTVAL FROM systables WHERE tabid = 1") for _ in range(2)] \
+        == [[(1,)], [(2,)]]
+    engine.close()
+    engine = Engine(["testdb"], data_dir=tmp_path)
+    s = engine.connect("testdb")
+    assert run(s, "SELECT counter.NEXTVAL FROM systables WHERE tabid = 1") == [(3,)]
+    engine.close()

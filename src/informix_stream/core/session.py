@@ -99,6 +99,9 @@ class ClientSession:
         self.autocommit = False
         self.logged = False
         self.in_transaction = False
+        # Transactions ended by COMMIT/ROLLBACK WORK so far: each one closed
+        # on the server every cursor not declared WITH HOLD.
+        self.tx_ends = 0
 
     # -- state checks -------------------------------------------------------
     def check(self) -> None:
@@ -107,6 +110,13 @@ class ClientSession:
             raise InterfaceError("connection is closed")
         if self.broken is not None:
             raise OperationalError(f"connection is unusable: {self.broken}")
+
+    def transaction_ended(self) -> None:
+        """The server answered COMMIT or ROLLBACK WORK: no transaction now,
+        and every cursor opened before without WITH HOLD is closed there
+        (cursors compare ``tx_ends`` with its value at their OPEN)."""
+        self.in_transaction = False
+        self.tx_ends += 1
 
     def mark_broken(self, why: str) -> None:
         if self.broken is None:

@@ -20,8 +20,9 @@ from . import requests as rq
 CACHEABLE = frozenset({StmtType.SELECT, StmtType.INSERT, StmtType.UPDATE, StmtType.DELETE,
                        StmtType.DELETE_ALL, StmtType.UPDATE_ALL})
 # Statement types after which every kept description may be stale.
-INVALIDATING = frozenset({StmtType.CREATE_TABLE, StmtType.DROP_TABLE, StmtType.CREATE_INDEX,
-                          StmtType.DROP_INDEX, StmtType.ALTER, StmtType.DATABASE,
+INVALIDATING = frozenset({StmtType.SELECT_INTO, StmtType.CREATE_TABLE, StmtType.DROP_TABLE,
+                          StmtType.CREATE_INDEX, StmtType.DROP_INDEX, StmtType.ALTER,
+                          StmtType.DATABASE,
                           StmtType.CLOSE_DATABASE, StmtType.CREATE_DATABASE})
 # "Table has been dropped, altered, or renamed": a kept statement is stale.
 STALE_STATEMENT = -710

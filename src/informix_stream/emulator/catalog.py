@@ -16,6 +16,7 @@ from informix_stream.errors import DataError
 
 from .statements import (IMAGE_COLUMN, Bind, ColumnDef, CreateIndex, CreateTable, Drop, SqlError,
                          TableDef, exact_decimal)
+from .sequences import SEQUENCE_DDL, Sequences
 from .values import DAY0, TEXT_CODES, ExactAvg, ExactSum, decimal_order, image_maker, writer_for
 
 OWNER = "informix"
@@ -56,6 +57,11 @@ def _system_tables() -> dict[str, list[tuple[str, str]]]:
         "sysconstraints": [("constrid", "INTEGER"), ("constrname", v128), ("owner", c32),
                            ("tabid", "INTEGER"), ("constrtype", "CHAR(1)"),
                            ("idxname", v128)],
+        # IBM Informix Guide to SQL: Reference, "SYSSEQUENCES".
+        "syssequences": [("seqid", "INTEGER"), ("tabid", "INTEGER"), ("start_val", "INT8"),
+                         ("inc_val", "INT8"), ("max_val", "INT8"), ("min_val", "INT8"),
+                         ("cycle", "CHAR(1)"), ("restart_val", "INT8"), ("cache", "INTEGER"),
+                         ("order", "CHAR(1)")],
     }
 
 
@@ -110,12 +116,20 @@ class Database:
         # against an earlier version gets -710 at OPEN/EXECUTE, as Informix
         # answers a prepared statement whose table was dropped or altered.
         self.table_versions: dict[str, int] = {}
+        # Statements already translated, keyed by (SQL text, generation):
+        # translation depends only on the catalog, and every catalog change
+        # moves the generation on, so a stale entry can never be found.
+        self.generation = 0
+        self.prepared: dict[tuple[str, int], object] = {}
+        self.closed = False
         self.keeper = self.connect(0)
         self.keeper.execute("PRAGMA journal_mode=WAL")
         if not self.keeper.execute(
                 "SELECT 1 FROM sqlite_master WHERE name = '_ifx_tables'").fetchone():
             self.keeper.executescript(_META_DDL)
-            self._register_system_tables()
+        self.keeper.executescript(SEQUENCE_DDL)      # databases made before sequences too
+        self._register_system_tables()
+        self.sequences = Sequences()
         self.reload(self.keeper)
 
     def connect(self, wait_ms: int) -> sqlite3.Connection:
@@ -139,10 +153,15 @@ class Database:
             raise
 
     def _register_system_tables(self) -> None:
+        """Catalog rows for the system tables a database lacks (all of them
+        when it is new; those added since, for one made by an older version)."""
         today = dt.date.today().toordinal() - DAY0
+        present = {name for (name,) in self.keeper.execute("SELECT tabname FROM _ifx_tables")}
         with self.keeper:
             self.keeper.execute("BEGIN")
             for tabid, (tabname, cols) in enumerate(_system_tables().items(), start=1):
+                if tabname in present:
+                    continue
                 self.keeper.execute(
                     "INSERT INTO _ifx_tables (tabid, tabname, owner, created, tabtype, ncols,"
                     " rowsize) VALUES (?, ?, ?, ?, 'T', ?, 0)",
@@ -151,16 +170,23 @@ class Database:
                     ctype = parse_type(type_text)
                     _add_column(self.keeper, tabid, colno, ColumnDef(colname, ctype))
 
+    def schema_changed(self) -> None:
+        """Forget every translation: the catalog they were made against changed."""
+        self.generation += 1
+        self.prepared.clear()
+
     def reload(self, conn: sqlite3.Connection) -> None:
         """Rebuild the in-memory catalog from the meta tables."""
         with self.lock:
+            self.schema_changed()
             tables: dict[str, TableDef] = {}
             tabids: dict[str, int] = {}
             names = {}
             imaged = {name for (name,) in conn.execute(
                 "SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) p"
                 " WHERE m.type = 'table' AND p.name = ?", (IMAGE_COLUMN,))}
-            for tabid, tabname in conn.execute("SELECT tabid, tabname FROM _ifx_tables"):
+            for tabid, tabname in conn.execute(
+                    "SELECT tabid, tabname FROM _ifx_tables WHERE tabtype <> 'Q'"):
                 tables[tabname] = TableDef(tabname, [], tabname in imaged)
                 tabids[tabname] = tabid
                 names[tabid] = tabname
@@ -179,6 +205,12 @@ class Database:
             self.images = {name: image_maker(t.columns) for name, t in tables.items()
                            if t.image}
             self._load_counters(conn)
+            self.sequences.load(conn)
+
+    def next_tabid(self, conn: sqlite3.Connection) -> int:
+        """The tabid a new table or sequence gets: user objects from 100 on."""
+        top = conn.execute("SELECT max(tabid) FROM _ifx_tables").fetchone()[0]
+        return max(99, top or 0) + 1
 
     def _load_counters(self, conn: sqlite3.Connection) -> None:
         counters: dict[tuple[str, int], int] = {}
@@ -218,10 +250,15 @@ class Database:
                      (serial, serial8, table))
 
     def close(self) -> None:
+        """Write counters back and close; a second call does nothing."""
         with self.lock:
+            if self.closed:
+                return
+            self.closed = True
             for table in list(self.tables):
                 if self.tables[table].serial_columns:
                     self.save_counters(self.keeper, table)
+            self.sequences.save(self.keeper)
             self.keeper.close()
 
 
@@ -247,7 +284,7 @@ def _storage(ctype: ColumnType) -> str:
     return _STORAGE.get(ctype.code, "TEXT" if ctype.code in TEXT_CODES else "INTEGER")
 
 
-def _column_sql(col: ColumnDef) -> str:
+def column_sql(col: ColumnDef) -> str:
     parts = [f'"{col.name}"', _storage(col.type)]
     if not col.type.nullable:
         parts.append("NOT NULL")
@@ -268,8 +305,10 @@ def create_table(db: Database, conn: sqlite3.Connection, ddl: CreateTable) -> No
         for col in cols:
             if col not in names:
                 raise SqlError(-217, 0, col, f"column {col} not found")
-    tabid = max([99, *db.tabids.values()]) + 1
-    body = [_column_sql(c) for c in ddl.columns]
+    if ddl.name in db.sequences.states:
+        raise SqlError(-310, 0, ddl.name, f"{ddl.name} already exists as a sequence")
+    tabid = db.next_tabid(conn)
+    body = [column_sql(c) for c in ddl.columns]
     imaged = image_maker(ddl.columns) is not None
     if imaged:
         body.append(f"{IMAGE_COLUMN} BLOB")

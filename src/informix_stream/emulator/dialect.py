@@ -13,7 +13,7 @@ handed in by the engine and never touches SQLite.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Container
 
 from informix_stream.codecs import ColumnType, TypeCode
 
@@ -24,7 +24,8 @@ from .translate_ddl import DdlRules
 from .translate_expr import ExprRules
 from .translate_select import SelectRules
 from .translate_write import WriteRules
-from .typerules import (CLAUSE_END, CMP_OPS, DECIMAL_CODES, FUNCTION_RENAMES, TODAY_SQL, T_DECIMAL, UNIT_WORDS,
+from .typerules import (CLAUSE_END, CMP_OPS, DECIMAL_CODES, FUNCTION_RENAMES, JOIN_WORDS,
+                        TODAY_SQL, T_DECIMAL, UNIT_WORDS,
                         collection_values, current_sql, datetime_type, temporal_type)
 
 
@@ -39,15 +40,16 @@ Lookup = Callable[[str], "TableDef | None"]
 _ARITH_TEXT = frozenset({"+", "-", "*", "/", "||"})
 
 
-def translate(sql: str, lookup: Lookup) -> Translation:
-    """Translate one Informix statement; ``lookup`` resolves table names."""
+def translate(sql: str, lookup: Lookup, sequences: Container[str] = ()) -> Translation:
+    """Translate one Informix statement; ``lookup`` resolves table names and
+    ``sequences`` holds the database's sequence names."""
     tokens = tokenize(sql)
     if not tokens:
         raise SqlError(-201, message="empty statement")
     if any(t.kind == "word" and t.text == IMAGE_COLUMN.upper() for t in tokens):
         raise SqlError(-217, 0, IMAGE_COLUMN, f"column {IMAGE_COLUMN} not found")
     try:
-        return _Translator(sql, tokens, lookup).run()
+        return _Translator(sql, tokens, lookup, sequences).run()
     except (IndexError, ValueError):
         # Running off the end of the tokens means the statement is incomplete.
         raise SqlError(-201, message="a syntax error has occurred") from None
@@ -56,10 +58,13 @@ def translate(sql: str, lookup: Lookup) -> Translation:
 class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
     """Single-use translator over one statement's tokens."""
 
-    def __init__(self, sql: str, tokens: list[Token], lookup: Lookup) -> None:
+    def __init__(self, sql: str, tokens: list[Token], lookup: Lookup,
+                 sequences: Container[str] = ()) -> None:
         self.sql = sql
         self.toks = tokens
         self.lookup = lookup
+        self.sequences = sequences
+        self.nextvals: set[str] = set()
         self.binds: list[Bind] = []
         self.param_count = sum(1 for t in tokens if t.kind == "param")
         self.scope: list[tuple[str, TableDef]] = []   # (alias, table) of every FROM
@@ -115,6 +120,8 @@ class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
 
     def table(self, name: str) -> TableDef:
         tdef = self.lookup(name.lower())
+        if tdef is None and name.lower() in self.sequences:
+            raise SqlError(-8317, 0, name.lower(), "a sequence cannot appear in the FROM clause")
         if tdef is None:
             raise SqlError(-206, -111, name.lower(), f"table {name.lower()} not found")
         return tdef
@@ -189,6 +196,16 @@ class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
                         and self.text(i - 1) != ".":
                     i += 2          # owner or database prefix of a table name
                     continue
+                if in_from and i and self.text(i - 1) in ("FROM", ",", "JOIN"):
+                    stored = self.storage_ref(i)
+                    if stored:
+                        out.append(stored)
+                        i += 1
+                        continue
+                if self.sequence_operator(i):
+                    out.append(self.sequence_call(i))
+                    i += 3
+                    continue
                 step = self.rewrite_word(i, end, out)
                 if step:
                     i += step
@@ -214,6 +231,35 @@ class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
                 out.append(t.raw)
             i += 1
         return out
+
+    def sequence_operator(self, i: int) -> bool:
+        """Is ``seq.NEXTVAL``/``seq.CURRVAL`` at i (seq one of the database's)?"""
+        return self.text(i + 1) == "." and self.word(i + 2) in ("NEXTVAL", "CURRVAL") \
+            and self.toks[i].raw.lower() in self.sequences
+
+    def sequence_call(self, i: int) -> str:
+        """The SQLite call for the sequence operator at i.  Informix gives
+        every NEXTVAL of one sequence in a statement the same value; the
+        emulator's function would step it each time, so a second one is
+        refused rather than answered differently."""
+        name, op = self.toks[i].raw.lower(), self.word(i + 2)
+        if op == "NEXTVAL":
+            if name in self.nextvals:
+                raise SqlError(NOT_SUPPORTED, message=f"{name}.NEXTVAL twice in one statement "
+                                                      "is not supported by the emulator")
+            self.nextvals.add(name)
+        return f"ifx_{op.lower()}({quote(name)})"
+
+    def storage_ref(self, i: int) -> str:
+        """For a TEMP table named at i in a FROM list: its storage table,
+        aliased to its Informix name unless the statement gives an alias."""
+        tdef = self.lookup(self.toks[i].raw.lower())
+        if tdef is None or not tdef.storage:
+            return ""
+        nxt = self.word(i + 1)
+        aliased = nxt == "AS" or (nxt and nxt not in JOIN_WORDS and nxt not in CLAUSE_END
+                                  and nxt not in ("ON", "USING"))
+        return tdef.sql_name if aliased else tdef.sql_ref()
 
     def param_index(self, i: int) -> int:
         return sum(1 for t in self.toks[:i] if t.kind == "param")

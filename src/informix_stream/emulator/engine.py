@@ -36,6 +36,7 @@ writer waits a bounded time for the write lock instead of failing at once.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import itertools
@@ -46,19 +47,20 @@ import shutil
 import sqlite3
 import tempfile
 import weakref
-from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from informix_stream.codecs import ColumnType, TypeCode
 from informix_stream.errors import DataError
 
-from .catalog import Database, create_index, create_table, drop
+from .catalog import Database
 from .dialect import translate
-from .statements import (NOT_SUPPORTED, CreateIndex, CreateTable, Drop, ResultColumn, SqlError,
-                         StatementKind, Translation)
-from .sqlite_errors import map_error
+from .ddl_runner import DdlRunner
+from .results import ExecResult, Prepared, RowSource
 from .sqlfunctions import register_builtins
-from .values import Converter, image_failure, row_converter, writer_for
+from .sqlite_errors import map_error
+from .statements import NOT_SUPPORTED, ResultColumn, SqlError, StatementKind, Translation
+from .temp_tables import TempTables, drop_orphans
+from .values import image_failure, row_converter, writer_for
 
 __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultColumn",
            "StatementKind", "SqlError"]
@@ -77,76 +79,9 @@ INTERNAL_NOT_SUPPORTED = NOT_SUPPORTED
 # Idle reader connections a session keeps (it opens one per concurrently
 # open cursor outside a transaction, never sharing a busy one).
 _IDLE_READERS = 4
+# Translations a database keeps (all forgotten at once when full).
+_TRANSLATIONS_KEPT = 1024
 _SAVEPOINT_ACTIONS = ("SAVEPOINT", "ROLLBACK TO SAVEPOINT", "RELEASE SAVEPOINT")
-
-
-# ---------------------------------------------------------------------------
-# Public result types
-# ---------------------------------------------------------------------------
-
-@dataclass
-class ExecResult:
-    rowcount: int
-    serial: int = 0
-    serial8: int = 0
-
-
-@dataclass
-class Prepared:
-    sql: str
-    kind: StatementKind
-    columns: list[ResultColumn]
-    param_count: int
-    param_types: list[ColumnType | None]
-    table: str | None
-    translation: Translation = field(repr=False, default=None)  # type: ignore[assignment]
-    # (client index or None, converted constant, converter) per SQLite '?'
-    binds: list[tuple[int | None, object, Converter]] = field(repr=False, default_factory=list)
-    direct: bool = field(repr=False, default=False)   # binds are params in order
-    convert: Callable[[list], list] | None = field(repr=False, default=None)
-    # INSERT: converted bind values -> the row image bound after them
-    image: Callable[[list], bytes | None] | None = field(repr=False, default=None)
-    # table name -> its version when prepared (see Database.table_versions)
-    depends: dict[str, int] = field(repr=False, default_factory=dict)
-
-
-class RowSource:
-    """A lazily stepped SQLite cursor; rows are converted one batch at a time.
-
-    When ``encoded`` is True, fetch returns each row as its complete SQ_TUPLE
-    message (bytes) instead of a tuple of values.
-    """
-
-    def __init__(self, cursor: sqlite3.Cursor, columns: list[ResultColumn],
-                 convert: Callable[[list], list] | None, kind: StatementKind,
-                 encoded: bool = False, on_close: Callable[[], None] | None = None) -> None:
-        self.columns = columns
-        self.encoded = encoded
-        self._cursor: sqlite3.Cursor | None = cursor
-        self._convert = convert
-        self._kind = kind
-        self._on_close = on_close
-
-    def fetch(self, n: int) -> list[tuple]:
-        cur = self._cursor
-        if cur is None:
-            return []
-        try:
-            rows = cur.fetchmany(n)
-        except sqlite3.Error as exc:
-            self.close()
-            raise map_error(exc, self._kind) from None
-        if not rows:
-            self.close()
-            return rows
-        return self._convert(rows) if self._convert is not None else rows
-
-    def close(self) -> None:
-        if self._cursor is not None:
-            self._cursor.close()
-            self._cursor = None
-            if self._on_close is not None:
-                self._on_close()
 
 
 # ---------------------------------------------------------------------------
@@ -169,6 +104,8 @@ class Engine:
         self._dbs = {name.lower(): Database(name.lower(), os.path.join(root, f"{name.lower()}.db"),
                                              durable=data_dir is not None)
                      for name in databases}
+        for db in self._dbs.values():
+            drop_orphans(db.keeper)
         self._sessions: weakref.WeakSet[Session] = weakref.WeakSet()
         self._ids = itertools.count(1)
 
@@ -193,7 +130,7 @@ class Engine:
             self._tempdir = None
 
 
-class Session:
+class Session(DdlRunner):
     """One client's connection to one database; one thread at a time."""
 
     def __init__(self, db: Database, session_id: int) -> None:
@@ -210,7 +147,13 @@ class Session:
         self._dml = self._conn.cursor()
         self._in_tx = False
         self._ddl_in_tx = False
+        self._tx_changes = 0                   # total_changes at BEGIN
+        # Row sources reading on the main connection, kept until their
+        # transaction ends (see RowSource.keep_rest).
+        self._main_sources: list[RowSource] = []
         self._savepoints: dict[str, bool] = {}    # name -> declared UNIQUE
+        self._temps = TempTables(session_id)
+        self._currvals: dict[str, int] = {}     # sequence -> this session's last NEXTVAL
         self.last_serial = 0
         self.last_serial8 = 0
         self.last_rowcount = 0
@@ -224,9 +167,29 @@ class Session:
         conn.create_function("ifx_serial", 3, self._serial)
         conn.create_function("ifx_dbinfo", -1, self._dbinfo)
         register_builtins(conn)
+        conn.create_function("ifx_nextval", 1, self._nextval)
+        conn.create_function("ifx_currval", 1, self._currval)
         return conn
 
     # -- SQL functions bound to the session -------------------------------------
+    def _nextval(self, name: str) -> int:
+        try:
+            value = self._db.sequences.next_value(name)
+        except SqlError as exc:
+            self._db.failures.error = exc      # map_error reports it as raised
+            raise
+        self._currvals[name] = value
+        return value
+
+    def _currval(self, name: str) -> int:
+        value = self._currvals.get(name)
+        if value is None:
+            exc = SqlError(-8315, 0, name, f"sequence {name} CURRVAL is not yet defined "
+                                           "in this session")
+            self._db.failures.error = exc
+            raise exc
+        return value
+
     def _serial(self, table: str, code: int, value: object) -> int:
         result = self._db.next_serial(table, code, value)
         if code == TypeCode.SERIAL:
@@ -265,6 +228,7 @@ class Session:
             raise SqlError(-535, message="already in transaction")
         self._conn.execute("BEGIN")
         self._in_tx = True
+        self._tx_changes = self._conn.total_changes
 
     def commit(self) -> None:
         if not self._in_tx:
@@ -287,28 +251,57 @@ class Session:
                 raise
         if self._ddl_in_tx:
             self._db.reload(self._conn)
+            self._temps.forget_missing(self._conn)
         self._end_tx()
 
     def _end_tx(self) -> None:
         self._in_tx = False
         self._ddl_in_tx = False
         self._savepoints.clear()
+        sources, self._main_sources = self._main_sources, []
+        for source in sources:       # only hold cursors are still open here
+            source.keep_rest()
 
     def close(self) -> None:
         if self._conn is None:
             return
         if self._in_tx:
             self.rollback()
-        for conn in [r[0] for r in self._readers] + [self._conn]:
-            if conn is not None:
-                conn.close()
+        for conn in [r[0] for r in self._readers]:
+            conn.close()
         self._readers = []
+        if self._temps.tables:
+            try:
+                self._temps.drop_all(self._conn)
+            except sqlite3.Error:
+                pass        # left for drop_orphans when the database next opens
+        self._conn.close()
         self._conn = None  # type: ignore[assignment]
 
     # -- prepare ---------------------------------------------------------------------
     def prepare(self, sql: str) -> Prepared:
-        """Translate and validate now, as Informix's PREPARE does."""
-        t = translate(sql, self._db.tables.get)
+        """Translate and validate now, as Informix's PREPARE does.
+
+        Translations are shared by every session of the database, keyed by
+        the SQL text and the catalog's generation (read before translating,
+        so a translation that raced a DDL statement is filed under a
+        generation nobody asks for again): a test suite's thousands of
+        repeated small statements pay for translation once.
+        """
+        db = self._db
+        key = (sql, db.generation)
+        if self._temps.tables:      # this session's names resolve differently
+            key += (self._id, self._temps.version)
+        cached = db.prepared.get(key)
+        if cached is None:
+            cached = self._translate(sql)
+            if len(db.prepared) >= _TRANSLATIONS_KEPT:
+                db.prepared.clear()
+            db.prepared[key] = cached
+        return dataclasses.replace(cached)
+
+    def _translate(self, sql: str) -> Prepared:
+        t = translate(sql, self._temps.lookup(self._db.tables), self._db.sequences.states)
         if t.sql:
             self._validate(t)
         binds = []
@@ -323,8 +316,11 @@ class Session:
         versions = self._db.table_versions
         depends = {name: versions.get(name, 0)
                    for name in set(_WORD.findall(sql.lower())) if name in self._db.tables}
+        convert = None
+        if t.kind is StatementKind.SELECT and t.columns:
+            convert = _images if t.encoded else row_converter(t.columns) or _identity
         return Prepared(sql, t.kind, t.columns, t.param_count, param_types, t.table, t,
-                        binds, direct, image=self._image_binder(t), depends=depends)
+                        binds, direct, convert, image=self._image_binder(t), depends=depends)
 
     def check_current(self, stmt: Prepared) -> None:
         """-710 when a table the statement was prepared against changed since."""
@@ -381,7 +377,7 @@ class Session:
         elif kind is StatementKind.ROLLBACK:
             self.rollback()
         elif kind is StatementKind.DDL:
-            self._ddl(stmt.translation)
+            return ExecResult(self._ddl(stmt.translation, self._values(stmt, params)))
         elif kind is StatementKind.OTHER:
             self._option(stmt.translation.option)
         elif kind is StatementKind.SELECT:
@@ -424,25 +420,40 @@ class Session:
     def _atomic(self, kind: StatementKind) -> "_Savepoint":
         return _Savepoint(self._conn, kind, self._db)
 
-    def open_cursor(self, stmt: Prepared, params: Sequence[object] = ()) -> RowSource:
+    def open_cursor(self, stmt: Prepared, params: Sequence[object] = (), *,
+                    hold: bool = False) -> RowSource:
+        """``hold``: the cursor outlives its transaction (WITH HOLD)."""
         if stmt.kind is not StatementKind.SELECT:
             raise SqlError(-481, message="statement is not a SELECT")
         values = self._values(stmt, params)
-        reader = None if self._in_tx else self._reading_connection()
+        reader = None if self._reads_on_main(hold) else self._reading_connection()
         conn = self._conn if reader is None else reader[0]
         try:
             cursor = conn.execute(stmt.translation.sql, values)
         except sqlite3.Error as exc:
             raise map_error(exc, stmt.kind, self._db) from None
-        on_close = None
-        if reader is not None:
-            reader[1] += 1
-            on_close = functools.partial(_release_reader, reader)
         encoded = stmt.translation.encoded
         if stmt.convert is None and stmt.columns:
             stmt.convert = _images if encoded else row_converter(stmt.columns) or _identity
         convert = None if stmt.convert is _identity else stmt.convert
-        return RowSource(cursor, stmt.columns, convert, stmt.kind, encoded, on_close)
+        source = RowSource(cursor, stmt.columns, convert, stmt.kind, encoded)
+        if reader is not None:
+            reader[1] += 1
+            source._on_close = functools.partial(_release_reader, reader)
+        else:
+            self._main_sources.append(source)
+            source._on_close = functools.partial(_forget_source, self._main_sources, source)
+        return source
+
+    def _reads_on_main(self, hold: bool) -> bool:
+        """Inside a transaction a cursor reads on the main connection, to see
+        the transaction's own writes.  A hold cursor opened before the
+        transaction wrote anything reads on a reader instead: it sees the
+        same rows, and its snapshot does not pin the main connection after
+        COMMIT (RowSource.keep_rest covers one opened after writes)."""
+        if not self._in_tx:
+            return False
+        return not hold or self._ddl_in_tx or self._conn.total_changes != self._tx_changes
 
     def _should_stop(self) -> int:
         check = self.interrupt_requested
@@ -523,27 +534,17 @@ class Session:
             for other in later:
                 del names[other]
 
-    def _ddl(self, t: Translation) -> None:
-        ddl = t.ddl
-        with self._db.lock, self._atomic(StatementKind.DDL):
-            if isinstance(ddl, CreateTable):
-                create_table(self._db, self._conn, ddl)
-            elif isinstance(ddl, CreateIndex):
-                create_index(self._db, self._conn, ddl)
-            elif isinstance(ddl, Drop):
-                drop(self._db, self._conn, ddl)
-        if isinstance(ddl, CreateTable) or (isinstance(ddl, Drop) and ddl.what == "TABLE"):
-            versions = self._db.table_versions
-            versions[ddl.name] = versions.get(ddl.name, 0) + 1
-        if self._in_tx:
-            self._ddl_in_tx = True
-
 
 _WORD = re.compile(r"[a-z_][a-z0-9_$]*")
 
 
 def _release_reader(reader: list) -> None:
     reader[1] -= 1
+
+
+def _forget_source(sources: list, source: RowSource) -> None:
+    if source in sources:
+        sources.remove(source)
 
 
 def _identity(rows: list) -> list:

@@ -25,8 +25,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import logging
-from bisect import bisect_right
-from itertools import accumulate
 
 from .. import codecs
 from ..framing import Writer
@@ -35,8 +33,9 @@ from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols)
+from .cursors import ServerCursor, close_unheld
 from .engine import Engine
-from .statements import NOT_SUPPORTED, SqlError, StatementKind
+from .statements import NOT_SUPPORTED, CreateTable, SqlError, StatementKind
 
 # The feature mask a real server answers to SQ_PROTOCOLS (12.10's last byte).
 # Its bits fix framing for JDBC: 2-byte tuple size in DESCRIBE (bit 69 clear),
@@ -88,78 +87,9 @@ class _Statement:
     immediate: bool = False          # SQ_COMMAND: released even on error
     params: list = field(default_factory=list)
     cursor_name: bytes = b""
-    scroll: bool = False
-    cursor: _Cursor | None = None
-
-
-class _Cursor:
-    """Server-side position in a result, producing SQ_TUPLE messages on demand.
-
-    A row source may hand over rows already in tuple form (``encoded``), as
-    the engine does when it keeps row images for a table; otherwise rows are
-    encoded here, once, as they are fetched.
-    """
-
-    def __init__(self, source, columns: list, scroll: bool) -> None:
-        self.source = source
-        self.encoded = getattr(source, "encoded", False)
-        self.encode = None if self.encoded else codecs.make_tuple_encoder([c.type for c in columns])
-        self.pending: list[bytes] = []   # tuple messages fetched but not sent
-        self.sent = 0
-        self.exhausted = False
-        self.rows: list[bytes] | None = None
-        if scroll:                       # random access needs the whole result
-            self.rows = self._drain()
-            self.position = 0            # 1-based index of the last row sent
-
-    def _next(self, hint: int) -> list[bytes]:
-        batch = self.source.fetch(hint)
-        return batch if self.encoded else list(map(self.encode, batch))
-
-    def _drain(self) -> list[bytes]:
-        out: list[bytes] = []
-        while batch := self._next(1024):
-            out.extend(batch)
-        self.close()
-        return out
-
-    def fetch(self, bufsize: int, out: bytearray) -> bool:
-        """Append whole tuples whose row images fit in ``bufsize`` (at least
-        one); True once the result is exhausted and everything was sent.
-
-        This is the emulator's serving hot path, so the per-row work is done
-        by C-level helpers: running totals of the message lengths, a binary
-        search for how many fit (each message is its row image plus an
-        8-byte header), one join.
-        """
-        used = 0
-        pending = self.pending
-        while True:
-            if not pending:
-                if self.exhausted:
-                    break
-                batch = self._next(max(16, bufsize // 24))
-                if not batch:
-                    self.exhausted = True
-                    break
-                pending.extend(batch)
-            ends = list(accumulate(map(len, pending)))
-            fits = bisect_right(range(len(ends)), bufsize - used,
-                                key=lambda j: ends[j] - 8 * (j + 1))
-            if fits == 0:
-                if used:
-                    break
-                fits = 1                   # one tuple always goes
-            out += b"".join(pending[:fits])
-            used += ends[fits - 1] - 8 * fits
-            self.sent += fits
-            del pending[:fits]
-            if pending:
-                break
-        return self.exhausted and not pending
-
-    def close(self) -> None:
-        self.source.close()
+    scroll: bool = False             # SQ_SCROLL before the next OPEN
+    hold: bool = False               # SQ_HOLD before the next OPEN
+    cursor: ServerCursor | None = None
 
 
 class Session:
@@ -344,6 +274,9 @@ class Session:
         p = st.prepared
         if isinstance(p, _SessionStatement):
             return StmtType.CLOSE_DATABASE if p.closes else StmtType.DATABASE
+        ddl = p.translation.ddl if p.translation is not None else None
+        if isinstance(ddl, CreateTable) and ddl.as_select:
+            return StmtType.SELECT_INTO
         return _STMT_TYPES[p.kind]
 
     def _want_done(self, _msg, w: Writer) -> None:
@@ -375,22 +308,39 @@ class Session:
     def _scroll(self, _msg, _w: Writer) -> None:
         self._need_current().scroll = True
 
+    def _hold(self, _msg, _w: Writer) -> None:
+        self._need_current().hold = True
+
     def _open(self, _msg, _w: Writer) -> None:
         st = self._need_current()
+        # SCROLL and HOLD describe this OPEN only: both clients send them
+        # again with every OPEN (JDBC IfxSqli.sendQuery).
+        scroll, hold, st.scroll, st.hold = st.scroll, st.hold, False, False
         if isinstance(st.prepared, _SessionStatement) or st.prepared.kind is not StatementKind.SELECT:
             raise SqlError(-481, message="invalid statement to open as a cursor")
         if st.cursor is not None:
-            raise SqlError(-257, message="cursor is already open")
+            # OPEN of an open cursor closes it and opens it again with the
+            # new parameters (IBM Informix Guide to SQL: Syntax, OPEN,
+            # "Reopening a cursor"); IBM's JDBC driver relies on it when a
+            # prepared query is executed again before its result is closed.
+            st.cursor.close()
+            st.cursor = None
+        if scroll and st.prepared.translation.for_update:
+            # IBM Informix Error Messages: -526 "Updates are not allowed on a
+            # scroll cursor."
+            raise SqlError(-526, message="updates are not allowed on a scroll cursor")
         db = self._need_db()
         db.check_current(st.prepared)
-        source = db.open_cursor(st.prepared, st.params)
-        st.cursor = _Cursor(source, st.columns, st.scroll)
+        source = db.open_cursor(st.prepared, st.params, hold=hold)
+        st.cursor = ServerCursor(source, st.columns, scroll, hold)
 
     def _nfetch(self, msg: NFetch, w: Writer) -> None:
         st = self._need_current()
         cur = st.cursor
         if cur is None or cur.rows is not None:
-            raise SqlError(-400, message="fetch attempted on unopened cursor")
+            # A real 12.10 server's answer (nukedzn/node-informix,
+            # test/lib.cursor.test.js: "[-400] Fetch attempted on unopen cursor.").
+            raise SqlError(-400, message="fetch attempted on unopen cursor")
         if cur.fetch(max(msg.bufsize, 1), w.parts):
             _done(w, cur.sent)
 
@@ -415,7 +365,7 @@ class Session:
         if st.cursor is not None:
             st.cursor.close()
             st.cursor = None
-        st.scroll = False
+        st.scroll = st.hold = False
 
     def _release(self, st: _Statement) -> None:
         if st.cursor is not None:
@@ -434,6 +384,10 @@ class Session:
             self._run_session_statement(p, w)
             return
         db = self._need_db()
+        if p.kind in (StatementKind.COMMIT, StatementKind.ROLLBACK):
+            self._end_work(p.kind is StatementKind.COMMIT)
+            _done(w, 0)
+            return
         db.check_current(p)
         if p.kind is StatementKind.SELECT:
             db.open_cursor(p, st.params).close()
@@ -479,10 +433,22 @@ class Session:
         self._need_db().begin()
 
     def _commit(self, _msg, _w: Writer) -> None:
-        self._need_db().commit()
+        self._end_work(commit=True)
 
     def _rollback(self, _msg: Rollback, _w: Writer) -> None:
-        self._need_db().rollback()
+        self._end_work(commit=False)
+
+    def _end_work(self, commit: bool) -> None:
+        """COMMIT WORK / ROLLBACK WORK, by message or by statement: the end
+        of a transaction closes the cursors not declared WITH HOLD (see
+        ``cursors.close_unheld``); without a transaction (-255) none."""
+        db = self._need_db()
+        if db.in_transaction:
+            close_unheld(self.statements.values())
+        if commit:
+            db.commit()
+        else:
+            db.rollback()
 
     # -- session-level messages ------------------------------------------------
     def _protocols(self, _msg: Protocols, w: Writer) -> None:
@@ -503,7 +469,7 @@ class Session:
         raise _Stop
 
     def _noop(self, _msg, _w: Writer) -> None:
-        """Flags such as SQ_HOLD and SQ_AUTOFREE that change nothing here."""
+        """Flags such as SQ_AUTOFREE that change nothing here."""
 
 
 @dataclass
@@ -579,6 +545,6 @@ _HANDLERS = {
     RetType: Session._ret_type,
     Tag.VERSION: Session._version,
     Tag.EXIT: Session._exit,
-    Tag.HOLD: Session._noop,
+    Tag.HOLD: Session._hold,
     Tag.AUTOFREE: Session._noop,
 }

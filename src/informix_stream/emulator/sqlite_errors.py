@@ -16,6 +16,7 @@ from .values import image_failure
 # SQLite error mapping
 # ---------------------------------------------------------------------------
 
+_TEMP_STORAGE = re.compile(r"_ifx_tmp\d+_")
 _LOCK_CODES = {StatementKind.INSERT: -271, StatementKind.UPDATE: -346,
                StatementKind.DELETE: -240, StatementKind.SELECT: -244,
                StatementKind.DDL: -242}
@@ -34,7 +35,8 @@ def map_error(exc: sqlite3.Error, kind: StatementKind,
     failed = getattr(db.failures, "error", None) if db is not None else None
     if failed is not None and "user-defined function raised exception" in msg:
         db.failures.error = None
-        return image_failure(failed)
+        # An ifx_* function raised the server's own error (a sequence's, say).
+        return failed if isinstance(failed, SqlError) else image_failure(failed)
     name = getattr(exc, "sqlite_errorname", "")
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in msg:
         return SqlError(_LOCK_CODES.get(kind, -244), -107, "", "record is locked")
@@ -53,6 +55,8 @@ def map_error(exc: sqlite3.Error, kind: StatementKind,
         (r"no such function: (\w+)", lambda m: SqlError(-674, 0, m[1])),
         (r"Incorrect number of bindings", lambda m: SqlError(-254)),
     ]
+    # A TEMP table's storage name is the emulator's business: say its own name.
+    msg = _TEMP_STORAGE.sub("", msg)
     for pattern, build in patterns:
         m = re.search(pattern, msg)
         if m:

@@ -84,6 +84,19 @@ class TableDef:
     name: str
     columns: list[ColumnDef]
     image: bool = False      # the table keeps row images in IMAGE_COLUMN
+    # A session's TEMP table lives in SQLite under a name of its own, so two
+    # sessions' temp tables of one name, and a permanent table of that name,
+    # never meet; the SQL the dialect emits names this storage table.
+    storage: str = ""
+
+    @property
+    def sql_name(self) -> str:
+        """The table's name in the SQLite text (quoted when it is storage)."""
+        return f'"{self.storage}"' if self.storage else self.name
+
+    def sql_ref(self) -> str:
+        """A reference keeping the Informix name usable as a qualifier."""
+        return f'"{self.storage}" AS {self.name}' if self.storage else self.name
 
     def column(self, name: str) -> ColumnDef | None:
         for col in self.columns:
@@ -116,6 +129,8 @@ class CreateTable:
     uniques: list[tuple[str | None, list[str], bool]]   # (name, columns, primary)
     checks: list[str]
     if_not_exists: bool = False
+    temp: bool = False       # CREATE TEMP TABLE / SELECT ... INTO TEMP
+    as_select: str = ""      # SELECT ... INTO TEMP: SQLite text of the SELECT
 
 
 @dataclass
@@ -145,6 +160,8 @@ class Translation:
     option: tuple[str, ...] = ()       # SET/DATABASE details for the engine
     # SELECT: the statement reads the row images of ``table`` instead of values.
     encoded: bool = False
+    # SELECT ... FOR UPDATE: a scroll cursor may not be opened on it (-526).
+    for_update: bool = False
     # INSERT: positions in ``binds`` of each table column's value, table order;
     # the engine computes the row image from them and binds it after the rest.
     image_binds: list[int] | None = None

@@ -7,9 +7,19 @@ import re
 
 from informix_stream.codecs import ColumnType, parse_type
 
-from .statements import (SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable, Drop, SqlError,
-                         StatementKind, Translation)
+from .sequences import CreateSequence
+from .statements import (NOT_SUPPORTED, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable,
+                         Drop, SqlError, StatementKind, Translation)
 from .typerules import TODAY_SQL, current_sql, datetime_type
+
+
+# Objects Informix can CREATE or DROP that the emulator does not implement
+# (IBM Informix Guide to SQL: Syntax, the CREATE and DROP statements).
+_KNOWN_OBJECTS = frozenset({
+    "VIEW", "PROCEDURE", "FUNCTION", "ROUTINE", "TRIGGER", "SYNONYM", "PUBLIC", "PRIVATE",
+    "ROLE", "DATABASE", "ROW", "DISTINCT", "OPAQUE", "TYPE", "CAST", "AGGREGATE",
+    "ACCESS_METHOD", "OPCLASS", "EXTERNAL", "XADATASOURCE", "SECURITY", "TRUSTED",
+    "DEFAULT", "DUPLICATE", "DBA"})
 
 
 class DdlRules:
@@ -61,10 +71,11 @@ class DdlRules:
     # -- DDL -----------------------------------------------------------------
     def create(self) -> Translation:
         i = 1
+        temp = self.word(i) == "TEMP"
         if self.word(i) in ("TEMP", "RAW", "STANDARD"):
             i += 1
         if self.word(i) == "TABLE":
-            return self.create_table(i + 1)
+            return self.create_table(i + 1, temp)
         unique = self.word(i) in ("UNIQUE", "DISTINCT")
         if unique:
             i += 1
@@ -72,7 +83,55 @@ class DdlRules:
             i += 1
         if self.word(i) == "INDEX":
             return self.create_index(i + 1, unique)
-        raise SqlError(-201, message="unsupported CREATE statement")
+        if self.word(i) == "SEQUENCE":
+            return self.create_sequence(i + 1)
+        self.refuse_unimplemented("CREATE", i)
+
+    def refuse_unimplemented(self, verb: str, i: int) -> None:
+        """A statement Informix has and the emulator lacks says so (-9999)."""
+        what = self.word(i)
+        if what in _KNOWN_OBJECTS:
+            raise SqlError(NOT_SUPPORTED, message=f"{verb} {what} is not supported by the emulator")
+        raise SqlError(-201, message=f"unsupported {verb} statement")
+
+    def create_sequence(self, i: int) -> Translation:
+        """CREATE SEQUENCE [IF NOT EXISTS] name [options] (IBM SQL Syntax)."""
+        if_not_exists, i = self.if_clause(i, True)
+        name, i = self.table_name(i)
+        spec = CreateSequence(name, if_not_exists=if_not_exists)
+        seen: set[str] = set()
+        while i < len(self.toks):
+            word = self.word(i)
+            option = word[2:] if word.startswith("NO") and word != "NOORDER" else word
+            if option in seen:
+                raise SqlError(-8303, 0, option, f"duplicate {option} in sequence definition")
+            seen.add(option)
+            if word in ("INCREMENT", "START", "MAXVALUE", "MINVALUE", "CACHE", "RESTART"):
+                i += 1 + (self.word(i + 1) in ("BY", "WITH"))
+                value, i = self.signed_integer(i)
+                if word == "INCREMENT":
+                    spec.increment = value
+                elif word == "START":
+                    spec.start = value
+                elif word in ("MAXVALUE", "MINVALUE"):
+                    setattr(spec, word.lower(), value)
+                elif word == "CACHE":
+                    spec.cache = value
+            elif word in ("NOMAXVALUE", "NOMINVALUE", "NOCACHE", "ORDER", "NOORDER"):
+                i += 1
+            elif word in ("CYCLE", "NOCYCLE"):
+                spec.cycle = word == "CYCLE"
+                i += 1
+            else:
+                raise SqlError(-201, message=f"unexpected {self.text(i)!r} in CREATE SEQUENCE")
+        return Translation(StatementKind.DDL, ddl=spec)
+
+    def signed_integer(self, i: int) -> tuple[int, int]:
+        sign = -1 if self.text(i) == "-" else 1
+        i += self.text(i) in ("-", "+")
+        if i >= len(self.toks) or self.toks[i].kind != "num" or not self.toks[i].text.isdigit():
+            raise SqlError(-201, message="an integer is expected")
+        return sign * int(self.toks[i].text), i + 1
 
     def if_clause(self, i: int, negated: bool) -> tuple[bool, int]:
         words = ("IF", "NOT", "EXISTS") if negated else ("IF", "EXISTS")
@@ -80,13 +139,13 @@ class DdlRules:
             return True, i + len(words)
         return False, i
 
-    def create_table(self, i: int) -> Translation:
+    def create_table(self, i: int, temp: bool = False) -> Translation:
         if_not_exists, i = self.if_clause(i, True)
         name, i = self.table_name(i)
         if self.text(i) != "(":
             raise SqlError(-201, message="( expected after table name")
         close = self.close_paren(i)
-        spec = CreateTable(name, [], [], [], if_not_exists)
+        spec = CreateTable(name, [], [], [], if_not_exists, temp=temp)
         for a, b in self.split_commas(i + 1, close):
             if self.word(a) in ("PRIMARY", "UNIQUE", "DISTINCT", "CONSTRAINT", "CHECK",
                                 "FOREIGN"):
@@ -202,8 +261,8 @@ class DdlRules:
 
     def drop(self) -> Translation:
         what = self.word(1)
-        if what not in ("TABLE", "INDEX"):
-            raise SqlError(-201, message="unsupported DROP statement")
+        if what not in ("TABLE", "INDEX", "SEQUENCE"):
+            self.refuse_unimplemented("DROP", 1)
         if_exists, i = self.if_clause(2, False)
         name, _ = self.table_name(i)
         return Translation(StatementKind.DDL, table=name if what == "TABLE" else None,

@@ -388,8 +388,10 @@ class ExprRules:
         items, stop, operation = self.span_items(a, b)
         if not operation or stop != b:
             return None
-        saved = len(self.binds)
+        saved, nextvals = len(self.binds), self.nextvals
+        self.nextvals = set()          # the statement's own NEXTVALs were emitted already
         try:
             return self.emit_items(items)
         finally:
             del self.binds[saved:]
+            self.nextvals = nextvals

@@ -3,15 +3,17 @@ joins, FIRST/SKIP/LIMIT, and serving whole-row images for ``SELECT *``."""
 
 from __future__ import annotations
 
-
 from informix_stream.codecs import ColumnType, TypeCode
 
-from .statements import (IMAGE_COLUMN, Bind, ColumnDef, ResultColumn, SqlError, StatementKind,
-                         TableDef, Translation)
+from .statements import (IMAGE_COLUMN, Bind, ColumnDef, CreateTable, ResultColumn, SqlError,
+                         StatementKind, TableDef, Translation)
 from .typerules import (AGGREGATES, CLAUSE_END, DECIMAL_CODES, FLOAT_CODES, FUNCTION_RESULTS,
                         FUNCTION_TYPES, JOIN_WORDS, NOT_ROW_PRESERVING, T_BIGINT, T_DATE,
                         T_DECIMAL, T_FLOAT, T_INTEGER, T_VARCHAR, UNIT_WORDS, combine,
                         datetime_type, number_type, temporal_type)
+
+
+T_INT8 = ColumnType(TypeCode.INT8, 10)
 
 
 class SelectRules:
@@ -19,12 +21,42 @@ class SelectRules:
 
     # -- SELECT --------------------------------------------------------------
     def select(self) -> Translation:
+        into = self.find_top(frozenset({"INTO"}), 0, len(self.toks))
+        if self.word(into + 1) == "TEMP":
+            return self.select_into_temp(into)
         end = len(self.toks)
         self.collect_scope(0, end)
-        encoded = self.reads_whole_rows()
+        encoded = self.reads_whole_rows() and not self.values_only
         pieces = self.select_body(0, end, encoded) if encoded else self.rewrite(0, end)
         columns = self.describe(0) if self.word(0) == "SELECT" else []
-        return self.finish(StatementKind.SELECT, pieces, columns=columns, encoded=encoded)
+        clause = self.find_top(frozenset({"FOR"}), 0, end)
+        for_update = clause + 1 < end and self.word(clause + 1) == "UPDATE"
+        return self.finish(StatementKind.SELECT, pieces, columns=columns, encoded=encoded,
+                           for_update=for_update)
+
+    values_only = False      # SELECT ... INTO TEMP: the values, never row images
+
+    def select_into_temp(self, into: int) -> Translation:
+        """SELECT ... INTO TEMP name [WITH NO LOG]: a TEMP table shaped like
+        the result, filled by it (reported as SQ_SELINTO, sqlstype.h)."""
+        name_at = into + 2
+        if self.word(name_at) == "" or self.text(name_at + 1) not in ("", "WITH"):
+            raise SqlError(-201, message="INTO TEMP table name expected")
+        rest = [t.text for t in self.toks[name_at + 1:]]
+        if rest not in ([], ["WITH", "NO", "LOG"]):
+            raise SqlError(-201, message="WITH NO LOG or the end expected after INTO TEMP")
+        name = self.toks[name_at].raw.lower()
+        self.toks = self.toks[:into]
+        self.values_only = True
+        inner = self.select()
+        columns = [ColumnDef(c.name, c.type) for c in inner.columns]
+        for col in columns:
+            if not col.name or not col.name.replace("_", "a").isalnum():
+                raise SqlError(-201, message=f"INTO TEMP needs a column name for '{col.name}' "
+                                             "(give the expression an alias)")
+        spec = CreateTable(name, columns, [], [], temp=True, as_select=inner.sql)
+        return Translation(StatementKind.DDL, table=name, ddl=spec, binds=inner.binds,
+                           param_count=inner.param_count)
 
     def reads_whole_rows(self) -> bool:
         """Does this SELECT return exactly the columns of one table with row
@@ -232,6 +264,8 @@ class SelectRules:
                 ctype = self.column_type(None, first.raw.lower())
                 if ctype is not None:
                     return first.raw.lower(), ctype, True
+            if len(toks) == 3 and self.sequence_operator(a):
+                return "(expression)", T_INT8, False          # sequences are INT8
             if len(toks) == 3 and toks[1].text == "." and toks[2].kind == "word":
                 ctype = self.column_type(first.raw.lower(), toks[2].raw.lower())
                 if ctype is not None:

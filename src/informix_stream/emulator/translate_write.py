@@ -41,7 +41,7 @@ class WriteRules:
             body = self.insert_select(tdef, targets, missing, i)
         else:
             raise SqlError(-201, message="VALUES or SELECT expected")
-        head = ["INSERT", "INTO", name, "(", ", ".join(cols + [IMAGE_COLUMN] * bool(image)), ")"]
+        head = ["INSERT", "INTO", tdef.sql_name, "(", ", ".join(cols + [IMAGE_COLUMN] * bool(image)), ")"]
         return self.finish(StatementKind.INSERT, head + body, table=name, image_binds=image)
 
     def insert_values(self, tdef: TableDef, targets: list[str], missing: list[str],
@@ -65,8 +65,9 @@ class WriteRules:
             expr = self.value_expr(a, b, ctype)
             if expr == "?" and len(self.binds) == before + 1:
                 positions[col] = before
-            pieces.append(self.serial_wrap(tdef.name, ctype, expr))
-        pieces += [self.serial_wrap(tdef.name, tdef.column(c).type, "NULL") for c in missing]
+            pieces.append(self.serial_wrap(tdef.storage or tdef.name, ctype, expr))
+        pieces += [self.serial_wrap(tdef.storage or tdef.name, tdef.column(c).type, "NULL")
+                   for c in missing]
         image = None
         if tdef.image and not tdef.serial_columns and len(positions) == len(tdef.columns):
             image = [positions[c.name] for c in tdef.columns]
@@ -123,10 +124,11 @@ class WriteRules:
         if len(items) != len(targets):
             raise SqlError(-236, message="number of columns in INSERT does not match SELECT")
         head = self.rewrite(i, j)
-        pieces = [self.serial_wrap(tdef.name, tdef.column(col).type,
+        pieces = [self.serial_wrap(tdef.storage or tdef.name, tdef.column(col).type,
                                    self.stored_expr(a, b, tdef.column(col).type))
                   for (a, b), col in zip(items, targets)]
-        pieces += [self.serial_wrap(tdef.name, tdef.column(c).type, "NULL") for c in missing]
+        pieces += [self.serial_wrap(tdef.storage or tdef.name, tdef.column(c).type, "NULL")
+                   for c in missing]
         tail = self.rewrite(stop, len(self.toks))
         if tdef.serial_columns and self.word(i + 1) in ("SKIP", "FIRST", "LIMIT"):
             raise SqlError(-201, message="FIRST/SKIP in INSERT SELECT into a SERIAL table")
@@ -140,7 +142,7 @@ class WriteRules:
         if self.word(i) != "SET":
             raise SqlError(-201, message="SET expected")
         stop = self.find_top(frozenset({"WHERE"}), i + 1, len(self.toks))
-        pieces = ["UPDATE", name, "SET"]
+        pieces = ["UPDATE", tdef.sql_ref(), "SET"]
         sets = []
         for a, b in self.split_commas(i + 1, stop):
             if b - a < 3 or self.text(a + 1) != "=":
@@ -160,11 +162,11 @@ class WriteRules:
         tdef = self.table(name)
         self.scope = [(name, tdef)]
         self.collect_scope(i, len(self.toks))
-        pieces = ["DELETE", "FROM", name] + self.rewrite(i, len(self.toks))
+        pieces = ["DELETE", "FROM", tdef.sql_ref()] + self.rewrite(i, len(self.toks))
         return self.finish(StatementKind.DELETE, pieces, table=name)
 
     def truncate(self) -> Translation:
         i = 2 if self.word(1) == "TABLE" else 1
         name, i = self.table_name(i)
-        self.table(name)
-        return self.finish(StatementKind.DELETE, ["DELETE", "FROM", name], table=name)
+        tdef = self.table(name)
+        return self.finish(StatementKind.DELETE, ["DELETE", "FROM", tdef.sql_name], table=name)

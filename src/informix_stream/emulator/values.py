@@ -21,7 +21,7 @@ from informix_stream.codecs import (TU_DAY, TU_HOUR, TU_SECOND, TU_YEAR, ColumnT
                                     TypeCode, make_tuple_encoder)
 from informix_stream.errors import DataError
 
-from .statements import ColumnDef, ResultColumn, SqlError, exact_decimal
+from .statements import NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, exact_decimal
 
 DAY0 = dt.date(1899, 12, 31).toordinal()
 _INT_RANGE = {TypeCode.SMALLINT: (32767, -1214), TypeCode.INTEGER: (2147483647, -1215),
@@ -267,13 +267,26 @@ def _interval_writer(ctype: ColumnType) -> Converter:
         if isinstance(v, IntervalYM):
             return v.months
         if isinstance(v, dt.timedelta):
-            return (v.days * 86_400 + v.seconds) * 1_000_000 + v.microseconds
+            return _day_time_stored((v.days * 86_400 + v.seconds) * 1_000_000 + v.microseconds)
         if isinstance(v, int):
-            return v
+            return _day_time_stored(v)
         if isinstance(v, str):
-            return _parse_interval(v, ctype)
+            return _day_time_stored(_parse_interval(v, ctype))
         raise _conversion_error(-1262, v)
     return write
+
+
+_STORED_INTERVAL_LIMIT = 2 ** 63
+
+
+def _day_time_stored(microseconds: int) -> int:
+    """A day-time INTERVAL as stored: SQLite INTEGER microseconds, which hold
+    about 106,751,991 days; a DAY(9) interval can hold more.  Beyond that the
+    emulator says it lacks the feature (a real server stores the value)."""
+    if -_STORED_INTERVAL_LIMIT < microseconds < _STORED_INTERVAL_LIMIT:
+        return microseconds
+    raise SqlError(NOT_SUPPORTED, message="day-time INTERVAL values beyond 106,751,991 days "
+                                          "are not supported by the emulator")
 
 
 def _parse_interval(text: str, ctype: ColumnType) -> int:

@@ -75,7 +75,9 @@ public final class JdbcInterop {
             case "stream": stream(args.length > 0 ? args[0] : "batch"); break;
             case "transactions": transactions(); break;
             case "errors": errors(); break;
+            case "hold": hold(); break;
             case "query": query(args); break;
+            case "reopen": reopen(args); break;
             case "conformance": conformance(args); break;
             default:
                 System.err.println("unknown scenario: " + scenario);
@@ -549,6 +551,29 @@ public final class JdbcInterop {
     }
 
     /**
+     * A prepared query executed again while its first result set is still
+     * open. Arguments: SELECT_SQL (one INTEGER parameter), FIRST, SECOND.
+     * Prints the first row of the first execution, then every row of the second.
+     */
+    private void reopen(String[] args) throws SQLException {
+        try (Connection c = session(); PreparedStatement ps = c.prepareStatement(args[0])) {
+            ps.setInt(1, Integer.parseInt(args[1]));
+            ResultSet first = ps.executeQuery();
+            if (first.next()) {
+                emit("first", first.getString(1));
+            }
+            ps.setInt(1, Integer.parseInt(args[2]));
+            try (ResultSet second = ps.executeQuery()) {
+                while (second.next()) {
+                    emit("row", second.getString(1));
+                }
+            } catch (SQLException e) {
+                emitError(e);
+            }
+        }
+    }
+
+    /**
      * The wire-conformance script: the same operations the Python clients run,
      * so the server can compare the request PDUs of all three.
      * Arguments: INSERT_SQL SELECT_SQL ID NAME AMOUNT ID NAME AMOUNT SELECT_PARAM
@@ -697,6 +722,108 @@ public final class JdbcInterop {
             c1.setAutoCommit(true);
             exec(c1, "INSERT INTO jt_rows VALUES (3, 'autocommit')");
             emit("other_session_id3", queryLong(c2, count + 3));
+        }
+    }
+
+    /**
+     * Hold cursors: HOLD_CURSORS_OVER_COMMIT keeps a result streaming across
+     * commits (and a rollback) of writes on the same connection;
+     * CLOSE_CURSORS_AT_COMMIT results are closed by the server at commit and
+     * rollback, so their next fetch fails with the server's error.
+     */
+    private static final int HOLD_ROWS = 5000;
+
+    private void hold() throws SQLException {
+        final int total = HOLD_ROWS;
+        try (Connection c = session()) {
+            dropIfExists(c, "jh_rows");
+            dropIfExists(c, "jh_log");
+            exec(c, "CREATE TABLE jh_rows (id INTEGER NOT NULL, label VARCHAR(20))");
+            exec(c, "CREATE TABLE jh_log (id INTEGER NOT NULL)");
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO jh_rows VALUES (?, ?)")) {
+                for (int id = 1; id <= total; id++) {
+                    ps.setInt(1, id);
+                    ps.setString(2, "r" + id);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            c.commit();
+            emit("default_holdability", c.getHoldability());
+            heldRead(c);
+            for (String end : new String[] {"commit", "rollback"}) {
+                cutRead(c, end);
+            }
+            emit("log_rows", queryLong(c, "SELECT COUNT(*) FROM jh_log"));
+            emit("health", health(c));
+            c.commit();
+        }
+    }
+
+    private static void heldRead(Connection c) throws SQLException {
+        long rows = 0;
+        long idSum = 0;
+        long disorder = 0;
+        try (PreparedStatement held = c.prepareStatement(
+                 "SELECT id, label FROM jh_rows WHERE id > ? ORDER BY id",
+                 ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY,
+                 ResultSet.HOLD_CURSORS_OVER_COMMIT);
+             PreparedStatement log = c.prepareStatement("INSERT INTO jh_log VALUES (?)")) {
+            emit("held_holdability", held.getResultSetHoldability());
+            held.setInt(1, 0);
+            try (ResultSet rs = held.executeQuery()) {
+                while (rs.next()) {
+                    int id = rs.getInt(1);
+                    rows++;
+                    idSum += id;
+                    if (id != rows || !rs.getString(2).equals("r" + id)) {
+                        disorder++;
+                    }
+                    if (id % 500 == 0) {
+                        log.setInt(1, id);
+                        log.executeUpdate();
+                        if (id == 2500) {
+                            c.rollback();
+                        } else {
+                            c.commit();
+                        }
+                    }
+                }
+            }
+        }
+        emit("held_rows", rows);
+        emit("held_id_sum", idSum);
+        emit("held_disorder", disorder);
+    }
+
+    private static void cutRead(Connection c, String end) throws SQLException {
+        long rows = 0;
+        try (Statement plain = c.createStatement(ResultSet.TYPE_FORWARD_ONLY,
+                 ResultSet.CONCUR_READ_ONLY, ResultSet.CLOSE_CURSORS_AT_COMMIT)) {
+            ResultSet rs = plain.executeQuery("SELECT id, label FROM jh_rows ORDER BY id");
+            try {
+                for (int i = 0; i < 10 && rs.next(); i++) {
+                    rows++;
+                }
+                exec(c, "INSERT INTO jh_log VALUES (0)");
+                if (end.equals("commit")) {
+                    c.commit();
+                } else {
+                    c.rollback();
+                }
+                while (rs.next()) {
+                    rows++;
+                }
+                emit("cut_" + end, "NO_ERROR", rows);
+            } catch (SQLException e) {
+                emit("cut_" + end, e.getErrorCode(), rows < HOLD_ROWS ? "short" : "all");
+            }
+            try {
+                rs.close();
+            } catch (SQLException e) {
+                emit("cut_close_" + end, e.getErrorCode());
+            }
         }
     }
 

@@ -1,0 +1,120 @@
+"""A session's TEMP tables, as Informix has them.
+
+IBM's SQL Syntax ("Declaring a name for a temporary table", CREATE TEMP
+TABLE): a temporary table belongs to the session that created it, not to the
+database; other sessions may create temp tables of the same name; in its
+session a temp table takes precedence over a permanent table of the same
+name; it cannot be qualified by an owner; it is dropped when the session
+ends (or by DROP TABLE).  It does not appear in the database's systables.
+
+The emulator keeps each one as an ordinary table of the database's SQLite
+file under a storage name of its own (``_ifx_tmp<session>_<name>``), so the
+session's reader connections see it like any table while no other session
+can name it: the dialect resolves names through this session's tables first
+and emits the storage name (``TableDef.storage``).  Storage tables left by an
+emulator that stopped without closing its sessions are dropped when the
+database is opened (``drop_orphans``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+
+from .catalog import column_sql
+from .statements import CreateIndex, CreateTable, SqlError, TableDef
+
+PREFIX = "_ifx_tmp"
+
+
+class TempTables:
+    """The TEMP tables of one session, by their Informix names."""
+
+    def __init__(self, session_id: int) -> None:
+        self.prefix = f"{PREFIX}{session_id}_"
+        self.tables: dict[str, TableDef] = {}
+        self.indexes: dict[str, str] = {}       # index name -> storage index name
+        self.version = 0                        # moved on by every change
+
+    def lookup(self, permanent: Mapping[str, TableDef]) -> Callable[[str], TableDef | None]:
+        """Name resolution for this session: its temp tables shadow the database's."""
+        if not self.tables:
+            return permanent.get
+        temps = self.tables
+        return lambda name: temps.get(name) or permanent.get(name)
+
+    def create(self, conn: sqlite3.Connection, ddl: CreateTable,
+               values: Sequence[object] = ()) -> int:
+        """CREATE TEMP TABLE, or SELECT ... INTO TEMP (returns the rows it put in)."""
+        if ddl.name in self.tables:
+            if ddl.if_not_exists:
+                return 0
+            raise SqlError(-310, 0, ddl.name, f"table {ddl.name} already exists")
+        storage = self.prefix + ddl.name
+        body = [column_sql(c) for c in ddl.columns] + [f"CHECK {c}" for c in ddl.checks]
+        conn.execute(f'CREATE TABLE "{storage}" ({", ".join(body)})')
+        for seq, (_, cols, _) in enumerate(ddl.uniques, start=1):
+            names = ", ".join(f'"{c}"' for c in cols)
+            conn.execute(f'CREATE UNIQUE INDEX "{storage}_u{seq}" ON "{storage}" ({names})')
+        tdef = TableDef(ddl.name, list(ddl.columns), False, storage)
+        self.tables[ddl.name] = tdef
+        self.version += 1
+        if not ddl.as_select:
+            return 0
+        names = ", ".join(f'"{c.name}"' for c in ddl.columns)
+        return conn.execute(f'INSERT INTO "{storage}" ({names}) {ddl.as_select}',
+                            values).rowcount
+
+    def drop(self, conn: sqlite3.Connection, name: str) -> TableDef:
+        tdef = self.tables.pop(name)
+        self.version += 1
+        conn.execute(f'DROP TABLE "{tdef.storage}"')
+        for index in [k for k, v in self.indexes.items() if v.startswith(tdef.storage + "_")]:
+            del self.indexes[index]
+        return tdef
+
+    def create_index(self, conn: sqlite3.Connection, ddl: CreateIndex) -> None:
+        tdef = self.tables[ddl.table]
+        if ddl.name in self.indexes:
+            raise SqlError(-316, 0, ddl.name, f"index {ddl.name} already exists")
+        for col in ddl.columns:
+            if tdef.column(col) is None:
+                raise SqlError(-217, 0, col, f"column {col} not found")
+        storage = f"{tdef.storage}_{ddl.name}"
+        cols = ", ".join(f'"{c}"' for c in ddl.columns)
+        unique = "UNIQUE " if ddl.unique else ""
+        try:
+            conn.execute(f'CREATE {unique}INDEX "{storage}" ON "{tdef.storage}" ({cols})')
+        except sqlite3.IntegrityError:
+            raise SqlError(-371, -100, ddl.name, "duplicate values for unique index") from None
+        self.indexes[ddl.name] = storage
+        self.version += 1
+
+    def drop_index(self, conn: sqlite3.Connection, name: str) -> None:
+        conn.execute(f'DROP INDEX "{self.indexes.pop(name)}"')
+        self.version += 1
+
+    def forget_missing(self, conn: sqlite3.Connection) -> None:
+        """After a ROLLBACK: a temp table created in the transaction is gone."""
+        present = {name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE substr(name, 1, ?) = ?",
+            (len(self.prefix), self.prefix))}
+        for name in [n for n, t in self.tables.items() if t.storage not in present]:
+            del self.tables[name]
+            self.version += 1
+        for name in [n for n, s in self.indexes.items() if s not in present]:
+            del self.indexes[name]
+
+    def drop_all(self, conn: sqlite3.Connection) -> None:
+        """The session ends: its temp tables go with it."""
+        for name in list(self.tables):
+            self.drop(conn, name)
+
+
+def drop_orphans(conn: sqlite3.Connection) -> None:
+    """Drop storage tables of sessions that ended without closing."""
+    names = [name for (name,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ?) = ?",
+        (len(PREFIX), PREFIX))]
+    for name in names:
+        conn.execute(f'DROP TABLE IF EXISTS "{name}"')
