@@ -389,3 +389,20 @@ def test_sequence_values_in_arithmetic(conn, ifx_target):
         assert value == 20                      # described once, NEXTVAL stepped once
     finally:
         cur.execute(f"DROP SEQUENCE {name}")
+
+
+def test_in_list_with_decimal_arithmetic(conn, table):
+    hits = conn.cursor()
+    hits.execute(f"SELECT COUNT(*) FROM {table} WHERE price * 2 IN (0.2, 0.4)")
+    assert hits.fetchall() == [(1,)]
+    hits.execute(f"SELECT COUNT(*) FROM {table} WHERE price * 2 IN (?, 0.5)", (Decimal("0.2"),))
+    assert hits.fetchall() == [(1,)]
+    hits.execute(f"SELECT COUNT(*) FROM {table} WHERE price * 2 NOT IN (0.2)")
+    assert hits.fetchall() == [(0,)]
+    hits.execute(f"SELECT COUNT(*) FROM {table} WHERE i + 0 IN (2147483647)")
+    assert hits.fetchall() == [(1,)]
+
+
+def test_cast_overflow_is_an_error(conn, table):
+    # Value exceeds limit of INTEGER precision (IBM -1215), as for a bound value.
+    assert sqlcode(conn, f"SELECT wide::INTEGER FROM {table}") == -1215

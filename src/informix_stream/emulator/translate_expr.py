@@ -140,6 +140,13 @@ class ExprRules:
             elif word == "AND" and items and any(it.op.endswith("BETWEEN") for it in items) \
                     and not any(it.op == "AND" for it in items):
                 op = "AND"
+            elif not compared and (word == "IN" and self.text(j + 1) == "(" or word == "NOT"
+                                   and self.word(j + 1) == "IN" and self.text(j + 2) == "("):
+                # x [NOT] IN (...) ends the span: the list is the last operand.
+                at = j + 1 if word == "IN" else j + 2
+                close = self.close_paren(at, end)
+                items.append(_Item("IN" if word == "IN" else "NOT IN", at + 1, close))
+                return items, close + 1, operation
             else:
                 # A comparison with a SUM/AVG compares exactly: the sum of
                 # wide DECIMALs is text, which SQLite puts after any number.
@@ -225,17 +232,35 @@ class ExprRules:
         return stop
 
     def emit_items(self, items: list[_Item]) -> Expr:
-        compare = next((k for k, it in enumerate(items)
-                        if it.op in COMPARE_OPS or it.op.endswith("BETWEEN")), None)
+        compare = next((k for k, it in enumerate(items) if it.op in COMPARE_OPS
+                        or it.op.endswith(("BETWEEN", "IN"))), None)
         if compare is None:
             return self.emit_sum(items)
         op = items[compare].op
+        if op.endswith("IN"):
+            return self.emit_in(items[:compare], items[compare])
         if op.endswith("BETWEEN"):
             return self.emit_between(items, compare)
         left, right = self.emit_sum(items[:compare]), self.emit_sum(items[compare + 1:])
         if _exact(left, right):
             return Expr(f"ifx_dec_cmp({left.sql}, {right.sql}) {op} 0", None, True)
         return Expr(f"{left.sql} {op} {right.sql}", None, True)
+
+    def emit_in(self, left_items: list[_Item], in_item: _Item) -> Expr:
+        """x [NOT] IN (list): a computed decimal x is exact text, so the list's
+        values become text too and compare through x's ifx_decimal collation."""
+        value = self.emit_sum(left_items)
+        a, b = in_item.a, in_item.b
+        if not _exact(value):
+            return Expr(f"{value.sql} {in_item.op} ({' '.join(self.rewrite(a, b))})", None, True)
+        if self.word(a) == "SELECT":
+            raise SqlError(NOT_SUPPORTED, message="IN (SELECT ...) compared with DECIMAL "
+                                                  "arithmetic is not supported by the emulator")
+        members = [quote(self.toks[x].text) if y == x + 1 and self.toks[x].kind == "num"
+                   else f"CAST({' '.join(self.rewrite(x, y))} AS TEXT)"
+                   for x, y in self.split_commas(a, b)]
+        return Expr(f"({value.sql} COLLATE ifx_decimal) {in_item.op} ({', '.join(members)})",
+                    None, True)
 
     def emit_between(self, items: list[_Item], at: int) -> Expr:
         """x [NOT] BETWEEN lo AND hi, exactly when a side is a computed decimal."""
