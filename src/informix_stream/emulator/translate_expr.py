@@ -123,9 +123,8 @@ class ExprRules:
                 operation = True
             operation = operation or bool(casts) or self.word(j) == "CAST"
             items.append(_Item("", j, stop, tuple(casts)))
+            aggregate = aggregate or self.word(j) in _EXACT_AGGREGATES and self.text(j + 1) == "("
             j = after
-            if self.word(j) in _EXACT_AGGREGATES and self.text(j + 1) == "(":
-                aggregate = True
             op = self.text(j) if j < end and self.toks[j].kind == "op" else ""
             word = self.word(j) if j < end else ""
             if op in ARITH_OPS and j + 1 < end:
