@@ -535,7 +535,8 @@ def decimal_order(a: str, b: str) -> int:
 
 
 class ExactSum:
-    """SUM of exact-text DECIMALs; SQLite's sum() would add doubles."""
+    """SUM of DECIMAL/MONEY values of any width (REAL or exact text); SQLite's
+    sum() would add doubles, so ten 0.1s would make 0.9999999999999999."""
 
     def __init__(self) -> None:
         self.total: Decimal | None = None
