@@ -26,9 +26,10 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from . import codecs
+from . import codecs, lobs
 from .core import requests as rq
 from .core import statement as st
+from .core.dblocale import settle_locale
 from .core.session import ClientSession
 from .core.statement_cache import INVALIDATING, STALE_STATEMENT
 from .errors import DatabaseError, InterfaceError, NotSupportedError, ProgrammingError
@@ -49,6 +50,8 @@ class CursorBase:
 
     materialize = False
     scrollable = False
+    _progress: tuple | None = None      # (callback, start time, bytes received at start)
+    _progress_told = 0
 
     def __init__(self, conn, *, fetch_buffer_size: int, read_ahead: bool = True,
                  row_factory: Callable | None = None, hold: bool = False) -> None:
@@ -72,6 +75,7 @@ class CursorBase:
         self._pos = 0
         self._delivered = 0
         self._decode: Callable | None = None
+        self._lobs: tuple[int, ...] = ()     # BYTE/TEXT columns, fetched by descriptor
         self._make_row: RowMaker | None = None
         self._ahead: deque = deque()
         self._nfetch_request: bytes | None = None
@@ -109,7 +113,8 @@ class CursorBase:
         """Run ``sql`` on a kept prepared statement when the connection has
         one (no PREPARE round trip), else prepare it; a kept statement the
         server calls stale (-710) is prepared again, once."""
-        encoded = st.encode_params(parameters, order, count) if (parameters or count) else []
+        encoded = (st.encode_params(parameters, order, count, self._session.encoding)
+                   if (parameters or count) else [])
         cache = self.connection._statements
         prepared = cache.checkout(sql)
         if prepared is not None:
@@ -166,6 +171,7 @@ class CursorBase:
             session.in_transaction = False
         if kind == StmtType.DATABASE:
             session.logged = bool(reply.warnings & DB_LOGGED)
+            yield from settle_locale(session, reply.warnings)
         if kind in INVALIDATING:
             for body in cache.clear():
                 session.defer_cleanup(body)
@@ -182,7 +188,7 @@ class CursorBase:
         the statement before the error goes to the caller."""
         try:
             types = st.column_types(prepared)
-            decode = codecs.make_row_decoder(types)
+            decode = codecs.make_row_decoder(types, self._session.encoding)
         except Exception as exc:
             self.connection._statements.forget(prepared.stmt_id)
             self._session.owe(rq.release_only(prepared.stmt_id))
@@ -191,6 +197,7 @@ class CursorBase:
                 raise NotSupportedError(f"this driver cannot read the result: {exc}") from exc
             raise
         self._decode = decode
+        self._lobs = lobs.lob_columns(types)
         self.description = [_description(c.name, t)
                             for c, t in zip(prepared.describe.columns, types)]
         self._make_row = (self.row_factory(ResultShape(self))
@@ -230,10 +237,18 @@ class CursorBase:
         try:
             yield expect
             st.raise_for(expect.reply)
+            if self._lobs:
+                yield from self._fetch_lobs_gen(expect.reply)
         except BaseException:
             self._abandon()
             raise
         return expect.reply
+
+    def _fetch_lobs_gen(self, reply: Reply):
+        """Exchange the batch's BYTE/TEXT descriptors for their values while
+        the cursor is open (``lobs`` module docstring)."""
+        yield from lobs.resolve_gen(self._session, self._stmt_id, reply.rows, self._lobs,
+                                    self._session.encoding)
 
     # -- batches ------------------------------------------------------------------
     def _take(self, reply: Reply) -> None:
@@ -275,6 +290,8 @@ class CursorBase:
             if not expect.done:
                 yield expect
             st.raise_for(expect.reply)
+            if self._lobs:
+                yield from self._fetch_lobs_gen(expect.reply)
         except BaseException:
             self._abandon()
             raise
@@ -387,7 +404,29 @@ class CursorBase:
         self._open = False
         self._finalizer.detach()
 
+    # -- progress reports ------------------------------------------------------------
+    def _progress_start(self, callback: Callable[[int, int, float], Any] | None) -> tuple:
+        """Where a read that reports progress starts (taken before it is sent)."""
+        if callback is not None and not callable(callback):
+            raise ProgrammingError("progress must be a callable (rows, bytes, elapsed)")
+        return callback, time.perf_counter(), self._session.bytes_received
+
+    def _tell_progress(self) -> None:
+        """Call the result's progress callback when rows arrived since the last
+        call: (rows received, bytes received, seconds since execute).  It runs
+        between exchanges, so an exception from it reaches the caller and
+        leaves the cursor and the connection as they were."""
+        progress = self._progress
+        if progress is None or self._delivered == self._progress_told:
+            return
+        callback, start, base = progress
+        self._progress_told = self._delivered
+        callback(self._delivered, self._session.bytes_received - base,
+                 time.perf_counter() - start)
+
     def _reset(self) -> None:
+        self._progress = None
+        self._progress_told = 0
         self._release()
         self._ahead.clear()
         self._nfetch_request = None
@@ -399,6 +438,7 @@ class CursorBase:
         self._batch, self._pos, self._delivered = [], 0, 0
         self._exhausted = True
         self._decode = None
+        self._lobs = ()
         self._make_row = None
         self._position, self._total = 0, None
 

@@ -23,11 +23,13 @@ class ServerCursor:
     encoded here, once, as they are fetched.
     """
 
-    def __init__(self, source, columns: list, scroll: bool, hold: bool = False) -> None:
+    def __init__(self, source, columns: list, scroll: bool, hold: bool = False,
+                 encoding: str = "iso-8859-1") -> None:
         self.source = source
         self.hold = hold                 # survives COMMIT/ROLLBACK WORK
         self.encoded = getattr(source, "encoded", False)
-        self.encode = None if self.encoded else codecs.make_tuple_encoder([c.type for c in columns])
+        self.encode = None if self.encoded else codecs.make_tuple_encoder(
+            [c.type for c in columns], encoding)      # text in the session's code set
         self.pending: list[bytes] = []   # tuple messages fetched but not sent
         self.sent = 0
         self.exhausted = False

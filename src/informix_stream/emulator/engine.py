@@ -13,9 +13,8 @@ Storage choices, made so fetch stays cheap and comparisons stay right:
   ``ifx_decimal``, which compares values as numbers.  A compared literal
   takes the column's TEXT affinity and then that collation, so ``<``, ``=``,
   ORDER BY, MIN/MAX, GROUP BY and indexes are numeric and exact;
-* DECIMAL/MONEY arithmetic of any width is computed in decimal by the
-  ``ifx_dec_*`` functions the dialect emits (arith.py), SUM and AVG by the
-  ``ifx_exact_*`` aggregates, never through doubles;
+* DECIMAL/MONEY arithmetic (arith.py) and SUM/AVG (``ifx_exact_*``) of any
+  width are computed in decimal, never through doubles;
 * DATETIME: TEXT in Informix literal form for exactly its qualifier fields,
   which sorts correctly and compares with Informix literals;
 * INTERVAL: INTEGER microseconds (day-time) or months (year-month);
@@ -47,10 +46,11 @@ import shutil
 import sqlite3
 import tempfile
 import weakref
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from informix_stream.codecs import ColumnType, TypeCode
 from informix_stream.errors import DataError
+from informix_stream.locales import DEFAULT_LOCALE, parse_locale
 
 from .catalog import Database
 from .dialect import translate
@@ -60,6 +60,7 @@ from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error
 from .statements import NOT_SUPPORTED, ResultColumn, SqlError, StatementKind, Translation
 from .temp_tables import TempTables, drop_orphans
+from . import blobs
 from .values import image_failure, row_converter, writer_for
 
 __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultColumn",
@@ -91,8 +92,10 @@ _SAVEPOINT_ACTIONS = ("SAVEPOINT", "ROLLBACK TO SAVEPOINT", "RELEASE SAVEPOINT")
 class Engine:
     """The set of named databases one emulator serves."""
 
-    def __init__(self, databases: Iterable[str], data_dir: str | os.PathLike | None = None
-                 ) -> None:
+    def __init__(self, databases: Iterable[str] | Mapping[str, str],
+                 data_dir: str | os.PathLike | None = None) -> None:
+        """``databases``: names (each in the default locale, en_US.819) or a
+        mapping of name to locale (``{"utf8db": "en_US.utf8"}``)."""
         self._tempdir: str | None = None
         if data_dir is None:
             shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
@@ -101,9 +104,13 @@ class Engine:
         else:
             root = os.fspath(data_dir)
             os.makedirs(root, exist_ok=True)
+        if not isinstance(databases, Mapping):
+            databases = {name: None for name in databases}
         self._dbs = {name.lower(): Database(name.lower(), os.path.join(root, f"{name.lower()}.db"),
-                                             durable=data_dir is not None)
-                     for name in databases}
+                                             durable=data_dir is not None,
+                                             locale=parse_locale(locale) if locale
+                                             else DEFAULT_LOCALE)
+                     for name, locale in databases.items()}
         for db in self._dbs.values():
             drop_orphans(db.keeper)
         self._sessions: weakref.WeakSet[Session] = weakref.WeakSet()
@@ -166,7 +173,7 @@ class Session(DdlRunner):
         conn.set_progress_handler(self._should_stop, _PROGRESS_STEPS)
         conn.create_function("ifx_serial", 3, self._serial)
         conn.create_function("ifx_dbinfo", -1, self._dbinfo)
-        register_builtins(conn)
+        register_builtins(conn, self._db.codec)
         conn.create_function("ifx_nextval", 1, self._nextval)
         conn.create_function("ifx_currval", 1, self._currval)
         return conn
@@ -217,6 +224,11 @@ class Session(DdlRunner):
         if key == "utc_current":
             return int(dt.datetime.now(dt.timezone.utc).timestamp())
         return None
+
+    @property
+    def locale(self):
+        """The database's locale (fixed when it was created)."""
+        return self._db.locale
 
     # -- transactions ---------------------------------------------------------------
     @property
@@ -306,7 +318,7 @@ class Session(DdlRunner):
             self._validate(t)
         binds = []
         for b in t.binds:
-            conv = writer_for(b.type)
+            conv = writer_for(b.type, self._db.codec)
             binds.append((b.index, None if b.index is not None else conv(b.const), conv))
         param_types: list[ColumnType | None] = [None] * t.param_count
         for b in t.binds:
@@ -321,6 +333,10 @@ class Session(DdlRunner):
             convert = _images if t.encoded else row_converter(t.columns) or _identity
         return Prepared(sql, t.kind, t.columns, t.param_count, param_types, t.table, t,
                         binds, direct, convert, image=self._image_binder(t), depends=depends)
+
+    def read_blob(self, descriptor: bytes) -> bytes:
+        """SQ_FETCHBLOB: the BYTE/TEXT contents a row's descriptor names."""
+        return blobs.read(self._conn, descriptor)
 
     def check_current(self, stmt: Prepared) -> None:
         """-710 when a table the statement was prepared against changed since."""

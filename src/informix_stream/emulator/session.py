@@ -28,13 +28,16 @@ import logging
 
 from .. import codecs
 from ..framing import Writer
+from ..locales import Locale
 from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         NFetch, Protocols, RetType, Rollback, SFetch, StmtId,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols)
+from . import blobs
 from .cursors import ServerCursor, close_unheld
 from .engine import Engine
+from .gls import decode_sql, locale_warning, wire_codec
 from .statements import NOT_SUPPORTED, CreateTable, SqlError, StatementKind
 
 # The feature mask a real server answers to SQ_PROTOCOLS (12.10's last byte).
@@ -95,8 +98,10 @@ class _Statement:
 class Session:
     """State of one logged-in client: open database, statements, cursors."""
 
-    def __init__(self, engine: Engine, *, version: str) -> None:
+    def __init__(self, engine: Engine, *, version: str, db_locale: Locale | None = None
+                 ) -> None:
         self.engine = engine
+        self.sent_db_locale = db_locale       # None: the login sent none
         self.version = version
         self._db = None
         self.statements: dict[int, _Statement] = {}
@@ -115,6 +120,12 @@ class Session:
         if value is not None:
             value.interrupt_requested = self.interrupt_requested
         self._db = value
+
+    @property
+    def encoding(self) -> str:
+        """The code set text travels in on this session's wire (gls.py)."""
+        return wire_codec(self._db, self.sent_db_locale)
+
 
     # -- request processing ------------------------------------------------
     def handle(self, messages: list) -> bytes:
@@ -224,7 +235,7 @@ class Session:
         if err.sqlcode == NOT_SUPPORTED and not near:
             # The only text SQ_ERR carries: say what the emulator lacks.
             near = err.message[:200]
-        write_error(w, err.sqlcode, err.isam, 0, near.encode("iso-8859-1", "replace"))
+        write_error(w, err.sqlcode, err.isam, 0, near.encode(self.encoding, "replace"))
         st = self.current
         if st is not None and st.immediate:
             self._release(st)
@@ -241,7 +252,7 @@ class Session:
         return self.current
 
     def _prepare(self, msg: Command, w: Writer) -> None:
-        sql = msg.sql.decode("iso-8859-1")
+        sql = decode_sql(msg.sql, self.encoding)
         prepared = self._prepare_sql(sql)
         sid = next(i for i in range(MAX_STATEMENTS + 1) if i not in self.statements)
         if sid == MAX_STATEMENTS:
@@ -263,7 +274,7 @@ class Session:
         cols, start = [], 0
         for c in st.columns:
             t = c.type
-            cols.append(DescribeColumn(c.name.encode("iso-8859-1"), t.describe_code,
+            cols.append(DescribeColumn(c.name.encode(self.encoding, "replace"), t.describe_code,
                                        t.length, start, t.extended_id,
                                        t.extended_name.encode("iso-8859-1")))
             start += t.wire_width
@@ -306,6 +317,7 @@ class Session:
         self._need_current().params = msg.values
 
     def _scroll(self, _msg, _w: Writer) -> None:
+        blobs.check_scroll(self._need_current().columns)   # -611 before the cursor opens
         self._need_current().scroll = True
 
     def _hold(self, _msg, _w: Writer) -> None:
@@ -332,7 +344,7 @@ class Session:
         db = self._need_db()
         db.check_current(st.prepared)
         source = db.open_cursor(st.prepared, st.params, hold=hold)
-        st.cursor = ServerCursor(source, st.columns, scroll, hold)
+        st.cursor = ServerCursor(source, st.columns, scroll, hold, self.encoding)
 
     def _nfetch(self, msg: NFetch, w: Writer) -> None:
         st = self._need_current()
@@ -411,7 +423,8 @@ class Session:
             raise SqlError(-329, -111, near=name, message="database not found")
         self._close_db()
         self.db = self.engine.connect(name)
-        write_done(w, 0, warnings=DB_OPEN_WARNINGS)
+        warn = locale_warning(self.sent_db_locale, self.db.locale)   # SQLWARN7
+        write_done(w, 0, warnings=DB_OPEN_WARNINGS | warn)
 
     def _close_db(self) -> None:
         for st in list(self.statements.values()):
@@ -421,7 +434,7 @@ class Session:
             self.db = None
 
     def _dbopen(self, msg: DbOpen, w: Writer) -> None:
-        self._open_db(msg.name.decode("iso-8859-1"), w)
+        self._open_db(msg.name.decode(self.encoding, "replace"), w)
 
     def _dbclose(self, _msg, w: Writer) -> None:
         if self.db is None:
@@ -529,6 +542,7 @@ _HANDLERS = {
     Bind: Session._bind,
     Tag.SCROLL: Session._scroll,
     Tag.OPEN: Session._open,
+    **blobs.HANDLERS,
     Tag.REOPTOPEN: Session._open,
     NFetch: Session._nfetch,
     SFetch: Session._sfetch,

@@ -78,7 +78,9 @@ public final class JdbcInterop {
             case "hold": hold(); break;
             case "query": query(args); break;
             case "reopen": reopen(args); break;
+            case "lobs": lobs(args); break;
             case "conformance": conformance(args); break;
+            case "text": text(args); break;
             default:
                 System.err.println("unknown scenario: " + scenario);
                 System.exit(2);
@@ -551,6 +553,57 @@ public final class JdbcInterop {
     }
 
     /**
+     * Text through setString/getString. Arguments: INSERT_SQL (two markers: an
+     * INTEGER and a text), SELECT_SQL, then ID TEXT pairs; every argument may
+     * hold backslash-u escapes (argv is not trusted with non-ASCII). Inserts
+     * each pair, then prints every row of SELECT_SQL, and the database's
+     * locale as the driver learned it.
+     */
+    private void text(String[] args) throws SQLException {
+        try (Connection c = session()) {
+            c.setAutoCommit(true);
+            try (PreparedStatement ps = c.prepareStatement(unescapeArg(args[0]))) {
+                for (int i = 2; i + 1 < args.length; i += 2) {
+                    ps.setInt(1, Integer.parseInt(args[i]));
+                    ps.setString(2, unescapeArg(args[i + 1]));
+                    ps.executeUpdate();
+                }
+            } catch (SQLException e) {
+                emitError(e);
+            }
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery(unescapeArg(args[1]))) {
+                int n = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    Object[] row = new Object[n + 1];
+                    row[0] = "row";
+                    for (int i = 1; i <= n; i++) {
+                        row[i] = rs.getString(i);
+                    }
+                    emit(row);
+                }
+            } catch (SQLException e) {
+                emitError(e);
+            }
+        }
+    }
+
+    /** Backslash-u escapes (as escape() writes them) back to characters. */
+    static String unescapeArg(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
+            if (ch == '\\' && i + 5 < text.length() && text.charAt(i + 1) == 'u') {
+                out.append((char) Integer.parseInt(text.substring(i + 2, i + 6), 16));
+                i += 5;
+            } else {
+                out.append(ch);
+            }
+        }
+        return out.toString();
+    }
+
+    /**
      * A prepared query executed again while its first result set is still
      * open. Arguments: SELECT_SQL (one INTEGER parameter), FIRST, SECOND.
      * Prints the first row of the first execution, then every row of the second.
@@ -571,6 +624,84 @@ public final class JdbcInterop {
                 emitError(e);
             }
         }
+    }
+
+    /**
+     * BYTE/TEXT written and read by IBM's driver. Argument: TABLE (id INTEGER,
+     * b BYTE, t TEXT), which may already hold rows another client wrote.
+     * Writes rows 1 (setBytes, setString), 2 (setBinaryStream and
+     * setAsciiStream with lengths, 300000 bytes each), 3 (setNull), 4
+     * (executeBatch of two rows, 4 and 5); then prints every row read three
+     * ways: getBytes/getString, getBinaryStream/getAsciiStream, and the
+     * length and SHA-256 of each.
+     */
+    private void lobs(String[] args) throws Exception {
+        String table = args[0];
+        try (Connection c = session()) {
+            String insert = "INSERT INTO " + table + " VALUES (?, ?, ?)";
+            try (PreparedStatement ps = c.prepareStatement(insert)) {
+                ps.setInt(1, 1);
+                ps.setBytes(2, lobPattern(1000, 7));
+                ps.setString(3, "cafe text");
+                ps.executeUpdate();
+                ps.setInt(1, 2);
+                ps.setBinaryStream(2, new java.io.ByteArrayInputStream(lobPattern(300000, 3)), 300000);
+                byte[] ascii = new byte[300000];
+                Arrays.fill(ascii, (byte) 'a');
+                ps.setAsciiStream(3, new java.io.ByteArrayInputStream(ascii), 300000);
+                ps.executeUpdate();
+                ps.setInt(1, 3);
+                ps.setNull(2, Types.LONGVARBINARY);
+                ps.setNull(3, Types.LONGVARCHAR);
+                ps.executeUpdate();
+                for (int id = 4; id <= 5; id++) {
+                    ps.setInt(1, id);
+                    ps.setBytes(2, lobPattern(id * 100, id));
+                    ps.setString(3, "batch " + id);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            String select = "SELECT id, b, t FROM " + table + " ORDER BY id";
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(select)) {
+                while (rs.next()) {
+                    byte[] b = rs.getBytes(2);
+                    String t = rs.getString(3);
+                    emit("row", rs.getInt(1), lobDigest(b), t == null ? null : lobDigest(t.getBytes("ISO-8859-1")),
+                         t == null || t.length() > 40 ? null : t);
+                }
+            }
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(select)) {
+                while (rs.next()) {
+                    java.io.InputStream bs = rs.getBinaryStream(2);
+                    java.io.InputStream as = rs.getAsciiStream(3);
+                    emit("stream", rs.getInt(1), bs == null ? null : lobDigest(bs.readAllBytes()),
+                         as == null ? null : lobDigest(as.readAllBytes()));
+                }
+            }
+        }
+    }
+
+    /** length:sha256-hex of a value, or null. */
+    private static String lobDigest(byte[] data) throws Exception {
+        if (data == null) {
+            return null;
+        }
+        byte[] sum = java.security.MessageDigest.getInstance("SHA-256").digest(data);
+        StringBuilder hex = new StringBuilder();
+        for (byte x : sum) {
+            hex.append(String.format("%02x", x & 0xff));
+        }
+        return data.length + ":" + hex;
+    }
+
+    /** Bytes i*step mod 256: every byte value, NULs included. */
+    static byte[] lobPattern(int length, int step) {
+        byte[] out = new byte[length];
+        for (int i = 0; i < length; i++) {
+            out[i] = (byte) (i * step);
+        }
+        return out;
     }
 
     /**
