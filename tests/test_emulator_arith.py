@@ -407,3 +407,19 @@ def test_in_list_with_decimal_arithmetic(conn, table):
 def test_cast_overflow_is_an_error(conn, table):
     # Value exceeds limit of INTEGER precision (IBM -1215), as for a bound value.
     assert sqlcode(conn, f"SELECT wide::INTEGER FROM {table}") == -1215
+
+
+def test_avg_of_integers_is_an_exact_decimal(conn):
+    name = f"avg_{uuid.uuid4().hex[:10]}"
+    cur = conn.cursor()
+    cur.execute(f"CREATE TABLE {name} (n INTEGER)")
+    try:
+        cur.executemany(f"INSERT INTO {name} VALUES (?)", [(1,), (2,), (2,)])
+        (avg,), desc = one(conn, f"SELECT AVG(n) FROM {name}")
+        # AVG is a DECIMAL (the emulator's description, as before); its value
+        # a dec_t quotient (31 digits here: "01" leads 1.666...), not a double's
+        # 1.6666666666666667.
+        assert desc[0][1] == TC_DECIMAL
+        assert avg == Decimal("1." + "6" * 29 + "7")
+    finally:
+        cur.execute(f"DROP TABLE {name}")

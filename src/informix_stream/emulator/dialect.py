@@ -24,9 +24,9 @@ from .translate_ddl import DdlRules
 from .translate_expr import ExprRules
 from .translate_select import SelectRules
 from .translate_write import WriteRules
-from .typerules import (CLAUSE_END, CMP_OPS, DECIMAL_CODES, FUNCTION_RENAMES, JOIN_WORDS,
-                        TODAY_SQL, T_DECIMAL, UNIT_WORDS,
-                        collection_values, current_sql, datetime_type, temporal_type)
+from .typerules import (CLAUSE_END, CMP_OPS, DECIMAL_CODES, FUNCTION_RENAMES, INT_CODES,
+                        JOIN_WORDS, TODAY_SQL, T_DECIMAL, UNIT_WORDS, collection_values,
+                        current_sql, datetime_type, temporal_type)
 
 
 __all__ = ["translate", "Lookup"]
@@ -322,9 +322,11 @@ class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
             return after - i
         if w in ("SUM", "AVG") and nxt == "(":
             # Every DECIMAL/MONEY sum is exact, as the server's is: SQLite's
-            # sum() adds doubles (0.1 + 0.2 != 0.3).
+            # sum() adds doubles (0.1 + 0.2 != 0.3); so is an integer average,
+            # a DECIMAL the server computes, where SQLite's avg() is a double.
             arg = self.argument_type(i + 1, end)
-            if arg is not None and arg.code in DECIMAL_CODES:
+            if arg is not None and (arg.code in DECIMAL_CODES
+                                    or w == "AVG" and arg.code in INT_CODES):
                 out.append(f"ifx_exact_{w.lower()}")
                 return 1
         if w == "OCTET_LENGTH" and nxt == "(":
