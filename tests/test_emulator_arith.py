@@ -423,3 +423,19 @@ def test_avg_of_integers_is_an_exact_decimal(conn):
         assert avg == Decimal("1." + "6" * 29 + "7")
     finally:
         cur.execute(f"DROP TABLE {name}")
+
+
+def test_insert_select_star_still_copies_rows(conn):
+    src, dst = f"src_{uuid.uuid4().hex[:10]}", f"dst_{uuid.uuid4().hex[:10]}"
+    cur = conn.cursor()
+    cur.execute(f"CREATE TABLE {src} (n INTEGER, price DECIMAL(10,2))")
+    cur.execute(f"CREATE TABLE {dst} (n INTEGER, price DECIMAL(10,2))")
+    try:
+        cur.execute(f"INSERT INTO {src} VALUES (3, 1.25)")
+        cur.execute(f"INSERT INTO {dst} SELECT * FROM {src}")
+        cur.execute(f"INSERT INTO {dst} SELECT n + 1, price * 2 FROM {src}")
+        cur.execute(f"SELECT n, price FROM {dst} ORDER BY n")
+        assert cur.fetchall() == [(3, Decimal("1.25")), (4, Decimal("2.50"))]
+    finally:
+        cur.execute(f"DROP TABLE {src}")
+        cur.execute(f"DROP TABLE {dst}")

@@ -121,7 +121,10 @@ class WriteRules:
             j += 1
         stop = self.find_top(frozenset({"FROM"}) | CLAUSE_END, j, len(self.toks))
         items = self.split_commas(j, stop)
-        computed = any(self.toks[a].kind == "op" or b - a > 1 for a, b in items)
+        # A computed number goes through stored_expr; ``*`` cannot be split
+        # into its columns here, and needs no conversion.
+        computed = not any(self.text(b - 1) == "*" for a, b in items) and any(
+            self.starts_operand(a) and self.span_items(a, b)[2] for a, b in items)
         if not tdef.serial_columns and not computed:
             return self.rewrite(i, len(self.toks))
         if len(items) != len(targets):
