@@ -228,10 +228,9 @@ def test_arrow_batches_carry_utf8_text_and_refuse_invalid_bytes(server):
         assert cur.fetchone() == (1,)
 
 
-@pytest.mark.xfail(strict=True, reason="CREATE DATABASE arrives with the harness branch "
-                   "(emulator/databases.py); it must then give the new database the "
-                   "creating session's DB_LOCALE (Session.sent_db_locale)")
 def test_create_database_takes_the_sessions_db_locale(server):
+    """CREATE DATABASE makes the database in the creating session's
+    DB_LOCALE (IBM GLS User's Guide, "The database locale")."""
     with ours(server, None, db_locale="en_US.utf8", autocommit=True) as conn:
         conn.cursor().execute("CREATE DATABASE made_utf8 WITH LOG")
     with ours(server, "made_utf8") as conn:

@@ -162,10 +162,10 @@ def test_unsupported_column_type_is_refused_and_released(emu, monkeypatch):
     decodes since BYTE/TEXT came, so the decoder is made to refuse DATE)."""
     real = ifx.cursor_base.codecs.make_row_decoder
 
-    def refuse_date(types):
+    def refuse_date(types, *args, **kwargs):
         if any(t.code == ifx.TypeCode.DATE for t in types):
             raise ValueError("no row decoding for DATE")
-        return real(types)
+        return real(types, *args, **kwargs)
     monkeypatch.setattr(ifx.cursor_base.codecs, "make_row_decoder", refuse_date)
     conn = connect(emu, autocommit=True, prepare_cache_size=0)
     t = f"ub_{uuid.uuid4().hex[:8]}"

@@ -19,6 +19,7 @@ from .statements import (IMAGE_COLUMN, Bind, ColumnDef, CreateIndex, CreateTable
                          TableDef, exact_decimal)
 from . import blobs
 from .sequences import SEQUENCE_DDL, Sequences
+from .logmode import read_logging
 from .values import DAY0, TEXT_CODES, ExactAvg, ExactSum, decimal_order, image_maker, writer_for
 
 OWNER = "informix"
@@ -147,6 +148,7 @@ class Database:
         self._register_system_tables()
         self.sequences = Sequences()
         self._settle_locale()
+        self.logging = read_logging(self.keeper)
         self.reload(self.keeper)
 
     @property
@@ -286,16 +288,22 @@ class Database:
         conn.execute("UPDATE _ifx_tables SET serial_hw = ?, serial8_hw = ? WHERE tabname = ?",
                      (serial, serial8, table))
 
+    def flush(self) -> None:
+        """Write SERIAL high-water marks and sequence positions to the file
+        (before it is closed, or copied as a clone's starting point)."""
+        with self.lock:
+            for table in list(self.tables):
+                if self.tables[table].serial_columns:
+                    self.save_counters(self.keeper, table)
+            self.sequences.save(self.keeper)
+
     def close(self) -> None:
         """Write counters back and close; a second call does nothing."""
         with self.lock:
             if self.closed:
                 return
             self.closed = True
-            for table in list(self.tables):
-                if self.tables[table].serial_columns:
-                    self.save_counters(self.keeper, table)
-            self.sequences.save(self.keeper)
+            self.flush()
             self.keeper.close()
 
 

@@ -36,7 +36,6 @@ writer waits a bounded time for the write lock instead of failing at once.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import functools
 import itertools
 import operator
@@ -45,29 +44,28 @@ import re
 import shutil
 import sqlite3
 import tempfile
-import weakref
 from typing import Callable, Iterable, Mapping, Sequence
 
-from informix_stream.codecs import ColumnType, TypeCode
+from informix_stream.codecs import ColumnType
 from informix_stream.errors import DataError
 from informix_stream.locales import DEFAULT_LOCALE, parse_locale
 
 from .catalog import Database
+from .databases import DatabaseSet
 from .dialect import translate
 from .ddl_runner import DdlRunner
+from .session_functions import SessionFunctions
 from .results import ExecResult, Prepared, RowSource
 from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error
 from .statements import NOT_SUPPORTED, ResultColumn, SqlError, StatementKind, Translation
-from .temp_tables import TempTables, drop_orphans
+from .temp_tables import TempTables
 from . import blobs
 from .values import image_failure, row_converter, writer_for
 
 __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultColumn",
            "StatementKind", "SqlError"]
 
-SERVER_VERSION = "IBM Informix Dynamic Server Version 14.10.FC10"
-"""What dbinfo('version', 'full') reports; the login reply announces the same."""
 # Wait for SQLite's database-wide write lock.  Informix locks rows, so two
 # sessions writing different rows never conflict there; a short wait here
 # stands in for that finer granularity before reporting a lock error.
@@ -90,7 +88,7 @@ _SAVEPOINT_ACTIONS = ("SAVEPOINT", "ROLLBACK TO SAVEPOINT", "RELEASE SAVEPOINT")
 # ---------------------------------------------------------------------------
 
 class Engine:
-    """The set of named databases one emulator serves."""
+    """The set of named databases one emulator serves (see databases.py)."""
 
     def __init__(self, databases: Iterable[str] | Mapping[str, str],
                  data_dir: str | os.PathLike | None = None) -> None:
@@ -106,38 +104,30 @@ class Engine:
             os.makedirs(root, exist_ok=True)
         if not isinstance(databases, Mapping):
             databases = {name: None for name in databases}
-        self._dbs = {name.lower(): Database(name.lower(), os.path.join(root, f"{name.lower()}.db"),
-                                             durable=data_dir is not None,
-                                             locale=parse_locale(locale) if locale
-                                             else DEFAULT_LOCALE)
-                     for name, locale in databases.items()}
-        for db in self._dbs.values():
-            drop_orphans(db.keeper)
-        self._sessions: weakref.WeakSet[Session] = weakref.WeakSet()
+        self.databases = DatabaseSet(root, durable=data_dir is not None)
+        if data_dir is not None:
+            self.databases.discover()
+        for name, locale in databases.items():
+            self.databases.open_existing(name, parse_locale(locale) if locale
+                                         else DEFAULT_LOCALE)
         self._ids = itertools.count(1)
 
     def has_database(self, name: str) -> bool:
-        return name.lower() in self._dbs
+        return self.databases.get(name) is not None
 
     def connect(self, database: str) -> "Session":
-        db = self._dbs.get(database.lower())
-        if db is None:
-            raise SqlError(-329, -111, database, f"database {database} not found")
-        session = Session(db, next(self._ids))
-        self._sessions.add(session)
-        return session
+        return self.databases.open_session(database, lambda db: Session(db, next(self._ids)))
 
     def close(self) -> None:
-        for session in list(self._sessions):
+        for session in self.databases.sessions():
             session.close()
-        for db in self._dbs.values():
-            db.close()
+        self.databases.close()
         if self._tempdir is not None:
             shutil.rmtree(self._tempdir, ignore_errors=True)
             self._tempdir = None
 
 
-class Session(DdlRunner):
+class Session(DdlRunner, SessionFunctions):
     """One client's connection to one database; one thread at a time."""
 
     def __init__(self, db: Database, session_id: int) -> None:
@@ -178,53 +168,6 @@ class Session(DdlRunner):
         conn.create_function("ifx_currval", 1, self._currval)
         return conn
 
-    # -- SQL functions bound to the session -------------------------------------
-    def _nextval(self, name: str) -> int:
-        try:
-            value = self._db.sequences.next_value(name)
-        except SqlError as exc:
-            self._db.failures.error = exc      # map_error reports it as raised
-            raise
-        self._currvals[name] = value
-        return value
-
-    def _currval(self, name: str) -> int:
-        value = self._currvals.get(name)
-        if value is None:
-            exc = SqlError(-8315, 0, name, f"sequence {name} CURRVAL is not yet defined "
-                                           "in this session")
-            self._db.failures.error = exc
-            raise exc
-        return value
-
-    def _serial(self, table: str, code: int, value: object) -> int:
-        result = self._db.next_serial(table, code, value)
-        if code == TypeCode.SERIAL:
-            self.last_serial = result
-        else:
-            self.last_serial8 = result
-        return result
-
-    def _dbinfo(self, what: str, *args: object) -> object:
-        key = str(what).lower()
-        if key == "sqlca.sqlerrd1":
-            return self.last_serial
-        if key == "sqlca.sqlerrd2":
-            return self.last_rowcount
-        if key in ("serial8", "bigserial"):
-            return self.last_serial8
-        if key == "sessionid":
-            return self._id
-        if key == "dbname":
-            return self._db.name
-        if key == "version":
-            part = str(args[0]).lower() if args else "full"
-            return {"full": SERVER_VERSION, "major": 14, "minor": 10, "level": "FC10",
-                    "os": "U", "server-type": "IBM Informix Dynamic Server"}.get(part)
-        if key == "utc_current":
-            return int(dt.datetime.now(dt.timezone.utc).timestamp())
-        return None
-
     @property
     def locale(self):
         """The database's locale (fixed when it was created)."""
@@ -235,7 +178,21 @@ class Session(DdlRunner):
     def in_transaction(self) -> bool:
         return self._in_tx
 
+    @property
+    def closed(self) -> bool:
+        return self._conn is None
+
+    @property
+    def database(self) -> Database:
+        return self._db
+
+    def _need_log(self) -> None:
+        """-256: a database without logging has no transactions (logmode.py)."""
+        if not self._db.logging.logged:
+            raise SqlError(-256, message="transaction not available: the database has no logging")
+
     def begin(self) -> None:
+        self._need_log()
         if self._in_tx:
             raise SqlError(-535, message="already in transaction")
         self._conn.execute("BEGIN")
@@ -243,6 +200,7 @@ class Session(DdlRunner):
         self._tx_changes = self._conn.total_changes
 
     def commit(self) -> None:
+        self._need_log()
         if not self._in_tx:
             raise SqlError(-255, message="not in transaction")
         try:
@@ -252,6 +210,7 @@ class Session(DdlRunner):
         self._end_tx()
 
     def rollback(self) -> None:
+        self._need_log()
         if not self._in_tx:
             raise SqlError(-255, message="not in transaction")
         try:

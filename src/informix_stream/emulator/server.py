@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 
+
 from .. import codecs
 from ..errors import ProtocolError
 from ..framing import Incomplete, Writer
@@ -26,13 +27,11 @@ from ..messages import parse_request, write_error, Tag
 from .engine import Engine
 from .gls import LOCALE_NOT_LOADED, session_locales
 from .session import Session
+from .session_functions import SERVER_VERSION
 
 log = logging.getLogger("informix_stream.emulator")
 
-# Announced in the login reply.  JDBC splits it at "Version" into product
-# name and version; a version starting with 8 or 9 would make it run extra
-# isolation statements at connect.
-SERVER_VERSION = "IBM Informix Dynamic Server Version 14.10.FC10"
+# Announced in the login reply after SERVER_VERSION.
 SERVER_SERIAL = "Software Serial Number AAA#B000000"
 
 # Unparsed client bytes we are willing to hold: bounds a client that sends
@@ -75,6 +74,8 @@ class EmulatorServer:
         self._thread: threading.Thread | None = None
         self._clients: set[socket.socket] = set()
         self._workers: set[threading.Thread] = set()
+        # Logged-in clients: their socket, SQLI session and thread.
+        self._served: dict[socket.socket, tuple[Session, threading.Thread]] = {}
         self._lock = threading.Lock()
 
     # -- lifecycle -----------------------------------------------------------
@@ -137,6 +138,33 @@ class EmulatorServer:
             return
         self.engine.close()
 
+    def drop_database(self, name: str, *, force: bool = False, timeout: float = 5.0) -> None:
+        """Drop a database from outside SQL (the pytest harness does, after each test).
+
+        Without ``force`` a database some session has open is refused with
+        -425, as DROP DATABASE is.  With ``force`` those sessions are first
+        cut off, as an administrator's ``onmode -z`` would: their sockets are
+        shut, each session rolls back its open work in its own thread, and
+        their clients see a broken connection on their next request rather
+        than carrying on against a database that no longer exists.
+        """
+        if force:
+            self._disconnect_users(name.lower(), timeout)
+        self.engine.databases.drop(name)
+
+    def _disconnect_users(self, name: str, timeout: float) -> None:
+        with self._lock:
+            users = [(conn, thread) for conn, (session, thread) in self._served.items()
+                     if session.db is not None and session.db.database.name == name]
+        for conn, _thread in users:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        deadline = time.monotonic() + timeout
+        for _conn, thread in users:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
     def __enter__(self) -> EmulatorServer:
         return self.start()
 
@@ -160,6 +188,8 @@ class EmulatorServer:
             session = self._login(conn, buf)
             conn.settimeout(None)
             if session is not None:
+                with self._lock:
+                    self._served[conn] = (session, threading.current_thread())
                 self._serve_requests(conn, buf, session)
         except (OSError, ProtocolError, ssl.SSLError) as exc:
             log.debug("client connection ended: %s", exc)
@@ -170,6 +200,7 @@ class EmulatorServer:
             finally:
                 with self._lock:
                     self._clients.discard(conn)
+                    self._served.pop(conn, None)
                     self._workers.discard(threading.current_thread())
                 _shutdown(conn)
 

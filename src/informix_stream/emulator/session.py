@@ -36,8 +36,9 @@ from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         write_protocols)
 from . import blobs
 from .cursors import ServerCursor, close_unheld
+from .dbstatements import DatabaseStatement, DatabaseStatements, parse_database_statement
 from .engine import Engine
-from .gls import decode_sql, locale_warning, wire_codec
+from .gls import decode_sql, wire_codec
 from .statements import NOT_SUPPORTED, CreateTable, SqlError, StatementKind
 
 # The feature mask a real server answers to SQ_PROTOCOLS (12.10's last byte).
@@ -45,10 +46,6 @@ from .statements import NOT_SUPPORTED, CreateTable, SqlError, StatementKind
 # 4-byte counts in SQ_DONE (bit 70 clear), 4-byte SQL lengths and SQ_ERR
 # offsets (bit 62), BIGINT support (bit 54); PAM (bit 44) stays clear.
 SERVER_PROTOCOLS = bytes.fromhex("bdbe9ffe7fb7ffeff0")
-
-# SQ_DONE warning bits after a database is opened: 0x01 logged (JDBC then
-# wraps non-autocommit work in SQ_BEGIN), 0x04 Informix Dynamic Server.
-DB_OPEN_WARNINGS = 0x05
 
 # Parameter type reported when the engine cannot infer one (e.g. "? + 1").
 _UNKNOWN_PARAM = codecs.parse_type("VARCHAR(255)")
@@ -95,7 +92,7 @@ class _Statement:
     cursor: ServerCursor | None = None
 
 
-class Session:
+class Session(DatabaseStatements):
     """State of one logged-in client: open database, statements, cursors."""
 
     def __init__(self, engine: Engine, *, version: str, db_locale: Locale | None = None
@@ -263,10 +260,10 @@ class Session:
         self.current = st
 
     def _prepare_sql(self, sql: str):
-        """DATABASE statements work without an open database; all else needs one."""
-        head = sql.lstrip().split(None, 1)[0].lower() if sql.strip() else ""
-        if head == "database" or (head == "close" and "database" in sql.lower()):
-            return _SessionStatement(sql)
+        """Database statements work without an open database; all else needs one."""
+        stmt = parse_database_statement(sql)
+        if stmt is not None:
+            return stmt
         return self._need_db().prepare(sql)
 
     def _describe(self, _msg, w: Writer) -> None:
@@ -283,8 +280,8 @@ class Session:
     @staticmethod
     def _stmt_type(st: _Statement) -> int:
         p = st.prepared
-        if isinstance(p, _SessionStatement):
-            return StmtType.CLOSE_DATABASE if p.closes else StmtType.DATABASE
+        if isinstance(p, DatabaseStatement):
+            return p.stmt_type
         ddl = p.translation.ddl if p.translation is not None else None
         if isinstance(ddl, CreateTable) and ddl.as_select:
             return StmtType.SELECT_INTO
@@ -328,7 +325,7 @@ class Session:
         # SCROLL and HOLD describe this OPEN only: both clients send them
         # again with every OPEN (JDBC IfxSqli.sendQuery).
         scroll, hold, st.scroll, st.hold = st.scroll, st.hold, False, False
-        if isinstance(st.prepared, _SessionStatement) or st.prepared.kind is not StatementKind.SELECT:
+        if isinstance(st.prepared, DatabaseStatement) or st.prepared.kind is not StatementKind.SELECT:
             raise SqlError(-481, message="invalid statement to open as a cursor")
         if st.cursor is not None:
             # OPEN of an open cursor closes it and opens it again with the
@@ -392,8 +389,8 @@ class Session:
     def _execute(self, _msg, w: Writer) -> None:
         st = self._need_current()
         p = st.prepared
-        if isinstance(p, _SessionStatement):
-            self._run_session_statement(p, w)
+        if isinstance(p, DatabaseStatement):
+            self._run_database_statement(p, w)
             return
         db = self._need_db()
         if p.kind in (StatementKind.COMMIT, StatementKind.ROLLBACK):
@@ -410,38 +407,7 @@ class Session:
             write_insertdone(w, result.serial8, result.serial8)
         _done(w, result.rowcount, result.serial)
 
-    def _run_session_statement(self, p: _SessionStatement, w: Writer) -> None:
-        if p.closes:
-            self._close_db()
-            write_done(w, 0)
-        else:
-            self._open_db(p.database, w)
-
-    # -- database and transactions ------------------------------------------------
-    def _open_db(self, name: str, w: Writer) -> None:
-        if not self.engine.has_database(name):
-            raise SqlError(-329, -111, near=name, message="database not found")
-        self._close_db()
-        self.db = self.engine.connect(name)
-        warn = locale_warning(self.sent_db_locale, self.db.locale)   # SQLWARN7
-        write_done(w, 0, warnings=DB_OPEN_WARNINGS | warn)
-
-    def _close_db(self) -> None:
-        for st in list(self.statements.values()):
-            self._release(st)
-        if self.db is not None:
-            self.db.close()
-            self.db = None
-
-    def _dbopen(self, msg: DbOpen, w: Writer) -> None:
-        self._open_db(msg.name.decode(self.encoding, "replace"), w)
-
-    def _dbclose(self, _msg, w: Writer) -> None:
-        if self.db is None:
-            raise SqlError(-349, message="database not selected yet")
-        self._close_db()
-        write_done(w, 0)
-
+    # -- transactions ------------------------------------------------------------
     def _begin(self, _msg, _w: Writer) -> None:
         self._need_db().begin()
 
@@ -483,26 +449,6 @@ class Session:
 
     def _noop(self, _msg, _w: Writer) -> None:
         """Flags such as SQ_AUTOFREE that change nothing here."""
-
-
-@dataclass
-class _SessionStatement:
-    """DATABASE name / CLOSE DATABASE, handled by the session, not the engine."""
-
-    sql: str
-
-    @property
-    def closes(self) -> bool:
-        return self.sql.split()[0].lower() == "close"
-
-    @property
-    def database(self) -> str:
-        parts = self.sql.split()
-        if len(parts) < 2:
-            raise SqlError(-201, message="a syntax error has occurred")
-        return parts[1].strip(";").lower()
-
-    columns: tuple = ()
 
 
 def _done(w: Writer, rows: int, serial: int = 0) -> None:
