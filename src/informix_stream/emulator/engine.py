@@ -12,9 +12,9 @@ Storage choices, made so fetch stays cheap and comparisons stay right:
 * wider DECIMAL/MONEY: exact canonical TEXT in a column collated by
   ``ifx_decimal``, which compares values as numbers.  A compared literal
   takes the column's TEXT affinity and then that collation, so ``<``, ``=``,
-  ORDER BY, MIN/MAX, GROUP BY and indexes are numeric and exact; SUM and AVG
-  are exact through the ``ifx_exact_*`` aggregates the dialect substitutes;
-  other arithmetic converts the text to a double (approximate);
+  ORDER BY, MIN/MAX, GROUP BY and indexes are numeric and exact;
+* DECIMAL/MONEY arithmetic (arith.py) and SUM/AVG (``ifx_exact_*``) of any
+  width are computed in decimal, never through doubles;
 * DATETIME: TEXT in Informix literal form for exactly its qualifier fields,
   which sorts correctly and compares with Informix literals;
 * INTERVAL: INTEGER microseconds (day-time) or months (year-month);
