@@ -26,7 +26,6 @@ GL_DATETIME):
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 from decimal import Decimal
 from typing import Callable
