@@ -2,12 +2,8 @@ package com.ibm.database.compatibility;
 
 import java.text.MessageFormat;
 
-import org.bson.BSONObject;
-import org.bson.types.BasicBSONList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import com.informix.json.JSON;
 
 public class DatabaseCredential {
 	private static final Logger logger = LoggerFactory.getLogger(DatabaseCredential.class);
@@ -33,15 +29,9 @@ public class DatabaseCredential {
 	
 	private void getDatabaseCredentialsFromEnv() {
 		if (System.getenv().containsKey("VCAP_SERVICES")) {
-			try {
-				BSONObject vcap_services = (BSONObject) JSON.parse(System.getenv("VCAP_SERVICES"));
-				BasicBSONList service = (BasicBSONList) vcap_services.get("timeseriesdatabase");
-				BSONObject catalog = (BSONObject) service.get(0); 
-				BSONObject credentials = (BSONObject) catalog.get("credentials");
-				this.url = (String) credentials.get("sql_url");
-			} catch (Exception e) {
-				throw new RuntimeException("Could not parse VCAP_SERVICES", e);
-			}
+			// informix_stream: the Bluemix branch parsed VCAP_SERVICES with
+			// com.informix.json.JSON, which today's driver jars no longer ship.
+			throw new RuntimeException("VCAP_SERVICES is not supported by this copy; set HOST, PORT, DATABASE, USER, PASSWORD");
 		} else {
 			if (System.getenv().containsKey("HOST")) {
 				host = System.getenv("HOST");

@@ -1,0 +1,72 @@
+"""IBM's database compatibility test suite as a judge of the target server.
+
+informix-samples/DatabaseCompatibilityTest (Apache-2.0, vendored in
+tests/compat/ibm_dbcompat) is a set of JSON operation files - data type
+round trips, prepared statements, a transaction - that a small Java program
+runs through IBM's JDBC driver, comparing every query's rows with the rows the
+file expects. IBM's results file records each of them passing against a real
+Informix. Here each file is one test case: it passes only if the runner's
+verdict against our server is the one IBM recorded, so a failure means the
+server under test answered differently from the real one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .dbcompat_runner import Runner, build_runner, ibm_verdicts, operation_files
+from .jdbc_runner import JdbcUnavailable
+
+pytestmark = pytest.mark.interop
+
+# Differences still open, each named by the feature it lacks (strict: a fix
+# that makes one pass turns its xfail into a failure, to be removed here).
+_GAPS = {
+    "dataTypeTest_NVARCHAR.json": (
+        "UTF-8 database locale: the file binds '牛牛牛' with no DB_LOCALE, so IBM's driver takes the "
+        "database code set from the ' GL_COLLATE' row of systables (IfxSqliConnect.setDatabaseLocale); "
+        "IBM's database was UTF-8, the emulator has no such row and serves en_US.8859-1 only, so the "
+        "driver refuses the value client-side with -23103"),
+    "ops.json": (
+        "system catalog of a real database: IBM's server answers count(*) FROM systables WHERE tabid < 99 "
+        "/ < 10 / < 11 with 69 / 9 / 10 (its sys* tables at their fixed tabids); the emulator lists 5 "
+        "catalog tables (issue 11 item 4)"),
+}
+
+
+@pytest.fixture(scope="module")
+def runner() -> Runner:
+    """The compiled runner; skips only when java, javac or (needed) mvn is missing."""
+    try:
+        return build_runner()
+    except JdbcUnavailable as exc:
+        pytest.skip(f"IBM compatibility suite skipped: {exc}")
+
+
+def _cases() -> list[Any]:
+    cases = []
+    for path in operation_files():
+        marks = [pytest.mark.xfail(strict=True, reason=_GAPS[path.name])] if path.name in _GAPS else []
+        cases.append(pytest.param(path, id=path.stem, marks=marks))
+    return cases
+
+
+def test_every_operation_file_has_ibm_verdict() -> None:
+    """The judge is IBM's run: each file we run has a recorded real-server outcome, and it passed."""
+    verdicts = ibm_verdicts()
+    names = {p.name for p in operation_files()}
+    assert len(names) == 25
+    assert names == set(verdicts)
+    assert all(verdicts.values())
+    assert set(_GAPS) <= names
+
+
+@pytest.mark.parametrize("operation_file", _cases())
+def test_operation_file(runner: Runner, ifx_target: Any, operation_file: Path, tmp_path: Path) -> None:
+    expected = ibm_verdicts()[operation_file.name]
+    verdict = runner.run(ifx_target, operation_file, tmp_path)
+    assert verdict.test == operation_file.name
+    assert verdict.passed == expected, verdict.explain()
