@@ -21,7 +21,9 @@
 set -euo pipefail
 
 repo="${MAVEN_REPO_LOCAL:-$HOME/.m2/repository}"
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# Parameter expansion, not dirname: the script also runs with an empty PATH.
+here="."
+[[ "${BASH_SOURCE[0]}" == */* ]] && here="${BASH_SOURCE[0]%/*}"
 
 artifacts=(
     "com.google.code.gson:gson:2.10.1"

@@ -129,6 +129,7 @@ class Runner:
 
     def run(self, target: Target, operation_file: Path, workdir: Path, timeout: float = 300) -> Verdict:
         """Run one file in a fresh JVM, in `workdir`, where the runner writes its results."""
+        workdir.mkdir(parents=True, exist_ok=True)
         env = {k: v for k, v in os.environ.items() if k != "VCAP_SERVICES"}
         # DatabaseCredential reads these; IBM's URL carried no other properties,
         # INFORMIXSERVER names the server as every client of ours does.

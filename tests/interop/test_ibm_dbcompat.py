@@ -12,12 +12,15 @@ server under test answered differently from the real one.
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .dbcompat_runner import Runner, build_runner, ibm_verdicts, operation_files
+from .dbcompat_runner import CLASSPATH_SCRIPT, Runner, build_runner, ibm_verdicts, operation_files
 from .jdbc_runner import JdbcUnavailable
 
 pytestmark = pytest.mark.interop
@@ -70,3 +73,42 @@ def test_operation_file(runner: Runner, ifx_target: Any, operation_file: Path, t
     verdict = runner.run(ifx_target, operation_file, tmp_path)
     assert verdict.test == operation_file.name
     assert verdict.passed == expected, verdict.explain()
+
+
+# ----------------------------------------------------------- the harness itself
+
+
+def _operation_file(path: Path, expected: int) -> Path:
+    """A two-query operation file in IBM's format whose expectation we choose."""
+    ops = [
+        {"resource": "credentials", "action": "create", "credentialId": "self"},
+        {"resource": "session", "action": "create", "sessionId": "s"},
+        {"resource": "preparedStatement", "action": "execute", "statementId": "q",
+         "sql": "select tabid as n from systables where tabid = ?", "bindings": [1],
+         "expectedResults": [{"n": expected}]},
+        {"resource": "session", "action": "close", "sessionId": "s"},
+    ]
+    path.write_text("\n".join(json.dumps(op) for op in ops) + "\n", encoding="utf-8")
+    return path
+
+
+def test_runner_reports_a_wrong_answer(runner: Runner, ifx_target: Any, tmp_path: Path) -> None:
+    """A verdict of True must mean the rows matched: the same query passes with
+    the right expectation and fails with a wrong one."""
+    right = runner.run(ifx_target, _operation_file(tmp_path / "right.json", 1), tmp_path / "a")
+    wrong = runner.run(ifx_target, _operation_file(tmp_path / "wrong.json", 2), tmp_path / "b")
+    assert (right.test, right.passed) == ("right.json", True), right.explain()
+    assert (wrong.test, wrong.passed) == ("wrong.json", False)
+    assert "expected: 2, actual: 1" in (wrong.detail or "")
+
+
+def test_classpath_script_explains_missing_maven(tmp_path: Path) -> None:
+    env = {"PATH": str(tmp_path / "no-tools"), "HOME": str(tmp_path),
+           "MAVEN_REPO_LOCAL": str(tmp_path / "m2")}
+    bash = shutil.which("bash")
+    assert bash is not None
+    proc = subprocess.run([bash, str(CLASSPATH_SCRIPT)], capture_output=True, text=True, env=env,
+                          check=False, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert "mvn is not installed" in proc.stderr
