@@ -19,7 +19,7 @@ import pytest
 import informix_stream as ifx
 from both_drivers import AsyncDriver, SyncDriver
 from faults.emu import DATABASE, PASSWORD, SERVER, USER
-from faults.hostile import (CLOSE, SILENCE, HostileServer, done, eot, is_fetch,
+from faults.hostile import (CLOSE, SILENCE, HostileServer, done, eot, is_fetch, is_later_fetch,
                             tuple_msg)
 from informix_stream.messages import Command, Tag
 
@@ -373,3 +373,111 @@ def test_generated_fetch_replies_end_in_rows_or_a_pep249_error(fuzz_server, piec
         h.tamper = None
         conn.close()
     assert time.monotonic() - start < 4
+
+
+# -- Arrow fetches ---------------------------------------------------------------------
+# Once a cursor reads Arrow, its fetch replies are cut by the bulk path
+# (arrow/bulk.py), a run of tuples at a time.  The same hostile replies must
+# fail the same way there: the table has enough rows that the tampered reply
+# is a later fetch, read by that path, not the OPEN's first one.
+
+ARROW_SHAPES = {
+    "fixed": ("id INTEGER, d DATE", lambda i: INT.pack(i) + INT.pack(40000 + i)),
+    "variable": ("id INTEGER, name VARCHAR(10)", lambda i: INT.pack(i) + b"\x03abc"),
+}
+
+
+def arrow_ready(h: HostileServer, shape: str, **kw):
+    pytest.importorskip("pyarrow", reason="the arrow extra (numpy, pyarrow) is not installed")
+    kw.setdefault("read_timeout", 10)
+    conn = connect(h, autocommit=True, **kw)
+    cur = conn.cursor()
+    cur.execute(f"CREATE TABLE a ({ARROW_SHAPES[shape][0]})")
+    second = "?" if shape == "fixed" else "'abc'"
+    cur.executemany(f"INSERT INTO a VALUES (?, {second})",
+                    [(i, 40000 + i) if shape == "fixed" else (i,) for i in range(300)])
+    return conn
+
+
+def on_later_fetch(script):
+    def tamper(messages, reply):
+        return script if is_later_fetch(messages) else None
+    return tamper
+
+
+def arrow_select(conn):
+    def op():
+        cur = conn.cursor(fetch_buffer_size=256)
+        cur.execute("SELECT * FROM a ORDER BY id")
+        try:
+            return cur.fetch_arrow_table(batch_rows=1000)
+        except SIGNALLED:
+            # The read-ahead NFETCH left with the tampered one, before the
+            # failure: let it reach the server before fails_fast counts.
+            time.sleep(0.3)
+            raise
+    return op
+
+
+def good_rows(shape: str, first: int, n: int) -> bytes:
+    image = ARROW_SHAPES[shape][1]
+    return b"".join(tuple_msg(len(image(i)), image(i)) for i in range(first, first + n))
+
+
+@pytest.mark.parametrize("shape", list(ARROW_SHAPES))
+@pytest.mark.parametrize("bad", [
+    lambda img: tuple_msg(-8, b""),                          # negative size
+    lambda img: tuple_msg(0x7FFFFFF0, img),                  # absurd size
+    lambda img: tuple_msg(len(img) + 2, img + b"xx"),        # two bytes too many
+    lambda img: tuple_msg(len(img) - 2, img[:-2]),           # two bytes short
+    lambda img: b"\x7f\x7f" + b"\x00" * 14,                  # unknown tag in the run
+], ids=["negative", "absurd", "two-extra", "two-short", "unknown-tag"])
+def test_arrow_fetch_with_a_tuple_that_does_not_frame(hostile, shape, bad):
+    conn = arrow_ready(hostile, shape)
+    image = ARROW_SHAPES[shape][1](900)
+    hostile.tamper = on_later_fetch([good_rows(shape, 100, 5) + bad(image)
+                                     + good_rows(shape, 106, 3) + done(9) + eot(), SILENCE])
+    fails_fast(hostile, conn, arrow_select(conn))
+
+
+def test_arrow_fetch_varchar_past_its_tuple(hostile):
+    conn = arrow_ready(hostile, "variable")
+    wrong = INT.pack(7) + b"\xc8abc"                         # 200 said, 3 there
+    hostile.tamper = on_later_fetch([good_rows("variable", 100, 4) + tuple_msg(len(wrong), wrong)
+                                     + done(5) + eot()])
+    fails_fast(hostile, conn, arrow_select(conn))
+
+
+def test_arrow_fetch_tuple_over_max_message_size(hostile):
+    conn = arrow_ready(hostile, "fixed", max_message_size=4096, read_timeout=3)
+    hostile.tamper = on_later_fetch([good_rows("fixed", 100, 3) + tuple_msg(8192, b"\x00" * 64),
+                                     SILENCE])
+    fails_fast(hostile, conn, arrow_select(conn), limit=3.0)
+
+
+def test_arrow_fetch_endless_rows_are_refused_in_bounded_memory(hostile):
+    conn = arrow_ready(hostile, "fixed", max_message_size=64 * 1024, read_timeout=30)
+    hostile.tamper = on_later_fetch([good_rows("fixed", 0, 2000)] * 200 + [SILENCE])
+    tracemalloc.start()
+    try:
+        fails_fast(hostile, conn, arrow_select(conn), limit=10.0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 1024 * 1024, f"peak {peak / 2**20:.1f} MiB"
+
+
+def test_arrow_fetch_with_a_bad_value_is_a_data_error_and_the_connection_lives(hostile):
+    """(The variable shape's case is in test_arrow_cursor.py.)"""
+    shape = "fixed"
+    conn = arrow_ready(hostile, shape)
+    bad = INT.pack(104) + INT.pack(0x7FFFFFFF)              # day 2**31-1: no DATE
+    hostile.tamper = on_later_fetch([good_rows(shape, 100, 4) + tuple_msg(len(bad), bad)
+                                     + good_rows(shape, 105, 3) + done(8) + eot()])
+    with pytest.raises(ifx.DataError, match=r"column 2 \(d"):
+        arrow_select(conn)()
+    assert not conn.closed
+    hostile.tamper = None
+    cur = conn.cursor()
+    cur.execute("SELECT COUNT(*) FROM a")
+    assert cur.fetchone() == (300,)

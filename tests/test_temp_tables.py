@@ -151,12 +151,12 @@ def test_storage_of_an_unclosed_session_is_dropped_when_the_database_opens(tmp_p
     closed.close()
     s = engine.connect("testdb")
     s.execute(s.prepare("CREATE TEMP TABLE left_over (id INTEGER)"))
-    assert [n for (n,) in engine._dbs["testdb"].keeper.execute(
+    assert [n for (n,) in engine.databases.get("testdb").keeper.execute(
         "SELECT name FROM sqlite_master WHERE name LIKE '%dropped%' OR name LIKE '%left%'")] \
         == ["_ifx_tmp2_left_over"]
-    engine._dbs["testdb"].keeper.close()        # stop without closing the session
+    engine.databases.get("testdb").keeper.close()        # stop without closing the session
     engine = Engine(["testdb"], data_dir=tmp_path)
-    names = [n for (n,) in engine._dbs["testdb"].keeper.execute(
+    names = [n for (n,) in engine.databases.get("testdb").keeper.execute(
         "SELECT name FROM sqlite_master WHERE name LIKE '%left_over%'")]
     assert names == []
     engine.close()

@@ -63,6 +63,16 @@ def ours_arrow(host: str, port: int, sql: str) -> int:
         return sum(batch.num_rows for batch in cur.fetch_arrow_batches())
 
 
+def ours_arrow_per_row(host: str, port: int, sql: str) -> int:
+    """Arrow with the per-row reply path (one image cut per SQ_TUPLE), the
+    reference the bulk path (arrow/bulk.py) replaced: before/after in one run."""
+    with connect(host, port) as conn:
+        cur = conn.cursor()
+        cur.arrow_bulk = False
+        cur.execute(sql)
+        return sum(batch.num_rows for batch in cur.fetch_arrow_batches())
+
+
 def informix_driver(host: str, port: int, sql: str) -> int:
     import itertools
 
@@ -92,10 +102,12 @@ def floor(host: str, port: int, sql: str) -> int:
 CLIENTS: dict[str, Client] = {
     "ours, streaming tuples": ours_tuples,
     "ours, Arrow batches": ours_arrow,
+    "ours, Arrow, per-row reply path": ours_arrow_per_row,
     "informix-driver": informix_driver,
     "floor: raw bytes, no decoding": floor,
 }
 BASE = "informix-driver"
+FLOOR = "floor: raw bytes, no decoding"
 
 
 def load(host: str, port: int, table: str, n: int) -> None:
@@ -173,10 +185,12 @@ def report(results: dict, n: int, repeat: int) -> None:
           "own recorded conversation")
     for table, by_client in results.items():
         base = statistics.median(by_client[BASE]) if BASE in by_client else None
+        low = statistics.median(by_client[FLOOR]) if FLOOR in by_client else None
         print(f"  {table}:")
         for name, rates in by_client.items():
             med = statistics.median(rates)
             ratio = f"   x{med / base:5.2f} {BASE}" if base else ""
+            ratio += f"   {med / low:6.1%} of the floor" if low else ""
             print(f"    {name:36s} {med:>12,.0f} rows/s{ratio}")
         for name, rate in ceilings(table, n, repeat).items():
             print(f"    {name:36s} {rate:>12,.0f} rows/s   (in memory, no I/O)")

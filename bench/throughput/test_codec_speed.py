@@ -56,14 +56,22 @@ SALES_TYPES = [parse_type(t) for t in ("integer", "varchar(32)", "decimal(12,2)"
 SALES_ROW = (42, "customer-42", Decimal("1234567.89"), dt.datetime(2024, 5, 6, 7, 8, 9),
              dt.date(2024, 5, 6), None)
 
+# Issue 12: one VARCHAR of 150 bytes in each code set.  The UTF-8 texts are
+# at least half non-ASCII characters (two-byte accented, three-byte CJK);
+# the goal is UTF-8 within 1.3x of Latin-1 for the same byte length.
+TEXT_TYPES = [parse_type("varchar(200)")]
+LATIN1_150 = ("aé" * 75,)
+UTF8_150 = ("aé" * 50,)
+UTF8_CJK_148 = ("a日" * 37,)
+
 _BIND_HEAD = struct.pack("!hhhh", 4, 0, 5, len(FIVE_ROW))  # SQ_ID 0, SQ_BIND, count
 _EXECUTE = struct.pack("!h", 7)
 
 
-def _decode_case(types, row, make=codecs.make_row_decoder
+def _decode_case(types, row, make=codecs.make_row_decoder, encoding: str = "iso-8859-1"
                  ) -> tuple[Callable[[], object], object]:
-    decode = make(types)
-    image = codecs.make_row_encoder(types)(row)
+    decode = make(types, encoding)
+    image = codecs.make_row_encoder(types, encoding)(row)
     return (lambda: decode(image, 0)), (row, len(image))
 
 
@@ -121,6 +129,10 @@ def _cases() -> dict[str, tuple[Callable[[], object], object]]:
         **_decode_cases("decode_5_columns_nulls", FIVE_TYPES, FIVE_NULLS),
         **_decode_cases("decode_100_columns", WIDE_TYPES, WIDE_ROW),
         **_decode_cases("decode_sales_row", SALES_TYPES, SALES_ROW),
+        "decode_varchar_latin1_150B": _decode_case(TEXT_TYPES, LATIN1_150),
+        "decode_varchar_utf8_150B": _decode_case(TEXT_TYPES, UTF8_150, encoding="utf-8"),
+        "decode_varchar_utf8_cjk_148B": _decode_case(TEXT_TYPES, UTF8_CJK_148,
+                                                     encoding="utf-8"),
         "encode_row_5_columns": ((lambda: row_enc(FIVE_ROW)), image),
         "encode_tuple_5_columns": ((lambda: tuple_enc(FIVE_ROW)), tuple_msg),
         "encode_tuple_5_columns_nulls": ((lambda: tuple_enc(FIVE_NULLS)), _tuple_message(

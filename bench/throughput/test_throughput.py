@@ -145,3 +145,53 @@ def test_cold_connect(benchmark, server: Target, client: str) -> None:
         opened.pop().close()
     benchmark.pedantic(connect, teardown=close, rounds=40,
                        warmup_rounds=2)
+
+
+# -- Arrow batches (issue 13): the fixed-width and the sales table of
+# replay_compare.py, 100k rows each, read as Arrow by us and as tuples by
+# informix-driver (it has no Arrow), one group per table.
+ARROW_ROWS = 100_000
+
+
+@pytest.fixture(scope="module")
+def arrow_tables(server: Target) -> Iterator[dict]:
+    from replay_compare import TABLES
+    names = {}
+    with server.ours(autocommit=True) as c:
+        cur = c.cursor()
+        for table in ("fixed", "sales"):
+            ddl, make = TABLES[table]
+            name = names[table] = f"bench_arrow_{table}"
+            cur.execute(f"DROP TABLE IF EXISTS {name}")
+            cur.execute(f"CREATE TABLE {name} ({ddl})")
+            marks = ", ".join("?" * len(make(0)))
+            cur.executemany(f"INSERT INTO {name} VALUES ({marks})",
+                            (make(i) for i in range(ARROW_ROWS)))
+        yield names
+        for name in names.values():
+            cur.execute(f"DROP TABLE {name}")
+
+
+def _arrow(conn, sql: str) -> int:
+    cur = conn.cursor()
+    cur.execute(sql)
+    count = sum(batch.num_rows for batch in cur.fetch_arrow_batches())
+    cur.close()
+    return count
+
+
+@pytest.mark.parametrize("table", ["fixed", "sales"])
+@pytest.mark.parametrize("reader", ["ours, Arrow batches", "informix-driver, tuples"])
+def test_arrow_100k_rows(benchmark, server: Target, arrow_tables: dict, table: str,
+                         reader: str) -> None:
+    pytest.importorskip("pyarrow", reason="the arrow extra (numpy, pyarrow) is not installed")
+    benchmark.group = f"100k rows of the {table} table as Arrow"
+    ours = reader.startswith("ours")
+    conn = server.ours() if ours else server.theirs()
+    try:
+        sql = f"SELECT * FROM {arrow_tables[table]}"
+        run = _arrow if ours else _fetch
+        assert benchmark.pedantic(run, args=(conn, sql), rounds=10 if ours else 3,
+                                  warmup_rounds=1) == ARROW_ROWS
+    finally:
+        conn.close()

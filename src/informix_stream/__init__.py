@@ -11,6 +11,7 @@ import datetime as _dt
 import time as _time
 
 from .codecs import IntervalYM, TypeCode
+from .codec.lob import Text
 from .async_connection import AsyncConnection, connect_async
 from .async_cursors import AsyncCursor, AsyncMaterializingCursor, AsyncScrollableCursor
 from .async_pool import AsyncConnectionPool
@@ -33,7 +34,7 @@ __all__ = [
     "connect", "Connection", "Cursor", "MaterializingCursor", "ScrollableCursor",
     "connect_async", "AsyncConnection", "AsyncCursor", "AsyncMaterializingCursor",
     "AsyncScrollableCursor", "ConnectionPool", "AsyncConnectionPool", "PoolTimeout",
-    "PoolClosed", "tuple_row", "dict_row", "namedtuple_row", "IntervalYM", "apilevel", "threadsafety",
+    "PoolClosed", "tuple_row", "dict_row", "namedtuple_row", "IntervalYM", "Text", "apilevel", "threadsafety",
     "paramstyle", "Warning", "Error", "InterfaceError", "DatabaseError", "DataError",
     "OperationalError", "IntegrityError", "InternalError", "ProgrammingError",
     "NotSupportedError", "Date", "Time", "Timestamp", "DateFromTicks", "TimeFromTicks",

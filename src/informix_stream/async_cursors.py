@@ -8,11 +8,11 @@ takes a sync or an async iterable.
 from __future__ import annotations
 
 import operator
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from . import executemany as em
-from .arrow import AsyncArrowCursorMixin
+from .arrow import AsyncArrowCursorMixin, ingest
 from .cursor_base import CursorBase, MaterializingKind, ScrollableKind
 from .errors import NotSupportedError, ProgrammingError
 
@@ -22,19 +22,33 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
     tuples, or as Arrow record batches through the mixin)."""
 
     async def execute(self, operation: str, parameters: Sequence[Any] | None = None, *,
-                      timeout: float | None = None) -> AsyncCursor:
+                      timeout: float | None = None,
+                      progress: Callable[[int, int, float], Any] | None = None
+                      ) -> AsyncCursor:
+        """Run ``operation``; ``progress`` as for ``Cursor.execute``."""
+        start = self._progress_start(progress)
         await self.connection._wait(self._execute_gen(operation, parameters), timeout)
+        if progress is not None and self.description:
+            self._progress = start
+            self._tell_progress()
         return self
 
     async def executemany(self, operation: str, seq_of_parameters, *,
                           batch_errors: bool = False, chunk_size: int | None = None,
                           chunk_bytes: int | None = None,
-                          commit_every_chunk: bool = False) -> AsyncCursor:
-        """Pipelined in chunks, with ``Cursor.executemany``'s error contract."""
+                          commit_every_chunk: bool = False,
+                          progress: Callable[[int, int, float], Any] | None = None
+                          ) -> AsyncCursor:
+        """Pipelined in chunks, with ``Cursor.executemany``'s error contract
+        and ``progress`` callback."""
+        report = em.ProgressReport(self._progress_start(progress))
         self._check_open()
         self._reset()
         conn = self.connection
-        if hasattr(seq_of_parameters, "__aiter__"):
+        arrow = ingest.is_arrow_source(seq_of_parameters)
+        if arrow:
+            named = False
+        elif hasattr(seq_of_parameters, "__aiter__"):
             seq_of_parameters, named = await em.apeek(seq_of_parameters)
         else:
             seq_of_parameters, named = em.peek(seq_of_parameters)
@@ -44,23 +58,36 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
         async with conn._lock:      # no other task runs between a chunk and its repair
             await conn._run(plan.start_gen())
             try:
-                if hasattr(seq_of_parameters, "__aiter__"):
+                if not arrow and hasattr(seq_of_parameters, "__aiter__"):
                     chunks = plan.async_chunks(seq_of_parameters)
                     try:
                         async for chunk in chunks:
                             await conn._run(plan.chunk_gen(chunk))
+                            report.chunk_done(chunk)
                     finally:
                         await chunks.aclose()
                 else:
-                    ahead = em.Lookahead(plan.chunks(seq_of_parameters))
+                    ahead = em.Lookahead(plan.arrow_chunks(seq_of_parameters) if arrow
+                                         else plan.chunks(seq_of_parameters))
                     for chunk in ahead:
                         await conn._run(plan.chunk_gen(chunk, ahead.prepare))
+                        report.chunk_done(chunk)
             finally:
                 plan.finish()
         return self
 
+    async def load_arrow(self, table: str, data: Any, columns: Sequence[str] | None = None,
+                         **options: Any) -> AsyncCursor:
+        """``Cursor.load_arrow``, awaited."""
+        if columns is not None:
+            data = ingest.select_columns(data, columns)
+        names = list(columns) if columns is not None else ingest.source_names(data)
+        return await self.executemany(ingest.insert_statement(table, names), data, **options)
+
     async def _fetch_batch(self) -> bool:
-        return await self.connection._wait(self._fetch_batch_gen())
+        got = await self.connection._wait(self._fetch_batch_gen())
+        self._tell_progress()
+        return got
 
     async def fetchone(self) -> Any:
         self._check_result()

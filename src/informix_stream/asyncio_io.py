@@ -90,6 +90,11 @@ class AsyncIO:
 
     async def _until(self, step) -> None:
         self._write()
+        while self.session.data_to_send():
+            # A streamed request (LOB parameters): writing took what was
+            # queued and queued the next buffer read from the source.
+            await self._drain()
+            self._write()
         if step is FLUSH:
             return
         while not step.done:
@@ -105,6 +110,17 @@ class AsyncIO:
             if not data:
                 raise self._fail(ConnectionResetError("the server closed the connection"))
             self.session.receive(data)
+
+    async def _drain(self) -> None:
+        try:
+            if self.timeout is None:
+                await self.writer.drain()
+            else:
+                await asyncio.wait_for(self.writer.drain(), self.timeout)
+        except asyncio.TimeoutError as exc:
+            raise self._fail(TimeoutError("the server stopped reading the request")) from exc
+        except (OSError, ssl.SSLError) as exc:
+            raise self._fail(exc) from exc
 
     def check_idle(self) -> None:
         """Bytes buffered when no reply is owed: a server out of step."""

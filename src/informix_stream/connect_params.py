@@ -4,7 +4,8 @@
 names, so switching is a one-line change), optionally a connection string
 ``informix://user:password@host:port/database?server=...&client_locale=...``,
 and fall back to ``IFX_HOST``, ``IFX_PORT``, ``IFX_USER``, ``IFX_PASSWORD``,
-``IFX_DATABASE`` and ``IFX_SERVER`` from the environment.  Explicit keywords
+``IFX_DATABASE``, ``IFX_SERVER``, ``IFX_CLIENT_LOCALE`` and ``IFX_DB_LOCALE``
+from the environment.  Explicit keywords
 win over the string, which wins over the environment.
 """
 
@@ -16,7 +17,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from .errors import InterfaceError, NotSupportedError
+from .errors import InterfaceError
+from .locales import parse_locale
 
 DEFAULT_PORT = 9088
 # Tuple buffer asked for in each NFETCH.  Chosen by bench/throughput: past
@@ -29,9 +31,8 @@ DEFAULT_MAX_MESSAGE = 64 * 1024 * 1024
 DEFAULT_PREPARE_CACHE = 32
 
 _ENV_KEYS = {"host": "IFX_HOST", "port": "IFX_PORT", "user": "IFX_USER",
-             "password": "IFX_PASSWORD", "database": "IFX_DATABASE", "server": "IFX_SERVER"}
-# Code sets this driver encodes today; others arrive with GLS support.
-_LATIN1_LOCALES = {"8859-1", "819", "iso8859-1", "iso-8859-1"}
+             "password": "IFX_PASSWORD", "database": "IFX_DATABASE", "server": "IFX_SERVER",
+             "client_locale": "IFX_CLIENT_LOCALE", "db_locale": "IFX_DB_LOCALE"}
 
 
 @dataclass
@@ -79,12 +80,9 @@ class ConnectParams:
 
 
 def _check_locale(name: str | None, what: str) -> None:
-    if name is None:
-        return
-    code_set = name.rpartition(".")[2].lower()
-    if code_set not in _LATIN1_LOCALES:
-        raise NotSupportedError(f"{what}={name!r}: this version encodes text as ISO 8859-1 "
-                                "only; other code sets are not supported yet")
+    """A locale we have no codec for is refused before any byte is sent."""
+    if name is not None:
+        parse_locale(name, what)
 
 
 def parse_dsn(dsn: str) -> dict[str, Any]:

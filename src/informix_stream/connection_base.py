@@ -15,10 +15,12 @@ from . import forks
 from .connect_params import MAX_FETCH_BUFFER, ConnectParams
 from .core import requests as rq
 from .core import statement as st
+from .core.dblocale import settle_locale
 from .core.session import ClientSession
 from .core.statement_cache import StatementCache
 from .errors import DatabaseError, InterfaceError, OperationalError
 from .errtext import message_for
+from .locales import parse_locale
 from .login import LoginRequest, build_login_request, parse_login_reply
 
 log = logging.getLogger("informix_stream")
@@ -27,12 +29,18 @@ log = logging.getLogger("informix_stream")
 DB_LOGGED = 0x01
 # What we offer in SQ_PROTOCOLS: the same feature set IBM's clients offer.
 CLIENT_PROTOCOLS = bytes.fromhex("fffc7ffc3c8caa97")
+DEFAULT_DB_LOCALE = "en_US.8859-1"
 _BASE_ENV = {"CLIENT_LOCALE": "en_US.8859-1", "DBDATE": "Y4MD-", "DBPATH": ".",
              "IFX_UPDDESC": "1", "NODEFDAC": "no"}
 
 
 def login_env(params: ConnectParams) -> dict[str, str]:
+    """The login environment.  DB_LOCALE is always sent (the user's, else
+    the default locale's): the server compares it with the database's and
+    flags a difference, so the code set we decode with is never a guess
+    (see core/dblocale.py)."""
     env = dict(_BASE_ENV)
+    env["DB_LOCALE"] = DEFAULT_DB_LOCALE
     env.update({str(k): str(v) for k, v in params.env.items()})
     if params.client_locale:
         env["CLIENT_LOCALE"] = params.client_locale
@@ -43,8 +51,11 @@ def login_env(params: ConnectParams) -> dict[str, str]:
 
 def login_gen(session: ClientSession, params: ConnectParams):
     """The login PDU, SQ_PROTOCOLS, then SQ_DBOPEN; returns the server version."""
-    request = LoginRequest(params.user, params.password, params.server,
-                           env=login_env(params))
+    env = login_env(params)
+    parse_locale(env["CLIENT_LOCALE"], "CLIENT_LOCALE")
+    session.sent_locale = session.db_locale = parse_locale(env["DB_LOCALE"], "DB_LOCALE")
+    session.encoding = session.sent_locale.codec
+    request = LoginRequest(params.user, params.password, params.server, env=env)
     expect = session.send_login(build_login_request(request))
     yield expect
     reply = parse_login_reply(*expect.pdu)
@@ -54,8 +65,10 @@ def login_gen(session: ClientSession, params: ConnectParams):
     yield from st.exchange(session, rq.protocols(CLIENT_PROTOCOLS))
     if params.database is not None:
         # An unknown database fails here with -329 (an OperationalError).
-        done = yield from st.exchange(session, rq.dbopen(st.encode_sql(params.database)))
+        name = st.encode_sql(params.database, session.encoding)
+        done = yield from st.exchange(session, rq.dbopen(name))
         session.logged = bool(done.warnings & DB_LOGGED)
+        yield from settle_locale(session, done.warnings)
     return reply.version
 
 
@@ -91,6 +104,17 @@ class ConnectionBase:
     @property
     def logged(self) -> bool:
         return self._session.logged
+
+    @property
+    def encoding(self) -> str:
+        """The Python codec of the open database's code set: every text
+        value, SQL statement, name and message travels in it."""
+        return self._session.encoding
+
+    @property
+    def db_locale(self) -> str:
+        """The open database's locale as the server names it (en_US.57372)."""
+        return self._session.db_locale.name
 
     @property
     def kept_statements(self) -> int:
@@ -129,6 +153,7 @@ class ConnectionBase:
             yield from st.exchange(session, body)
         finally:
             session.in_transaction = False
+        session.transaction_ended()
 
     def _commit_gen(self):
         return self._end_transaction_gen(rq.COMMIT)

@@ -26,9 +26,10 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from . import codecs
+from . import codecs, lobs
 from .core import requests as rq
 from .core import statement as st
+from .core.dblocale import settle_locale
 from .core.session import ClientSession
 from .core.statement_cache import INVALIDATING, STALE_STATEMENT
 from .errors import DatabaseError, InterfaceError, NotSupportedError, ProgrammingError
@@ -36,8 +37,8 @@ from .messages import Reply, StmtType
 from .rows import ResultShape
 
 _TX_OPENERS = {StmtType.BEGIN_WORK}
-_TX_CLOSERS = {StmtType.COMMIT, StmtType.ROLLBACK, StmtType.DATABASE,
-               StmtType.CLOSE_DATABASE}
+_TX_ENDERS = {StmtType.COMMIT, StmtType.ROLLBACK}
+_TX_CLOSERS = _TX_ENDERS | {StmtType.DATABASE, StmtType.CLOSE_DATABASE}
 DB_LOGGED = 0x01
 log = logging.getLogger("informix_stream")
 
@@ -49,6 +50,8 @@ class CursorBase:
 
     materialize = False
     scrollable = False
+    _progress: tuple | None = None      # (callback, start time, bytes received at start)
+    _progress_told = 0
 
     def __init__(self, conn, *, fetch_buffer_size: int, read_ahead: bool = True,
                  row_factory: Callable | None = None, hold: bool = False) -> None:
@@ -65,11 +68,14 @@ class CursorBase:
         self._closed = False
         self._stmt_id: int | None = None
         self._open = False
+        self._opened_at = 0                # session.tx_ends at OPEN
+        self._held = False                 # opened WITH HOLD
         self._exhausted = True
         self._batch: list = []
         self._pos = 0
         self._delivered = 0
         self._decode: Callable | None = None
+        self._lobs: tuple[int, ...] = ()     # BYTE/TEXT columns, fetched by descriptor
         self._make_row: RowMaker | None = None
         self._ahead: deque = deque()
         self._nfetch_request: bytes | None = None
@@ -107,7 +113,8 @@ class CursorBase:
         """Run ``sql`` on a kept prepared statement when the connection has
         one (no PREPARE round trip), else prepare it; a kept statement the
         server calls stale (-710) is prepared again, once."""
-        encoded = st.encode_params(parameters, order, count) if (parameters or count) else []
+        encoded = (st.encode_params(parameters, order, count, self._session.encoding)
+                   if (parameters or count) else [])
         cache = self.connection._statements
         prepared = cache.checkout(sql)
         if prepared is not None:
@@ -158,10 +165,13 @@ class CursorBase:
             self.lastrowid = reply.serial8 or reply.bigserial or reply.serial or None
         if kind in _TX_OPENERS:
             session.in_transaction = True
+        elif kind in _TX_ENDERS:
+            session.transaction_ended()
         elif kind in _TX_CLOSERS:
             session.in_transaction = False
         if kind == StmtType.DATABASE:
             session.logged = bool(reply.warnings & DB_LOGGED)
+            yield from settle_locale(session, reply.warnings)
         if kind in INVALIDATING:
             for body in cache.clear():
                 session.defer_cleanup(body)
@@ -178,7 +188,7 @@ class CursorBase:
         the statement before the error goes to the caller."""
         try:
             types = st.column_types(prepared)
-            decode = codecs.make_row_decoder(types)
+            decode = codecs.make_row_decoder(types, self._session.encoding)
         except Exception as exc:
             self.connection._statements.forget(prepared.stmt_id)
             self._session.owe(rq.release_only(prepared.stmt_id))
@@ -187,6 +197,7 @@ class CursorBase:
                 raise NotSupportedError(f"this driver cannot read the result: {exc}") from exc
             raise
         self._decode = decode
+        self._lobs = lobs.lob_columns(types)
         self.description = [_description(c.name, t)
                             for c, t in zip(prepared.describe.columns, types)]
         self._make_row = (self.row_factory(ResultShape(self))
@@ -196,15 +207,21 @@ class CursorBase:
                       first_fetch: bool) -> Reply:
         """Queue OPEN (and the first NFETCH); the statement is now ours to close."""
         conn = self.connection
+        # In autocommit mode every cursor is opened WITH HOLD: there is no
+        # transaction of the user's to end it, and the BEGIN ... COMMIT that
+        # executemany wraps each chunk in must not close it.
+        self._held = self.hold or self._session.autocommit
         body = rq.open_cursor(prepared.stmt_id, conn._next_cursor_name(), encoded,
-                              scroll=self.scrollable, hold=self.hold,
+                              scroll=self.scrollable, hold=self._held,
                               first_fetch=self.fetch_buffer_size if first_fetch else None)
         begin, self._begin = self._begin, False
         self._open = True
+        self._opened_at = self._session.tx_ends
         self._exhausted = False
         self._finalizer.detach()
         self._finalizer = weakref.finalize(self, _queue_cleanup, weakref.ref(conn),
-                                           prepared.stmt_id)
+                                           prepared.stmt_id,
+                                           None if self._held else self._opened_at)
         return self._session.send(body, decode=self._decode, budget=self.fetch_buffer_size,
                                   begin=begin)
 
@@ -220,10 +237,18 @@ class CursorBase:
         try:
             yield expect
             st.raise_for(expect.reply)
+            if self._lobs:
+                yield from self._fetch_lobs_gen(expect.reply)
         except BaseException:
             self._abandon()
             raise
         return expect.reply
+
+    def _fetch_lobs_gen(self, reply: Reply):
+        """Exchange the batch's BYTE/TEXT descriptors for their values while
+        the cursor is open (``lobs`` module docstring)."""
+        yield from lobs.resolve_gen(self._session, self._stmt_id, reply.rows, self._lobs,
+                                    self._session.encoding)
 
     # -- batches ------------------------------------------------------------------
     def _take(self, reply: Reply) -> None:
@@ -265,6 +290,8 @@ class CursorBase:
             if not expect.done:
                 yield expect
             st.raise_for(expect.reply)
+            if self._lobs:
+                yield from self._fetch_lobs_gen(expect.reply)
         except BaseException:
             self._abandon()
             raise
@@ -324,17 +351,26 @@ class CursorBase:
         raise ProgrammingError(f"scroll mode must be 'relative' or 'absolute', not {mode!r}")
 
     # -- cleanup --------------------------------------------------------------------
+    @property
+    def _open_on_server(self) -> bool:
+        """Is the server cursor still open?  COMMIT/ROLLBACK WORK closed it
+        unless it was declared WITH HOLD; it must not be CLOSEd again (JDBC
+        likewise marks such cursors closed after a commit and sends no
+        CLOSE for them: IfxSqliConnect.markCursorsToClosed)."""
+        return self._open and (self._held or self._opened_at == self._session.tx_ends)
+
     def _release(self) -> None:
         """Give the statement back at the front of the next request: CLOSE
         its cursor, and RELEASE it unless the connection keeps it."""
         if self._stmt_id is None:
             return
+        is_open = self._open_on_server
         if self._kept:
-            if self._open:
+            if is_open:
                 self._session.defer_cleanup(rq.close_only(self._stmt_id))
             self._give_back()
         else:
-            self._session.defer_cleanup(rq.release(self._stmt_id, self._open))
+            self._session.defer_cleanup(rq.release(self._stmt_id, is_open))
         self._stmt_id = None
         self._open = False
         self._finalizer.detach()
@@ -361,12 +397,36 @@ class CursorBase:
             return
         self.connection._statements.forget(self._stmt_id)
         self._kept = False
-        self._session.owe(rq.close_only(self._stmt_id), rq.release_only(self._stmt_id))
+        if self._open_on_server:
+            self._session.owe(rq.close_only(self._stmt_id))
+        self._session.owe(rq.release_only(self._stmt_id))
         self._stmt_id = None
         self._open = False
         self._finalizer.detach()
 
+    # -- progress reports ------------------------------------------------------------
+    def _progress_start(self, callback: Callable[[int, int, float], Any] | None) -> tuple:
+        """Where a read that reports progress starts (taken before it is sent)."""
+        if callback is not None and not callable(callback):
+            raise ProgrammingError("progress must be a callable (rows, bytes, elapsed)")
+        return callback, time.perf_counter(), self._session.bytes_received
+
+    def _tell_progress(self) -> None:
+        """Call the result's progress callback when rows arrived since the last
+        call: (rows received, bytes received, seconds since execute).  It runs
+        between exchanges, so an exception from it reaches the caller and
+        leaves the cursor and the connection as they were."""
+        progress = self._progress
+        if progress is None or self._delivered == self._progress_told:
+            return
+        callback, start, base = progress
+        self._progress_told = self._delivered
+        callback(self._delivered, self._session.bytes_received - base,
+                 time.perf_counter() - start)
+
     def _reset(self) -> None:
+        self._progress = None
+        self._progress_told = 0
         self._release()
         self._ahead.clear()
         self._nfetch_request = None
@@ -378,6 +438,7 @@ class CursorBase:
         self._batch, self._pos, self._delivered = [], 0, 0
         self._exhausted = True
         self._decode = None
+        self._lobs = ()
         self._make_row = None
         self._position, self._total = 0, None
 
@@ -443,12 +504,16 @@ class ScrollableKind:
         yield from self._open_gen(prepared, encoded, first_fetch=False)
 
 
-def _queue_cleanup(conn_ref, stmt_id: int | None) -> None:
+def _queue_cleanup(conn_ref, stmt_id: int | None, opened_at: int | None = None) -> None:
     """What a garbage-collected cursor still owes the server.  Runs from a
-    weakref finalizer, possibly on another thread, so it does no I/O."""
+    weakref finalizer, possibly on another thread, so it does no I/O.
+    ``opened_at``: ``tx_ends`` at OPEN of a cursor without HOLD (a later
+    COMMIT/ROLLBACK closed it on the server: RELEASE only)."""
     conn = conn_ref()
     if conn is not None and stmt_id is not None:
-        conn._session.defer_cleanup(rq.release(stmt_id, True))
+        session = conn._session
+        is_open = opened_at is None or opened_at == session.tx_ends
+        session.defer_cleanup(rq.release(stmt_id, is_open))
 
 
 def _description(name: str, t) -> tuple:

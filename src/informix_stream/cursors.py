@@ -14,11 +14,11 @@ rows.  Round trips per operation (the cost that matters on a real network):
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from . import executemany as em
-from .arrow import ArrowCursorMixin
+from .arrow import ArrowCursorMixin, ingest
 from .cursor_base import CursorBase, MaterializingKind, ScrollableKind
 from .errors import NotSupportedError, ProgrammingError
 
@@ -28,39 +28,71 @@ class Cursor(ArrowCursorMixin, CursorBase):
     as Arrow record batches through the mixin's ``fetch_arrow_*`` methods)."""
 
     def execute(self, operation: str, parameters: Sequence[Any] | None = None, *,
-                timeout: float | None = None) -> Cursor:
+                timeout: float | None = None,
+                progress: Callable[[int, int, float], Any] | None = None) -> Cursor:
+        """Run ``operation``; ``progress(rows, bytes, elapsed)``, if given, is
+        called as the result's fetch buffers arrive (see README "Progress")."""
+        start = self._progress_start(progress)
         self.connection._wait(self._execute_gen(operation, parameters), timeout)
+        if progress is not None and self.description:
+            self._progress = start
+            self._tell_progress()
         return self
 
     def executemany(self, operation: str, seq_of_parameters: Iterable[Sequence[Any]], *,
                     batch_errors: bool = False, chunk_size: int | None = None,
                     chunk_bytes: int | None = None,
-                    commit_every_chunk: bool = False) -> Cursor:
+                    commit_every_chunk: bool = False,
+                    progress: Callable[[int, int, float], Any] | None = None) -> Cursor:
         """Pipelined in chunks; see ``informix_stream.executemany`` for the
-        error contract (which rows are applied when one fails)."""
+        error contract (which rows are applied when one fails).
+        ``progress(rows, bytes, elapsed)`` is called after each chunk's
+        replies are in: rows done so far, request bytes sent, seconds."""
+        report = em.ProgressReport(self._progress_start(progress))
         self._check_open()
         self._reset()
         conn = self.connection
-        seq_of_parameters, named = em.peek(seq_of_parameters)
+        arrow = ingest.is_arrow_source(seq_of_parameters)
+        seq_of_parameters, named = (seq_of_parameters, False) if arrow else \
+            em.peek(seq_of_parameters)
         plan = em.Plan(self, operation, batch_errors=batch_errors, chunk_size=chunk_size,
                        chunk_bytes=chunk_bytes, commit_every_chunk=commit_every_chunk,
                        named=named)
         with conn._lock:           # no other thread runs between a chunk and its repair
             conn._wait(plan.start_gen())
             try:
-                chunks = em.Lookahead(plan.chunks(seq_of_parameters))
+                chunks = em.Lookahead(plan.arrow_chunks(seq_of_parameters) if arrow
+                                      else plan.chunks(seq_of_parameters))
                 for chunk in chunks:
                     conn._wait(plan.chunk_gen(chunk, chunks.prepare))
+                    report.chunk_done(chunk)
             finally:
                 plan.finish()
         return self
+
+    def load_arrow(self, table: str, data: Any, columns: Sequence[str] | None = None,
+                   **options: Any) -> Cursor:
+        """Insert Arrow data (a pyarrow Table/RecordBatch/RecordBatchReader or
+        any ``__arrow_c_stream__`` object: polars, pandas through pyarrow)
+        into ``table``: its columns (or ``columns``, by name) bound in order.
+        ``options`` are executemany's (chunk_size, batch_errors, progress...)."""
+        if columns is not None:
+            data = ingest.select_columns(data, columns)
+        names = list(columns) if columns is not None else ingest.source_names(data)
+        return self.executemany(ingest.insert_statement(table, names), data, **options)
+
+    def _next_batch(self) -> bool:
+        """The next fetch buffer becomes the current batch (False at the end)."""
+        got = self.connection._wait(self._fetch_batch_gen())
+        self._tell_progress()
+        return got
 
     def fetchone(self) -> Any:
         self._check_result()
         if self.scrollable:
             return self.connection._wait(self._scroll_fetch_gen(self._position + 1))
         while self._pos >= len(self._batch):
-            if not self.connection._wait(self._fetch_batch_gen()):
+            if not self._next_batch():
                 return None
         row = self._batch[self._pos]
         self._pos += 1
@@ -73,8 +105,7 @@ class Cursor(ArrowCursorMixin, CursorBase):
             return self.connection._wait(self._scroll_many_gen(size))
         out: list = []
         while len(out) < size:
-            if self._pos >= len(self._batch) and not self.connection._wait(
-                    self._fetch_batch_gen()):
+            if self._pos >= len(self._batch) and not self._next_batch():
                 break
             self._take_from_batch(size, out)
         return out
@@ -86,7 +117,7 @@ class Cursor(ArrowCursorMixin, CursorBase):
             return self.connection._wait(self._scroll_many_gen(-1))
         out = self._batch[self._pos:]
         self._batch, self._pos = [], 0
-        while self.connection._wait(self._fetch_batch_gen()):
+        while self._next_batch():
             out += self._batch
         self._batch = []
         return out
@@ -96,7 +127,6 @@ class Cursor(ArrowCursorMixin, CursorBase):
         if self.scrollable:
             yield from iter(self.fetchone, None)
             return
-        wait = self.connection._wait
         while True:
             batch = self._batch[self._pos:] if self._pos else self._batch
             start = len(self._batch) - len(batch)
@@ -106,7 +136,7 @@ class Cursor(ArrowCursorMixin, CursorBase):
             finally:
                 # Where the caller stopped: every row handed out is consumed.
                 self._pos = start + len(batch) - operator.length_hint(rows)
-            if not wait(self._fetch_batch_gen()):
+            if not self._next_batch():
                 return
 
     def scroll(self, value: int, mode: str = "relative") -> None:

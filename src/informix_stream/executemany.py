@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import struct
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -62,7 +63,10 @@ class BindExecute:
         self.prefix = rq.statement_id(stmt_id)
 
     def request(self, encoded: list[bytes]) -> bytes:
-        return self.prefix + _BIND_HEAD.pack(Tag.BIND, len(encoded)) + b"".join(encoded) + rq.EXECUTE
+        """One row's request; BYTE/TEXT contents ride in it as SQ_BBIND
+        (a file or iterator is read whole here: chunk_bytes bounds a chunk)."""
+        return (self.prefix + _BIND_HEAD.pack(Tag.BIND, len(encoded)) + b"".join(encoded)
+                + rq.blob_contents(rq.lob_blocks(encoded)) + rq.EXECUTE)
 
 
 class Unencodable(Exception):
@@ -74,13 +78,14 @@ class Unencodable(Exception):
         self.error = error
 
 
-def tuple_rows(rows: Iterable[Sequence[Any]], order, count: int):
+def tuple_rows(rows: Iterable[Sequence[Any]], order, count: int,
+               encoding: str = "iso-8859-1"):
     """The row source for Python sequences: each row's encoded parameter blocks."""
     if isinstance(rows, (str, bytes)):
         raise InterfaceError("executemany takes an iterable of parameter rows")
     for params in rows:
         try:
-            encoded = st.encode_params(params, order, count)
+            encoded = st.encode_params(params, order, count, encoding)
         except Error as exc:
             raise Unencodable(exc) from None
         yield encoded
@@ -214,8 +219,19 @@ class Plan:
     def chunks(self, rows: Iterable[Sequence[Any]], start: int = 0
                ) -> Iterator[tuple[int, list[bytes]]]:
         """Requests in chunks from Python rows (the tuple row source)."""
-        return chunk(tuple_rows(rows, self.order, self.count), BindExecute(self.stmt_id),
+        rows = tuple_rows(rows, self.order, self.count, self.session.encoding)
+        return chunk(rows, BindExecute(self.stmt_id),
                      self.chunk_size, self.chunk_bytes, start)
+
+    def arrow_chunks(self, source: Any) -> Iterator[tuple[int, list[bytes]]]:
+        """Requests in chunks from Arrow data, encoded a column at a time
+        (``arrow.ingest``); positional markers only."""
+        from .arrow import ingest
+        if isinstance(self.order, tuple):
+            raise InterfaceError("Arrow data binds by position: use ? markers, "
+                                 "or cursor.load_arrow(table, data)")
+        rows = ingest.encoded_rows(source, self.order, self.count, Unencodable)
+        return chunk(rows, BindExecute(self.stmt_id), self.chunk_size, self.chunk_bytes)
 
     async def async_chunks(self, rows) -> Any:
         """Chunks from an async iterable: a chunk's rows are gathered, then
@@ -339,7 +355,7 @@ class Plan:
         session = self.session
         if self.mode == AUTOCOMMIT:
             yield from st.exchange(session, rq.ROLLBACK)
-            session.in_transaction = False
+            session.transaction_ended()
             return
         if self.rollback_id is None:
             self.rollback_id = (yield from st.prepare(session, ROLLBACK_TO_SAVEPOINT, 0)).stmt_id
@@ -352,6 +368,7 @@ def _commit(session):
             yield from st.exchange(session, rq.COMMIT)
         finally:
             session.in_transaction = False
+        session.transaction_ended()
 
 
 def _row_error(index: int, reply) -> Error:
@@ -364,6 +381,25 @@ def _row_error(index: int, reply) -> Error:
 
 def _ranges(indices: list[int]) -> str:
     return f"{indices[0]}..{indices[-1]}" if len(indices) > 1 else str(indices[0])
+
+
+class ProgressReport:
+    """executemany's progress callback: rows done and request bytes sent,
+    reported after each chunk's replies are checked (between exchanges, so
+    an exception from the callback stops the call with every reported row
+    applied and nothing half-sent)."""
+
+    def __init__(self, start: tuple) -> None:
+        self.callback, self.start, _ = start
+        self.rows = 0
+        self.sent = 0
+
+    def chunk_done(self, chunk: tuple[int, list[bytes]]) -> None:
+        first, requests = chunk
+        self.rows = first + len(requests)
+        self.sent += sum(map(len, requests))
+        if self.callback is not None:
+            self.callback(self.rows, self.sent, time.perf_counter() - self.start)
 
 
 class Lookahead:

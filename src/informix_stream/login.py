@@ -18,7 +18,7 @@ import os
 import socket
 from dataclasses import dataclass, field
 
-from .errors import ProtocolError
+from .errors import InterfaceError, ProtocolError
 from .framing import Incomplete, Reader, Writer
 
 SL_CONREQ, SL_CONACC, SL_CONREJ = 1, 2, 3
@@ -131,7 +131,16 @@ def _parse_sections(r: Reader, req: LoginRequest) -> None:
 
 
 def build_login_request(req: LoginRequest) -> bytes:
-    """Encode a connection request the way IBM's clients lay it out."""
+    """Encode a connection request the way IBM's clients lay it out.  Its
+    strings are ISO 8859-1 (no locale is settled yet); a user, password,
+    server or database name outside it is an InterfaceError, not a crash."""
+    try:
+        return _login_request(req)
+    except UnicodeEncodeError as exc:
+        raise InterfaceError(f"login field {exc.object!r} is not ISO 8859-1 text") from None
+
+
+def _login_request(req: LoginRequest) -> bytes:
     w = Writer()
     w.short(ASSOC).short(ASCBINARY).int(61).nul_string(b"IEEEM")
     w.short(ASCBPARMS).raw(b"sqlexec".ljust(12, b"\x00"))

@@ -50,6 +50,8 @@ class Tag(IntEnum):
     BEGIN = 35
     DBOPEN = 36
     DBCLOSE = 37
+    FETCHBLOB = 38
+    BLOB = 39
     BBIND = 41
     HOLD = 43
     WANTDONE = 49
@@ -145,6 +147,17 @@ class Protocols(NamedTuple):
     mask: bytes
 
 
+class FetchBlob(NamedTuple):
+    """SQ_FETCHBLOB: the 56-byte descriptor of the value wanted."""
+    descriptor: bytes
+
+
+class BlobBind(NamedTuple):
+    """SQ_BBIND: the contents of the BYTE/TEXT parameters of the SQ_BIND
+    before it, NULLs skipped, in parameter order."""
+    values: list
+
+
 class RetType(NamedTuple):
     direction: int
     types: list  # [(type code, encoded length)]
@@ -216,7 +229,31 @@ _PARSERS.update({
     Tag.INFO: lambda r, _rp: Info(_parse_info(r)),
     Tag.PROTOCOLS: lambda r, _rp: Protocols(r.short_string()),
     Tag.RET_TYPE: lambda r, _rp: _parse_ret_type(r),
+    Tag.FETCHBLOB: lambda r, _rp: FetchBlob(r.raw(56)),
+    Tag.BBIND: lambda r, _rp: _parse_blob_bind(r),
 })
+
+
+def _parse_blob_bind(r: Reader) -> BlobBind:
+    """SQ_BBIND ``[short count]``, then per value SQ_BLOB chunks
+    ``[short 39][short n][n bytes][pad]`` ending with ``[short 39][short 0]``
+    (JDBC ``IfxSqli.sendBlob``/``sendStreamBlob``)."""
+    count = r.short()
+    if count < 0:
+        raise ProtocolError(f"negative blob count {count}")
+    values = []
+    for _ in range(count):
+        data = bytearray()
+        while True:
+            tag, n = r.short(), r.short()
+            if tag != Tag.BLOB or n < 0:
+                raise ProtocolError(f"SQ_BBIND carries message {tag} (length {n}), "
+                                    "not an SQ_BLOB chunk")
+            if n == 0:
+                break
+            data += r.padded(n)
+        values.append(bytes(data))
+    return BlobBind(values)
 
 
 def _parse_info(r: Reader) -> list:
@@ -361,10 +398,12 @@ class Reply:
 
     __slots__ = ("rows", "describe", "rowcount", "serial", "warnings", "error",
                  "serial8", "bigserial", "tupid", "protocols", "closed",
-                 "version", "exited", "done", "decode_error")
+                 "version", "exited", "done", "decode_error", "encoding", "blob",
+                 "blob_limit", "blob_ended")
 
-    def __init__(self, rows: list | None = None) -> None:
+    def __init__(self, rows: list | None = None, encoding: str = "iso-8859-1") -> None:
         self.rows = [] if rows is None else rows
+        self.encoding = encoding     # the session's code set (names, messages)
         self.describe: Describe | None = None
         self.done = False            # an SQ_DONE arrived
         self.rowcount = -1
@@ -379,6 +418,9 @@ class Reply:
         self.version: str | None = None
         self.exited = False
         self.decode_error: Exception | None = None
+        self.blob: bytearray | None = None   # SQ_FETCHBLOB's reply collects here
+        self.blob_limit = 0                  # the size its descriptor declared
+        self.blob_ended = False              # the zero-length SQ_BLOB arrived
 
 
 # The tuple size is read unsigned: a negative size then fails the same
@@ -398,13 +440,27 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
     size is negative or over ``max_size``, or whose columns do not end
     exactly where its size says, is a ProtocolError: a decoder that reads a
     byte too few or too many would shift every later column silently.
+
+    A ``decode_row`` with a ``bulk(buf, pos, end, reply, max_size)``
+    method (the Arrow fetch hook, arrow/bulk.py) takes a run of tuples at
+    once: it consumes the complete tuples this loop would accept, puts
+    them in ``reply.rows`` (keeping ``len(reply.rows)`` the row count) and
+    returns the offset after them; the tuple it stops at comes here, so
+    framing errors and short buffers are handled by this one code path.
     """
     end = len(buf)
     rows_append = reply.rows.append
     head = _TUPLE_HEAD.unpack_from
+    bulk = getattr(decode_row, "bulk", None)
     while pos + 2 <= end:
         tag = _SHORT.unpack_from(buf, pos)[0]
         if tag == 14:                            # SQ_TUPLE
+            if bulk is not None:
+                after = bulk(buf, pos, end, reply, max_size)
+                if after != pos:
+                    pos = after
+                    rows_append = reply.rows.append
+                    continue
             if pos + 8 > end:
                 return pos, False
             size = head(buf, pos)[2]
@@ -459,14 +515,18 @@ def _parse_reply_message(tag: int, r: Reader, reply: Reply) -> bool:
         return True
     if tag == Tag.ERR:
         sqlcode, isam, offset = r.short(), r.short(), r.int()
-        reply.error = ServerError(sqlcode, isam, offset, r.short_string().decode("iso-8859-1"))
+        # a message is diagnostics: a byte the code set lacks must not hide it
+        text = r.short_string().decode(reply.encoding, "replace")
+        reply.error = ServerError(sqlcode, isam, offset, text)
     elif tag == Tag.DESCRIBE:
-        reply.describe = _parse_describe(r)
+        reply.describe = _parse_describe(r, reply.encoding)
     elif tag == Tag.XACTSTAT:
         r.skip(6)
     elif tag == Tag.INSERTDONE:
         reply.serial8 = _read_int8(r)
         reply.bigserial = r.bigint()
+    elif tag == Tag.BLOB:
+        _read_blob_chunk(r, reply)
     elif tag == Tag.TUPID:
         reply.tupid = r.int()
     elif tag == Tag.PROTOCOLS:
@@ -483,13 +543,33 @@ def _parse_reply_message(tag: int, r: Reader, reply: Reply) -> bool:
     return False
 
 
+def _read_blob_chunk(r: Reader, reply: Reply) -> None:
+    """One SQ_BLOB chunk ``[short n][n bytes][pad]`` of an SQ_FETCHBLOB
+    reply; n = 0 ends the value.  A chunk where no blob was asked for, or
+    more bytes than the descriptor declared, means the stream is not what
+    we think it is."""
+    n = r.short()
+    if reply.blob is None:
+        raise ProtocolError("an SQ_BLOB arrived in a reply that fetched no blob")
+    if n < 0 or reply.blob_ended:
+        raise ProtocolError(f"an SQ_BLOB chunk of {n} bytes after the value ended"
+                            if reply.blob_ended else f"an SQ_BLOB chunk of {n} bytes")
+    if n == 0:
+        reply.blob_ended = True
+        return
+    if len(reply.blob) + n > reply.blob_limit:
+        raise ProtocolError(f"the server sent more than the {reply.blob_limit} bytes "
+                            "the blob descriptor declared")
+    reply.blob += r.padded(n)
+
+
 def _read_int8(r: Reader) -> int:
     sign = r.short()
     low, high = r.int() & 0xFFFFFFFF, r.int() & 0xFFFFFFFF
     return (-1 if sign < 0 else 1) * ((high << 32) | low)
 
 
-def _parse_describe(r: Reader) -> Describe:
+def _parse_describe(r: Reader, encoding: str = "iso-8859-1") -> Describe:
     stmt_type, stmt_id = r.short(), r.short()
     r.int()                                      # estimated cost
     tuple_size, nfields, strtab_len = r.short(), r.short(), r.int()
@@ -502,12 +582,17 @@ def _parse_describe(r: Reader) -> Describe:
         r.int()                                  # source type
         raw.append((name_at, wire_type, ext_id, ext_name, r.int(), start))
     names = r.padded(strtab_len) if strtab_len > 0 else b""
-    cols = [DescribedColumn(_name_at(names, at), wt, xid, xname, length, start)
+    cols = [DescribedColumn(_name_at(names, at, encoding), wt, xid, xname, length, start)
             for at, wt, xid, xname, length, start in raw]
     return Describe(stmt_type, stmt_id, tuple_size, cols)
 
 
-def _name_at(table: bytes, offset: int) -> str:
-    """A NUL-terminated name inside DESCRIBE's string table."""
+def _name_at(table: bytes, offset: int, encoding: str) -> str:
+    """A NUL-terminated name inside DESCRIBE's string table (identifiers are
+    in the database's code set)."""
     stop = table.find(b"\x00", offset)
-    return table[offset:stop if stop >= 0 else len(table)].decode("iso-8859-1")
+    raw = table[offset:stop if stop >= 0 else len(table)]
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError:
+        raise ProtocolError(f"column name {raw[:40]!r} is not {encoding} text") from None

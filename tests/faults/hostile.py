@@ -55,6 +55,12 @@ def is_fetch(messages: list) -> bool:
     return any(isinstance(m, NFetch) for m in messages)
 
 
+def is_later_fetch(messages: list) -> bool:
+    """A fetch that is not an OPEN's first one: its rows are read the way the
+    cursor reads by then (an Arrow cursor's bulk path, say), not at execute."""
+    return is_fetch(messages) and Tag.OPEN not in messages
+
+
 # -- the scripted server ------------------------------------------------------------
 
 

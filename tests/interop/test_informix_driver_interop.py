@@ -737,6 +737,34 @@ def test_explicit_begin_work_in_autocommit_mode(connect: ConnectFactory,
     assert query(observer, f"SELECT id FROM {table}") == [(12,)]
 
 
+@pytest.mark.interop
+@pytest.mark.parametrize("end", ["commit", "rollback"])
+def test_commit_or_rollback_closes_an_open_scroll_cursor(connect: ConnectFactory,
+                                                         new_table: TableFactory,
+                                                         end: str) -> None:
+    """informix-driver has no hold option, so its cursors are closed by the
+    end of their transaction (Informix: COMMIT/ROLLBACK WORK closes every
+    cursor not declared WITH HOLD); its server-side scroll cursor then gets
+    the server's -400 on the next SFETCH, and the connection goes on."""
+    table = new_table("holdless", "id INTEGER NOT NULL")
+    with connect().cursor() as cur:
+        cur.executemany(f"INSERT INTO {table} VALUES (?)", [(i,) for i in range(1, 21)])
+    conn = connect(autocommit=False)
+    with conn.cursor() as cur:
+        cur.execute(f"INSERT INTO {table} VALUES (?)", (21,))   # opens the transaction
+    scroll = conn.cursor(scrollable=True)
+    scroll.execute(f"SELECT id FROM {table} ORDER BY id")
+    assert scroll.fetchone() == (1,)
+    getattr(conn, end)()
+    with pytest.raises(informix_db.DatabaseError) as info:
+        scroll.fetchone()
+    assert info.value.sqlcode == -400
+    scroll.close()
+    assert_alive(conn)
+    expected = 21 if end == "commit" else 20
+    assert query(conn, f"SELECT COUNT(*) FROM {table}") == [(expected,)]
+
+
 # ---------------------------------------------------------------------------
 # 8. errors
 # ---------------------------------------------------------------------------
@@ -959,3 +987,43 @@ def test_pipelined_executemany_in_a_transaction_rolls_back_whole(
         cur.executemany(f"INSERT INTO {table} VALUES (?, ?)", [(1, "a"), (2, "b")])
     conn.commit()
     assert query(connect(), f"SELECT id, name FROM {table} ORDER BY id") == [(1, "a"), (2, "b")]
+
+
+# ------------------------------------------------------------- BYTE and TEXT
+
+
+def test_byte_and_text_both_ways(connect: ConnectFactory, new_table: TableFactory,
+                                 ifx_target: Any) -> None:
+    """informix-driver (which dereferences descriptors with SQ_FETCHBLOB and
+    binds with SQ_BBIND) reads what our driver stored, and ours reads what
+    it stored: empty, binary with NULs, Latin-1 text, 1 MB, NULL."""
+    import informix_stream
+
+    table = new_table("lob", "id INTEGER, b BYTE, t TEXT")
+    values = {
+        1: (b"", ""),
+        2: (bytes(range(256)) * 4 + b"\x00", "caf\xe9 \xfc"),
+        3: (b"\x00\xff" * (512 * 1024), "x" * (1 << 20)),
+        4: (None, None),
+    }
+    theirs = connect()
+    with theirs.cursor() as cur:
+        for k, (b, t) in values.items():
+            cur.execute(f"INSERT INTO {table} VALUES (?, ?, ?)",
+                        (k + 10, b, None if t is None else t.encode("iso-8859-1")))
+    with informix_stream.connect(host=ifx_target.host, port=ifx_target.port,
+                                 user=ifx_target.user, password=ifx_target.password,
+                                 database=ifx_target.database, autocommit=True) as ours:
+        cur = ours.cursor()
+        for k, (b, t) in values.items():
+            cur.execute(f"INSERT INTO {table} VALUES (?, ?, ?)",
+                        (k, b, None if t is None else informix_stream.Text(t)))
+        cur.execute(f"SELECT id, b, t FROM {table} ORDER BY id")
+        mine = cur.fetchall()
+    with theirs.cursor() as cur:
+        cur.execute(f"SELECT id, b, t FROM {table} ORDER BY id")
+        seen = cur.fetchall()
+    want = [(k, b, t) for k, (b, t) in values.items()]
+    want += [(k + 10, b, t) for k, (b, t) in values.items()]
+    assert mine == want
+    assert [tuple(r) for r in seen] == want

@@ -453,6 +453,34 @@ def test_error_code_and_session_survives(errors_run: RunResult, step: str) -> No
     assert kinds == [("ERROR", str(EXPECTED_ERRORS[step])), ("HEALTH", "1")], body
 
 
+# ------------------------------------------------------------- scenario 8
+
+
+@pytest.mark.interop
+def test_hold_cursors_over_commit_and_cursors_closed_at_commit(jdbc: JdbcClient,
+                                                               ifx_target: Any) -> None:
+    """HOLD_CURSORS_OVER_COMMIT (SQ_HOLD before SQ_OPEN, with a bound
+    parameter) streams on through commits and a rollback of writes on the
+    same connection, every row once.  A CLOSE_CURSORS_AT_COMMIT result is
+    closed by IBM's driver itself when the transaction ends (-79878 "ResultSet
+    not open", raised without asking the server: IfxResultSet.next checks its
+    isClosed flag), and the driver's cleanup of it is accepted."""
+    result = jdbc.run(ifx_target, "hold").check()
+    assert result.facts() == {
+        "default_holdability": "2",          # CLOSE_CURSORS_AT_COMMIT
+        "held_holdability": "1",             # HOLD_CURSORS_OVER_COMMIT
+        "held_rows": "5000",
+        "held_id_sum": str(5000 * 5001 // 2),
+        "held_disorder": "0",
+        # 10 writes during the held read, the one at 2500 rolled back; of
+        # the two cut reads' writes the committed one stays.
+        "log_rows": "10",
+        "health": "1",
+    }
+    cuts = {r[0]: r[1:] for r in result.records if r[0].startswith("cut")}
+    assert cuts == {"cut_commit": ("-79878", "short"), "cut_rollback": ("-79878", "short")}
+
+
 # ------------------------------------------------------------- re-executing a query
 
 
@@ -480,3 +508,64 @@ def test_query_executed_again_while_its_result_is_open(jdbc: JdbcClient, ifx_tar
     assert records_of(records, "first") == [("1",)]
     assert records_of(records, "ERROR") == []
     assert records_of(records, "row") == [(str(i),) for i in range(291, 301)]
+
+
+# ------------------------------------------------------------- BYTE and TEXT
+
+
+def _lob_pattern(length: int, step: int) -> bytes:
+    return bytes((i * step) & 0xFF for i in range(length))
+
+
+def _digest(data: bytes) -> str:
+    import hashlib
+    return f"{len(data)}:{hashlib.sha256(data).hexdigest()}"
+
+
+@pytest.mark.interop
+def test_byte_and_text_written_and_read_by_jdbc(jdbc: JdbcClient, ifx_target: Any) -> None:
+    """IBM's driver binds BYTE/TEXT with SQ_BIND + SQ_BBIND (setBytes,
+    setString on a TEXT, setBinaryStream, setAsciiStream, a batch) and reads
+    them with SQ_FETCHBLOB (getBytes, getString, getBinaryStream,
+    getAsciiStream); our driver reads what it wrote and it reads what ours
+    wrote, byte for byte."""
+    import informix_stream
+
+    table = f"lobs_{os.getpid()}"
+    ours = (_lob_pattern(70_000, 11), "ours \xe9" * 1000)
+    with informix_stream.connect(host=ifx_target.host, port=ifx_target.port,
+                                 user=ifx_target.user, password=ifx_target.password,
+                                 database=ifx_target.database, autocommit=True) as conn:
+        cur = conn.cursor()
+        cur.execute(f"CREATE TABLE {table} (id INTEGER, b BYTE, t TEXT)")
+        try:
+            cur.execute(f"INSERT INTO {table} VALUES (9, ?, ?)",
+                        (ours[0], informix_stream.Text(ours[1])))
+            records = run_ok(jdbc, ifx_target, "lobs", table)
+            cur.execute(f"SELECT id, b, t FROM {table} ORDER BY id")
+            read_back = cur.fetchall()
+        finally:
+            cur.execute(f"DROP TABLE {table}")
+    text1 = "cafe text"      # ASCII: JDBC encodes a setString TEXT with the JVM charset
+    expected = {
+        1: (_lob_pattern(1000, 7), text1),
+        2: (_lob_pattern(300_000, 3), "a" * 300_000),
+        3: (None, None),
+        4: (_lob_pattern(400, 4), "batch 4"),
+        5: (_lob_pattern(500, 5), "batch 5"),
+        9: ours,
+    }
+    want = [(k, *v) for k, v in sorted(expected.items())]
+    for got_row, want_row in zip(read_back, want):
+        assert [x if x is None or len(x) < 60 else (len(x), x[:20], x[-20:]) for x in got_row[1:]] == [x if x is None or len(x) < 60 else (len(x), x[:20], x[-20:]) for x in want_row[1:]], got_row[0]
+    assert read_back == want
+    def digests(b, t):
+        return (None if b is None else _digest(b),
+                None if t is None else _digest(t.encode("iso-8859-1")))
+    rows = records_of(records, "row")
+    assert [(int(r[0]), r[1], r[2]) for r in rows] == [
+        (k, *digests(*v)) for k, v in sorted(expected.items())]
+    assert [r[3] for r in rows] == [text1, None, None, "batch 4", "batch 5", None]
+    streams = records_of(records, "stream")
+    assert [(int(r[0]), r[1], r[2]) for r in streams] == [
+        (k, *digests(*v)) for k, v in sorted(expected.items())]

@@ -446,6 +446,14 @@ ALLOWANCES = [
         "challenge exchange, so we must not announce that we can answer one.",
         login=_without_env("CLNT_PAM_CAPABLE")),
     Allowance(
+        "login-sends-db-locale",
+        "The login environment always carries DB_LOCALE (the user's db_locale, else "
+        "en_US.8859-1); JDBC sends it only when the URL names one and informix-driver never. "
+        "The server compares it with the database's locale and sets SQLWARN7 when they differ, "
+        "so the code set we decode with is the one the server checked, never a guess "
+        "(core/dblocale.py).",
+        login=_without_env("DB_LOCALE")),
+    Allowance(
         "login-no-app-name",
         "The login PDU has no ASCMISC (116) section with an application name; it is "
         "informational and the references fill it with a thread or pid description.",

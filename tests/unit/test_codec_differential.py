@@ -368,3 +368,53 @@ def test_a_kept_decode_error_does_not_pin_the_receive_buffer() -> None:
             kept = exc
         del buf[:3]  # BufferError if an export of buf were still alive
         assert kept is not None and bytes(buf) == b"rest"
+
+
+# ------------------------------------------------ UTF-8 (issue 12 item 1)
+# Any character but a NUL (a lone NUL is VARCHAR's NULL) and surrogates,
+# weighted towards the multibyte ones: accented Latin, Greek, CJK, emoji.
+_UTF8_TEXT = st.text(st.one_of(
+    st.characters(min_codepoint=0x20, max_codepoint=0x7E),
+    st.characters(min_codepoint=0xA0, max_codepoint=0x24F),
+    st.characters(min_codepoint=0x370, max_codepoint=0x3FF),
+    st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF),
+    st.characters(min_codepoint=0x1F300, max_codepoint=0x1FAFF)), max_size=30)
+_UTF8_COLUMNS = st.lists(st.sampled_from(
+    ["varchar(1)", "varchar(7)", "varchar(40)", "varchar(255)", "nvarchar(20)", "char(5)",
+     "char(30)", "nchar(9)", "lvarchar(60)", "integer"]), min_size=1, max_size=5)
+
+
+def _fits(text: str, ctype) -> str:
+    """What a column of n bytes keeps of ``text``: whole characters only."""
+    width = ctype.length & 0xFF if "VARCHAR" in ctype.sql() and "LVARCHAR" not in ctype.sql() \
+        else ctype.length
+    out, used = "", 0
+    for ch in text:
+        size = len(ch.encode("utf-8"))
+        if used + size > width:
+            break
+        out, used = out + ch, used + size
+    return out
+
+
+@_SETTINGS
+@given(st.data(), _UTF8_COLUMNS)
+def test_utf8_text_round_trips_through_both_codecs(data, names) -> None:
+    columns = [parse_type(n) for n in names]
+    row = [data.draw(st.integers(-2**31 + 1, 2**31 - 1) if c.sql() == "INTEGER" else _UTF8_TEXT,
+                     label=c.sql()) for c in columns]
+    fast_enc, ref_enc = make_row_encoder(columns, "utf-8"), cellwise_encoder(columns, "utf-8")
+    image = ref_enc(row)
+    assert fast_enc(row) == image
+    expected = []
+    for value, ctype in zip(row, columns):
+        if isinstance(value, int):
+            expected.append(value)
+            continue
+        kept = _fits(value, ctype)
+        if ctype.sql().startswith(("CHAR", "NCHAR")):
+            kept += " " * (ctype.length - len(kept.encode("utf-8")))
+        expected.append(kept)
+    fast, ref = make_row_decoder(columns, "utf-8"), reference_decoder(columns, "utf-8")
+    for decode in (fast, ref):
+        assert decode(image, 0, len(image)) == (tuple(expected), len(image))

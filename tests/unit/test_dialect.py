@@ -122,7 +122,10 @@ def test_insert_errors():
 def test_update_and_delete_without_from():
     t = tr("update t set amt = ?, name = 'x' where id = ?")
     assert t.kind is StatementKind.UPDATE and t.table == "t"
-    assert [b.type.code for b in t.binds] == [TypeCode.DECIMAL, TypeCode.SERIAL]
+    # the quoted literal is bound too, so the column's writer cuts it to size
+    assert [b.type.code for b in t.binds] == [TypeCode.DECIMAL, TypeCode.VARCHAR,
+                                              TypeCode.SERIAL]
+    assert [b.const for b in t.binds] == [None, "x", None]
     assert tr("delete t where id = 1").sql == "DELETE FROM t where id = 1"
 
 
@@ -222,8 +225,11 @@ def test_star_over_imaged_tables_lists_the_real_columns():
 
 
 def test_insert_binding_every_column_supplies_the_image():
-    t = translate("insert into img (w, a, b) values (?, ?, 'lit')", LOOKUP_IMG)
+    t = translate("insert into img (w, a, b) values (?, ?, 'l' || 'it')", LOOKUP_IMG)
     assert t.image_binds is None and "_ifx_row" not in t.sql   # a trigger computes it
+    # a quoted literal is a bound constant (cut to the column's bytes): the image too
+    t = translate("insert into img (w, a, b) values (?, ?, 'lit')", LOOKUP_IMG)
+    assert t.image_binds == [1, 2, 0]
     t = translate("insert into img (w, b, a) values (?, ?, 7)", LOOKUP_IMG)
     assert t.sql == "INSERT INTO img ( w, b, a, _ifx_row ) VALUES ( ?, ?, ?, ? )"
     assert t.image_binds == [2, 1, 0]

@@ -16,9 +16,10 @@ value or raises the very DataError the tuple path raises.  Types without a
 vectorised path (INTERVAL, BOOLEAN, LVARCHAR, DATETIME not starting at
 YEAR, DECIMAL over 18 digits or floating) go through the reference
 converter cell by cell; they are correct, only slower.  Text is copied as
-bytes when it is ASCII (or UTF-8 already) and transcoded with array
-operations from Latin-1 (the default code set); text in other code sets
-with bytes over 0x7F goes through the reference converter too.
+bytes when it is ASCII or UTF-8 (checked by Arrow's full validation) and
+transcoded with array operations from Latin-1 (the default code set); text
+in other code sets with bytes over 0x7F, and UTF-8 that fails validation,
+goes through the reference converter too.
 """
 
 from __future__ import annotations
@@ -410,17 +411,26 @@ class _Column:
         high = len(data) and data.max() >= 0x80
         if high and enc in _LATIN1:
             data, offsets = _latin1_to_utf8(np, data, offsets)
-        elif high or enc not in _ASCII_SUPERSETS:
+        elif (high and enc not in _UTF8) or enc not in _ASCII_SUPERSETS:
             return self.slow()
         if offsets[-1] >= 1 << 31:
             return self.slow()
         validity = pa.py_buffer(np.packbits(~null, bitorder="little")) if null.any() else None
-        return pa.Array.from_buffers(pa.string(), frame.n,
-                                     [validity, pa.py_buffer(offsets.astype("<i4")),
-                                      pa.py_buffer(data)])
+        array = pa.Array.from_buffers(pa.string(), frame.n,
+                                      [validity, pa.py_buffer(offsets.astype("<i4")),
+                                       pa.py_buffer(data)])
+        if high and enc in _UTF8:
+            # UTF-8 from the server is used as is once Arrow has checked it;
+            # invalid bytes take the reference path, which names the column
+            try:
+                array.validate(full=True)
+            except pa.ArrowInvalid:
+                return self.slow()
+        return array
 
 
 _LATIN1 = ("iso-8859-1", "latin-1", "latin1", "8859-1", "iso8859-1")
+_UTF8 = ("utf-8", "utf8")
 # Code sets whose bytes below 0x80 are ASCII, so ASCII-only text is already UTF-8.
 _ASCII_SUPERSETS = _LATIN1 + ("ascii", "us-ascii", "utf-8", "utf8", "cp1252")
 

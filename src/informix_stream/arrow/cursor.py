@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Iterator
 from ..core import statement as st
 from ..errors import DataError, NotSupportedError, ProtocolError
 from ._deps import load
+from .bulk import ImageDecoder, ImageRows
 from .columnar import concat_blocks, decode_block, fixed_row_width, pack_images
 from .reference import rows_to_batch
 from .types import arrow_schema
@@ -81,6 +82,9 @@ class _ArrowBase:
 
     _arrow_rows: list = []          # the current batch's rows before any row factory
     _arrow_collecting = False
+    # False: fetch replies cut one image per SQ_TUPLE (raw_row_decoder), the
+    # reference the bulk path (arrow/bulk.py) is tested against.
+    arrow_bulk = True
 
     # -- the CursorBase hook -----------------------------------------------------------
     def _take(self, reply) -> None:
@@ -125,7 +129,8 @@ class _ArrowBase:
         decode = self._decode
         if not getattr(decode, "arrow_images", False):
             self._arrow_row_decode = decode
-            raw = raw_row_decoder(fixed_row_width(types))
+            width = fixed_row_width(types)
+            raw = ImageDecoder(width) if self.arrow_bulk else raw_row_decoder(width)
             self._decode = raw
             for expect in self._ahead:
                 if not expect.done and not expect.reply.rows:
@@ -154,17 +159,22 @@ class _ArrowBase:
                     if not (yield from self._fetch_batch_gen()):
                         break
                     continue
-                chunk = self._arrow_rows[self._pos:self._pos + batch_rows - count]
-                kind = not isinstance(chunk[0], tuple)
+                rows = self._arrow_rows
+                stop = min(len(rows), self._pos + batch_rows - count)
+                bulk = isinstance(rows, ImageRows)
+                chunk = None if bulk else rows[self._pos:stop]
+                kind = bulk or not isinstance(chunk[0], tuple)
                 if images is not None and kind != images:
                     break                       # tuples and images are not mixed in a batch
                 images = kind
-                self._pos += len(chunk)
-                count += len(chunk)
-                if kind:
+                if bulk:
+                    blocks.append(rows.block(self._pos, stop))
+                elif kind:
                     blocks.append(pack_images(np, chunk, width))
                 else:
                     tuples += chunk
+                count += stop - self._pos
+                self._pos = stop
                 if self._pos >= len(self._batch) and self._arrow_rows is self._batch:
                     # Packed: let the reply's row objects go now (the session
                     # keeps this operation's replies until the batch is done).

@@ -106,7 +106,7 @@ _PAD = (b"", b"\x00")
 
 
 def _param_int(value: int, encoding: str) -> bytes | None:
-    if -0x80000000 <= value <= 0x7FFFFFFF:
+    if -0x80000000 < value <= 0x7FFFFFFF:      # INTEGER -2**31 is NULL: BIGINT carries it
         return _INT_PARAM(TypeCode.INTEGER, 0, 0x0A00, value)
     if -0x8000000000000000 < value < 0x8000000000000000:
         return _BIGINT_PARAM(TypeCode.BIGINT, 0, 0x1300, value)
@@ -179,7 +179,7 @@ def _encode_any(value: object, encoding: str) -> bytes:
     if isinstance(value, str):
         return _block(TypeCode.CHAR, 0, _short_prefixed(text_bytes(value, encoding)))
     if isinstance(value, int):
-        if -0x80000000 <= value <= 0x7FFFFFFF:
+        if -0x80000000 < value <= 0x7FFFFFFF:  # -2**31 would read as NULL
             return _block(TypeCode.INTEGER, 0x0A00, _INT.pack(value))
         if -0x8000000000000000 < value < 0x8000000000000000:
             return _block(TypeCode.BIGINT, 0x1300, _BIGINT.pack(value))

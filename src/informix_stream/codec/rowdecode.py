@@ -25,12 +25,14 @@ arbitrary bytes:
 
 from __future__ import annotations
 
+import codecs
 import datetime
 import functools
 import struct
 from collections.abc import Callable, Sequence
 
 from .codegen import SHAPE_CACHE_SIZE, compile_function, indent, struct_maker
+from .lob import DESCRIPTOR_SIZE, cell_decoder
 from .rowdecode_ref import RowDecoder, check_encoding, reference_decoder
 from .scalars import (EPOCH_ORDINAL, FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, REAL, TRUE_BYTES,
                       int8_value, packed_converter)
@@ -147,6 +149,8 @@ def _fixed_cell(ctype: ColumnType) -> tuple[str, int, str, object] | None:
         return f"{ctype.length}s", 1, "None if {a}[0] == 0 else {a}.decode(_enc)", None
     if code in PACKED_CODES:
         return f"{ctype.wire_width}s", 1, "{f}({a})", packed_converter(ctype)
+    if code in (TypeCode.BYTE, TypeCode.TEXT):
+        return f"{DESCRIPTOR_SIZE}s", 1, "{f}({a})", cell_decoder(code)
     return None
 
 
@@ -229,4 +233,8 @@ def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str) -> RowDeco
     ns: dict = {"_enc": encoding, "_int_at": INT.unpack_from, "_TRUE_BYTES": TRUE_BYTES,
                 "_dates": _DATES, "_reference": reference_decoder(columns, encoding)}
     source = _decoder_source(columns, ns)
+    if codecs.lookup(encoding).name == "utf-8":
+        # bytes.decode() without arguments is CPython's UTF-8 fast path: no
+        # codec-name lookup per cell (15-25 ns of a 150-byte VARCHAR's ~120).
+        source = source.replace(".decode(_enc)", ".decode()")
     return compile_function(source, ns, "decode_row")

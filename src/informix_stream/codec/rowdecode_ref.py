@@ -25,6 +25,7 @@ import datetime
 from collections.abc import Callable, Sequence
 
 from ..errors import DataError, NotSupportedError, ProtocolError
+from .lob import DESCRIPTOR_SIZE, cell_decoder
 from .scalars import (DOUBLE, EPOCH_ORDINAL, INT, INT8_STRUCT, INT_NULL, INT_STRUCT, REAL,
                       TRUE_BYTES, int8_value, packed_converter)
 from .typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode, check_decodable
@@ -119,6 +120,8 @@ def _cell(ctype: ColumnType, encoding: str) -> tuple[Take, Convert]:
         return _take_envelope, lambda raw: None if raw is None else raw[:1] in TRUE_BYTES
     if code in PACKED_CODES:
         return _fixed(ctype.wire_width), packed_converter(ctype)
+    if code in (TypeCode.BYTE, TypeCode.TEXT):
+        return _fixed(DESCRIPTOR_SIZE), cell_decoder(code)
     raise ValueError(f"no row decoding for {code!r}")
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from .codegen import SHAPE_CACHE_SIZE, compile_function, indent, struct_maker
 from .rowencode_ref import CELL_ENCODERS, cellwise_encoder, cellwise_tuple_encoder
-from .scalars import EPOCH_ORDINAL, FLOAT_STRUCT, INT_NULL, INT_STRUCT
+from .scalars import EPOCH_ORDINAL, FLOAT_STRUCT, INT_NULL, INT_STRUCT, _UTF8_NAMES, fit_encoded
 from .typeinfo import VARCHAR_CODES, ColumnType, TypeCode
 
 __all__ = ["make_row_encoder", "make_tuple_encoder"]
@@ -32,8 +32,9 @@ def make_row_encoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
     Values are converted as the column requires (int, float, Decimal, str,
     bool, date, datetime, time, timedelta, IntervalYM); None is NULL.  Values
     that cannot be stored raise DataError; CHAR/VARCHAR text longer than the
-    column is cut, as Informix does on assignment.  BYTE and TEXT have no row
-    image here: their values travel through the blob protocol.
+    column is cut, as Informix does on assignment.  A BYTE or TEXT cell is
+    the server's 56-byte blob descriptor (codec.lob); its contents travel
+    through the blob messages.
     """
     return _compiled_encoder(tuple(columns), encoding, False)
 
@@ -107,10 +108,11 @@ def _plan_cell(plan: _EncoderPlan, ctype: ColumnType, k: int, ns: dict, encoding
         n = ctype.length
         ns[f"_n{k}"] = b"\x00" + b" " * (n - 1)
         plan.fields.append((f"{n}s", f"_n{k} if {v} is None else "
-                                     f"_encode({v}, _enc)[:{n}].ljust({n}, b' ')"))
+                                     f"{_cut(f'_encode({v}, _enc)', n, encoding)}.ljust({n}, b' ')"))
     elif code in VARCHAR_CODES:
         plan.fields.append(("B", f"nt{k}"))
-        plan.text(f"t{k}", f"b'\\x00' if {v} is None else _encode({v}, _enc)[:{ctype.length & 0xFF}]")
+        cut = _cut(f"_encode({v}, _enc)", ctype.length & 0xFF, encoding)
+        plan.text(f"t{k}", f"b'\\x00' if {v} is None else {cut}")
     else:
         # INT8, DECIMAL, DATETIME, ... : the cell encoder, whole.
         ns[f"_e{k}"] = CELL_ENCODERS[code](ctype, encoding)
@@ -168,11 +170,17 @@ def _packer_source(plan: _EncoderPlan, ns: dict, as_tuple: bool) -> tuple[list[s
     return lines, " + ".join(exprs)
 
 
+def _cut(expr: str, n: int, encoding: str) -> str:
+    """Encoded text cut to a column's n bytes: a slice in a single-byte code
+    set, at a character boundary in UTF-8."""
+    return f"_fit({expr}, {n}, _enc)" if encoding in _UTF8_NAMES else f"{expr}[:{n}]"
+
+
 @functools.lru_cache(maxsize=SHAPE_CACHE_SIZE)
 def _compiled_encoder(columns: tuple[ColumnType, ...], encoding: str, as_tuple: bool
                       ) -> Callable[[Sequence[object]], bytes]:
     cellwise = (cellwise_tuple_encoder if as_tuple else cellwise_encoder)(columns, encoding)
-    ns: dict = {"_enc": encoding, "_encode": str.encode,
+    ns: dict = {"_enc": encoding, "_encode": str.encode, "_fit": fit_encoded,
                 "_toord": datetime.date.toordinal, "cellwise": cellwise}
     plan = _EncoderPlan()
     for k, ctype in enumerate(columns):

@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 
 from ..errors import DataError
 from .scalars import (FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, bcd_bytes, datetime_bytes,
-                      days_since_epoch, decimal_pairs, fit_decimal, int8_bytes, interval_bytes,
-                      text_bytes)
+                      days_since_epoch, decimal_pairs, fit_decimal, fit_encoded, int8_bytes,
+                      interval_bytes, text_bytes)
+from .lob import cell_encoder
 from .typeinfo import ColumnType, TypeCode
 
 __all__ = ["CellEncoder", "CELL_ENCODERS", "cellwise_encoder", "cellwise_tuple_encoder",
@@ -61,7 +62,8 @@ def _enc_float(ctype: ColumnType, encoding: str) -> CellEncoder:
 def _enc_char(ctype: ColumnType, encoding: str) -> CellEncoder:
     n = ctype.length
     null_bytes = b"\x00" + b" " * (n - 1)
-    return lambda v: null_bytes if v is None else text_bytes(v, encoding)[:n].ljust(n, b" ")
+    return lambda v: (null_bytes if v is None
+                      else fit_encoded(text_bytes(v, encoding), n, encoding).ljust(n, b" "))
 
 
 def _enc_varchar(ctype: ColumnType, encoding: str) -> CellEncoder:
@@ -70,7 +72,7 @@ def _enc_varchar(ctype: ColumnType, encoding: str) -> CellEncoder:
     def enc(value: object) -> bytes:
         if value is None:
             return b"\x01\x00"
-        data = text_bytes(value, encoding)[:n]
+        data = fit_encoded(text_bytes(value, encoding), n, encoding)
         return bytes((len(data),)) + data
     return enc
 
@@ -86,7 +88,8 @@ def _envelope(data: bytes | None) -> bytes:
 
 def _enc_lvarchar(ctype: ColumnType, encoding: str) -> CellEncoder:
     n = ctype.length
-    return lambda v: _envelope(None if v is None else text_bytes(v, encoding)[:n])
+    return lambda v: _envelope(None if v is None
+                               else fit_encoded(text_bytes(v, encoding), n, encoding))
 
 
 def _enc_boolean(ctype: ColumnType, encoding: str) -> CellEncoder:
@@ -140,6 +143,7 @@ CELL_ENCODERS: dict[TypeCode, Callable[[ColumnType, str], CellEncoder]] = {
     TypeCode.LVARCHAR: _enc_lvarchar, TypeCode.BOOLEAN: _enc_boolean,
     TypeCode.DECIMAL: _enc_decimal, TypeCode.MONEY: _enc_decimal,
     TypeCode.DATETIME: _enc_datetime, TypeCode.INTERVAL: _enc_interval,
+    TypeCode.BYTE: cell_encoder, TypeCode.TEXT: cell_encoder,
 }
 
 

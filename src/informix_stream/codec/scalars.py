@@ -370,6 +370,20 @@ def text_bytes(value: object, encoding: str) -> bytes:
         raise DataError(f"{value!r} cannot be encoded as {encoding}") from exc
 
 
+_UTF8_NAMES = frozenset({"utf-8", "utf8", "UTF-8", "UTF8", "utf_8"})
+
+
+def fit_encoded(data: bytes, limit: int, encoding: str) -> bytes:
+    """The first ``limit`` bytes of encoded text, in UTF-8 backed up to a
+    character start: a column of n bytes never ends inside a character."""
+    if len(data) <= limit:
+        return data
+    if encoding in _UTF8_NAMES:
+        while limit > 0 and data[limit] & 0xC0 == 0x80:
+            limit -= 1
+    return data[:limit]
+
+
 def date_from_days(days: int) -> datetime.date | None:
     if days == -0x80000000:
         return None

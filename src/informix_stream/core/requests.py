@@ -7,6 +7,10 @@ sequences are the ones both reference clients send (wire conformance test).
 
 from __future__ import annotations
 
+from itertools import chain
+
+from ..codec.lob import LobBlock, bbind_header, lob_messages
+from ..errors import InterfaceError
 from ..framing import Writer
 from ..messages import Tag
 
@@ -33,6 +37,58 @@ def prepare(sql: bytes, markers: int) -> bytes:
     return w.getvalue()
 
 
+# LOB contents up to this size go into the request as bytes; larger ones, and
+# streams, go out piece by piece (a Streamed body).
+INLINE_LOB_BYTES = 1 << 20
+
+
+class Streamed:
+    """A request body sent as it is produced: ``head``, then the pieces of
+    ``parts`` (read only when the transport has room), then ``tail``."""
+
+    __slots__ = ("head", "parts", "tail")
+
+    def __init__(self, head: bytes, parts, tail: bytes) -> None:
+        self.head, self.parts, self.tail = head, parts, tail
+
+
+def lob_blocks(encoded: list[bytes]) -> list[LobBlock]:
+    return [b for b in encoded if type(b) is LobBlock]
+
+
+def blob_contents(lobs: list[LobBlock]) -> bytes:
+    """SQ_BBIND with every LOB's chunks, as bytes (streams read whole)."""
+    if not lobs:
+        return b""
+    return bbind_header(len(lobs)) + b"".join(chain.from_iterable(map(lob_messages, lobs)))
+
+
+def with_blobs(head: bytes, encoded: list[bytes], tail: bytes) -> bytes | Streamed:
+    """``head`` (ending with the SQ_BIND), the SQ_BBIND contents of its LOB
+    parameters, ``tail``: as bytes when small, else as a Streamed body."""
+    lobs = lob_blocks(encoded)
+    if not lobs:
+        return head + tail
+    if all(not b.streamed and len(b.data) <= INLINE_LOB_BYTES for b in lobs):
+        return head + blob_contents(lobs) + tail
+    for b in lobs:
+        if b.streamed:
+            if b.used:
+                # e.g. a statement prepared again after -710: the stream was
+                # read by the first attempt and cannot be read again
+                raise InterfaceError("a file-like or iterator LOB parameter was already "
+                                     "sent once and cannot be read again")
+            b.used = True
+    return Streamed(head + bbind_header(len(lobs)),
+                    chain.from_iterable(map(lob_messages, lobs)), tail)
+
+
+def fetch_blob(stmt_id: int, descriptor: bytes) -> bytes:
+    """SQ_ID + SQ_FETCHBLOB with the row's 56-byte descriptor (JDBC
+    ``IfxSqli.sendFetchBlob``)."""
+    return statement_id(stmt_id) + Writer().short(Tag.FETCHBLOB).raw(descriptor).getvalue()
+
+
 def bind(encoded: list[bytes]) -> bytes:
     """SQ_BIND with the already-encoded parameter blocks (nothing if none)."""
     if not encoded:
@@ -43,10 +99,10 @@ def bind(encoded: list[bytes]) -> bytes:
     return w.getvalue()
 
 
-def execute(stmt_id: int, encoded: list[bytes], release: bool = True) -> bytes:
-    """BIND + EXECUTE of a prepared non-SELECT, then RELEASE when asked."""
-    body = statement_id(stmt_id) + bind(encoded) + EXECUTE
-    return body + RELEASE if release else body
+def execute(stmt_id: int, encoded: list[bytes], release: bool = True) -> bytes | Streamed:
+    """BIND (+ BBIND) + EXECUTE of a prepared non-SELECT, then RELEASE when asked."""
+    return with_blobs(statement_id(stmt_id) + bind(encoded),
+                      encoded, EXECUTE + RELEASE if release else EXECUTE)
 
 
 def bind_execute_prefix(stmt_id: int) -> bytes:
@@ -55,11 +111,12 @@ def bind_execute_prefix(stmt_id: int) -> bytes:
 
 
 def open_cursor(stmt_id: int, name: bytes, encoded: list[bytes], *, scroll: bool,
-                hold: bool, first_fetch: int | None) -> bytes:
-    """CURNAME + BIND + [SCROLL] + [HOLD] + OPEN, then the first NFETCH when
-    asked (repeating SQ_ID before it, as both reference clients do)."""
+                hold: bool, first_fetch: int | None) -> bytes | Streamed:
+    """CURNAME + BIND (+ BBIND) + [SCROLL] + [HOLD] + OPEN, then the first
+    NFETCH when asked (repeating SQ_ID before it, as both reference clients do)."""
     w = Writer().short(Tag.ID).short(stmt_id).short(Tag.CURNAME).short_string(name)
-    w.raw(bind(encoded))
+    head = w.raw(bind(encoded)).getvalue()
+    w = Writer()
     if scroll:
         w.short(Tag.SCROLL)
     if hold:
@@ -67,7 +124,7 @@ def open_cursor(stmt_id: int, name: bytes, encoded: list[bytes], *, scroll: bool
     w.short(Tag.OPEN)
     if first_fetch is not None:
         w.raw(nfetch(stmt_id, first_fetch))
-    return w.getvalue()
+    return with_blobs(head, encoded, w.getvalue())
 
 
 def nfetch(stmt_id: int, bufsize: int) -> bytes:

@@ -28,11 +28,15 @@ from collections.abc import Callable
 from ..errors import InterfaceError, OperationalError, ProtocolError
 from ..framing import Incomplete, Writer
 from ..login import read_sl_pdu
+from ..locales import DEFAULT_LOCALE
 from ..messages import Reply, Tag, parse_reply
 
 EOT = Writer().short(Tag.EOT).getvalue()
 EXIT_MESSAGE = Writer().short(Tag.EXIT).getvalue()
 _BEGIN = Writer().short(Tag.BEGIN).getvalue()
+# A streamed request body is read from its source while less than this is
+# waiting to be sent.
+_STREAM_LOW = 256 * 1024
 # Past this much consumed input the receive buffer is compacted.
 _COMPACT_AT = 1 << 20
 ALREADY_IN_TRANSACTION = -535
@@ -93,12 +97,23 @@ class ClientSession:
         self._owed: deque[bytes] = deque()
         self._op: list[Expect] = []
         self._receiving = False
+        self._stream = None                  # (parts iterator, tail) of a Streamed body
         self._login: LoginExpect | None = None
         self.broken: str | None = None
         self.closed = False
+        self.bytes_received = 0        # every byte since login (progress reports)
         self.autocommit = False
         self.logged = False
         self.in_transaction = False
+        # Python codec of the database's code set: SQL text, bound and
+        # fetched text, names and messages all travel in it.
+        self.encoding = "iso-8859-1"
+        # the DB_LOCALE the login sent, and the open database's locale
+        self.sent_locale = DEFAULT_LOCALE
+        self.db_locale = DEFAULT_LOCALE
+        # Transactions ended by COMMIT/ROLLBACK WORK so far: each one closed
+        # on the server every cursor not declared WITH HOLD.
+        self.tx_ends = 0
 
     # -- state checks -------------------------------------------------------
     def check(self) -> None:
@@ -108,15 +123,24 @@ class ClientSession:
         if self.broken is not None:
             raise OperationalError(f"connection is unusable: {self.broken}")
 
+    def transaction_ended(self) -> None:
+        """The server answered COMMIT or ROLLBACK WORK: no transaction now,
+        and every cursor opened before without WITH HOLD is closed there
+        (cursors compare ``tx_ends`` with its value at their OPEN)."""
+        self.in_transaction = False
+        self.tx_ends += 1
+
     def mark_broken(self, why: str) -> None:
         if self.broken is None:
             self.broken = why
+        self._stream = None
         self._out.clear()
 
     # -- building requests ---------------------------------------------------
-    def send(self, body: bytes | bytearray, *, decode: Callable | None = None,
+    def send(self, body, *, decode: Callable | None = None,
              rows: list | None = None, begin: bool = False,
-             detached: bool = False, opens: bool = False, budget: int = 0) -> Expect:
+             detached: bool = False, opens: bool = False, budget: int = 0,
+             blob_limit: int | None = None) -> Expect:
         """Queue one request (``body`` without its SQ_EOT); return its Expect.
 
         ``begin`` marks a statement that opens a transaction when autocommit
@@ -139,9 +163,16 @@ class ClientSession:
             out += cleanup.popleft()
         if implicit:
             out += _BEGIN
-        out += body
-        out += EOT
-        expect = Expect(Reply(rows), decode, detached, opens or implicit, budget)
+        if isinstance(body, (bytes, bytearray)):
+            out += body
+            out += EOT
+        else:
+            out += body.head
+            self._stream = (body.parts, body.tail)
+        reply = Reply(rows, self.encoding)
+        if blob_limit is not None:
+            reply.blob, reply.blob_limit = bytearray(), blob_limit
+        expect = Expect(reply, decode, detached, opens or implicit, budget)
         self._pending.append(expect)
         self._op.append(expect)
         return expect
@@ -197,6 +228,34 @@ class ClientSession:
 
     def sent(self, n: int) -> None:
         del self._out[:n]
+        if self._stream is not None and len(self._out) < _STREAM_LOW:
+            self._pull_stream()
+
+    @property
+    def streaming(self) -> bool:
+        """A streamed request body is not yet wholly queued."""
+        return self._stream is not None
+
+    def _pull_stream(self) -> None:
+        """Queue more of the streamed body; its tail and EOT at its end.  A
+        source that fails leaves a request half sent: the session is broken
+        and the caller told why."""
+        parts, tail = self._stream
+        out = self._out
+        try:
+            while len(out) < _STREAM_LOW:
+                part = next(parts, None)
+                if part is None:
+                    out += tail
+                    out += EOT
+                    self._stream = None
+                    return
+                out += part
+        except Exception as exc:  # noqa: BLE001 - the user's file or iterator failed
+            self._stream = None
+            why = f"reading a LOB parameter failed mid-request ({type(exc).__name__}: {exc})"
+            self.mark_broken(why)
+            raise OperationalError(why + "; the connection is closed") from exc
 
     @property
     def awaiting_reply(self) -> bool:
@@ -211,6 +270,7 @@ class ClientSession:
         if not data:
             self.mark_broken("the server closed the connection")
             raise OperationalError("the server closed the connection")
+        self.bytes_received += len(data)
         self._receiving = True
         try:
             if self._login is not None:
@@ -288,11 +348,12 @@ class ClientSession:
         cut = getattr(waiting, "done", True) is False
         if self._receiving:
             self.mark_broken(f"interrupted while parsing a reply ({type(exc).__name__})")
-        elif self._out or cut or any(not e.done and not e.detached for e in op):
+        elif self._out or self._stream is not None or cut or any(not e.done and not e.detached for e in op):
             self.mark_broken(f"interrupted in the middle of an exchange ({type(exc).__name__})")
 
     def close(self) -> None:
         self.closed = True
+        self._stream = None
         self._out.clear()
         self._pending.clear()
         self._cleanup.clear()

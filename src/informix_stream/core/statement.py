@@ -10,10 +10,13 @@ that hits none.
 
 from __future__ import annotations
 
+import datetime
+import decimal
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
 from .. import codecs
+from ..codec.lob import lob_block
 from ..errors import (DatabaseError, DataError, Error, NotSupportedError,
                       ProgrammingError, ProtocolError, server_error)
 from ..errtext import message_for
@@ -23,6 +26,10 @@ from . import requests as rq
 from .session import ClientSession, Expect
 
 Op = Generator[Any, None, Any]
+
+# Parameter types that are never large objects (the common ones skip the check).
+_NEVER_LOB = frozenset({type(None), int, float, bool, decimal.Decimal, datetime.date,
+                        datetime.datetime, datetime.time, datetime.timedelta})
 
 # Statements that must not be preceded by an implicit SQ_BEGIN.
 _NO_IMPLICIT_BEGIN = {"BEGIN", "COMMIT", "ROLLBACK", "DATABASE", "CLOSE"}
@@ -79,7 +86,8 @@ def parse_sql(operation: str, named: bool = False
 
 
 def encode_params(params: Sequence[Any] | Mapping[str, Any] | None,
-                  order: list[int] | tuple[str, ...] | None, count: int) -> list[bytes]:
+                  order: list[int] | tuple[str, ...] | None, count: int,
+                  encoding: str = "iso-8859-1") -> list[bytes]:
     """Encode every bound value before anything is sent, so bad input costs nothing."""
     if params is None:
         params = ()
@@ -90,7 +98,8 @@ def encode_params(params: Sequence[Any] | Mapping[str, Any] | None,
     out = []
     for index, value in enumerate(values):  # noqa: B007 - index names the parameter
         try:
-            out.append(codecs.encode_param(value))
+            block = None if type(value) in _NEVER_LOB else lob_block(value, encoding)
+            out.append(codecs.encode_param(value, encoding) if block is None else block)
         except Error as exc:
             raise type(exc)(f"parameter {index + 1}: {exc}") from exc
         except (TypeError, ValueError, OverflowError, UnicodeError) as exc:
@@ -128,17 +137,18 @@ def opens_transaction(sql: str) -> bool:
     return word not in _NO_IMPLICIT_BEGIN
 
 
-def encode_sql(sql: str) -> bytes:
+def encode_sql(sql: str, encoding: str = "iso-8859-1") -> bytes:
+    """SQL text (and identifiers in it) in the session's code set."""
     try:
-        return sql.encode("iso-8859-1")
+        return sql.encode(encoding)
     except UnicodeEncodeError as exc:
-        raise DataError(f"the SQL text cannot be sent in the connection's code set: {exc}"
-                        ) from None
+        raise DataError(f"the SQL text cannot be sent in the connection's code set "
+                        f"({encoding}): {exc}") from None
 
 
 def prepare(session: ClientSession, sql: str, markers: int) -> Op:
     """PREPARE (with the implicit SQ_BEGIN when one is due); returns Prepared."""
-    reply = yield from exchange(session, rq.prepare(encode_sql(sql), markers),
+    reply = yield from exchange(session, rq.prepare(encode_sql(sql, session.encoding), markers),
                                 begin=opens_transaction(sql))
     if reply.describe is None:
         # A server answers NDESCRIBE with a DESCRIBE; without one we do not
@@ -158,3 +168,26 @@ def column_types(prepared: Prepared) -> list:
         raise
     except (ValueError, DatabaseError) as exc:
         raise NotSupportedError(str(exc)) from exc
+
+
+def query_first_row(session: ClientSession, sql: str) -> Op:
+    """The first row of a catalog query run outside any transaction and any
+    cursor object (the login asks the database's locale this way); None when
+    the query has no row.  The statement is released before returning."""
+    reply = yield from exchange(session, rq.prepare(encode_sql(sql, session.encoding), 0))
+    if reply.describe is None:
+        session.mark_broken("protocol error: PREPARE answered without DESCRIBE")
+        raise ProtocolError("the server answered PREPARE without describing the statement")
+    prepared = Prepared(reply.describe, 0)
+    decode = codecs.make_row_decoder(column_types(prepared), session.encoding)
+    body = rq.open_cursor(prepared.stmt_id, b"_ifxs_locale", [], scroll=False, hold=False,
+                          first_fetch=4096)
+    try:
+        expect = session.send(body, decode=decode)
+        yield expect
+        raise_for(expect.reply)
+    except BaseException:
+        session.owe(rq.close_only(prepared.stmt_id), rq.release_only(prepared.stmt_id))
+        raise
+    session.defer_cleanup(rq.release(prepared.stmt_id, True))
+    return expect.reply.rows[0] if expect.reply.rows else None

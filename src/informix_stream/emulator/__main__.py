@@ -13,6 +13,8 @@ import signal
 import ssl
 import sys
 
+from ..errors import NotSupportedError
+from ..locales import parse_locale
 from .server import EmulatorServer
 
 
@@ -21,8 +23,9 @@ def _parser() -> argparse.ArgumentParser:
                                 description="SQLI (Informix) server emulator backed by SQLite")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=9088, help="0 picks a free port")
-    p.add_argument("--database", action="append", dest="databases", metavar="NAME",
-                   help="a logged database to serve (repeatable; default testdb)")
+    p.add_argument("--database", action="append", dest="databases", metavar="NAME[=LOCALE]",
+                   help="a logged database to serve, optionally with its locale, e.g. "
+                        "utf8db=en_US.utf8 (repeatable; default testdb in en_US.8859-1)")
     p.add_argument("--data-dir", help="keep databases as SQLite files here (default: in memory)")
     p.add_argument("--user", default="informix")
     p.add_argument("--password", default="in4mix")
@@ -31,6 +34,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--tls-key", help="private key for --tls-cert (if not in the same file)")
     p.add_argument("--verbose", action="store_true", help="log each client connection")
     return p
+
+
+def _databases(specs: list[str]) -> dict[str, str | None]:
+    """``NAME`` or ``NAME=LOCALE`` -> {name: locale}; an unknown locale is refused."""
+    out: dict[str, str | None] = {}
+    for spec in specs:
+        name, _, locale = spec.partition("=")
+        if locale:
+            parse_locale(locale, f"--database {name}")
+        out[name] = locale or None
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,7 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     elif args.tls_key:
         _parser().error("--tls-key needs --tls-cert")
     try:
-        server = EmulatorServer(args.host, args.port, databases=args.databases or ["testdb"],
+        databases = _databases(args.databases or ["testdb"])
+    except NotSupportedError as exc:
+        _parser().error(str(exc))
+    try:
+        server = EmulatorServer(args.host, args.port, databases=databases,
                                 data_dir=args.data_dir, user=args.user,
                                 password=args.password, server_name=args.server_name,
                                 tls=tls)

@@ -13,15 +13,19 @@ from typing import Callable, Iterable, Sequence
 
 from informix_stream.codecs import ColumnType, TypeCode, parse_type
 from informix_stream.errors import DataError
+from informix_stream.locales import DEFAULT_LOCALE, Locale, parse_locale
 
 from .statements import (IMAGE_COLUMN, Bind, ColumnDef, CreateIndex, CreateTable, Drop, SqlError,
                          TableDef, exact_decimal)
+from . import blobs
 from .sequences import SEQUENCE_DDL, Sequences
+from .logmode import read_logging
 from .values import DAY0, TEXT_CODES, ExactAvg, ExactSum, decimal_order, image_maker, writer_for
 
 OWNER = "informix"
 _STORAGE = {TypeCode.FLOAT: "REAL", TypeCode.SMALLFLOAT: "REAL", TypeCode.DECIMAL: "BLOB",
-            TypeCode.MONEY: "BLOB", TypeCode.DATETIME: "TEXT", TypeCode.BYTE: "BLOB"}
+            TypeCode.MONEY: "BLOB", TypeCode.DATETIME: "TEXT", TypeCode.BYTE: "BLOB",
+            TypeCode.TEXT: "BLOB"}     # BYTE/TEXT: a reference into _ifx_blobs (blobs.py)
 
 
 # ---------------------------------------------------------------------------
@@ -65,7 +69,13 @@ def _system_tables() -> dict[str, list[tuple[str, str]]]:
     }
 
 
+# The locale rows of systables (tabids 90 and 91, tabtype 'L', the locale in
+# ``site`` as the server names it: en_US.819, en_US.57372).
+_LOCALE_DDL = """CREATE TABLE IF NOT EXISTS _ifx_locale (
+    tabid INTEGER PRIMARY KEY, tabname TEXT NOT NULL, site TEXT NOT NULL)"""
+
 _META_DDL = f"""
+{_LOCALE_DDL};
 CREATE TABLE IF NOT EXISTS _ifx_tables (
     tabid INTEGER PRIMARY KEY, tabname TEXT UNIQUE NOT NULL, owner TEXT, created INTEGER,
     tabtype TEXT, ncols INTEGER, rowsize INTEGER, serial_hw INTEGER DEFAULT 0,
@@ -82,7 +92,9 @@ CREATE VIEW IF NOT EXISTS systables AS SELECT tabname, owner, tabid * 1048576 AS
     (SELECT count(*) FROM _ifx_indexes i WHERE i.tabid = t.tabid) AS nindexes,
     0.0 AS nrows, created, 1 AS version, tabtype, 'R' AS locklevel, 0.0 AS npused,
     16 AS fextsize, 16 AS nextsize, 0 AS flags, NULL AS site, NULL AS dbname
-    FROM _ifx_tables t;
+    FROM _ifx_tables t
+    UNION ALL SELECT tabname, 'informix', 0, tabid, 0, 0, 0, 0.0, NULL, 1, 'L', 'R', 0.0,
+    0, 0, 0, site, NULL FROM _ifx_locale;
 CREATE VIEW IF NOT EXISTS syscolumns AS SELECT colname, tabid, colno,
     syscoltype AS coltype, collength, NULL AS colmin, NULL AS colmax, extended_id
     FROM _ifx_columns;
@@ -101,8 +113,12 @@ CREATE VIEW IF NOT EXISTS sysconstraints AS SELECT constrid, idxname AS constrna
 class Database:
     """One named database: its SQLite file, catalog and SERIAL counters."""
 
-    def __init__(self, name: str, path: str, durable: bool) -> None:
+    def __init__(self, name: str, path: str, durable: bool,
+                 locale: Locale = DEFAULT_LOCALE) -> None:
         self.name = name
+        # Fixed when the database is created (a stored database keeps the
+        # locale it was created with, whatever the constructor says now).
+        self.locale = locale
         self.path = path
         self.durable = durable
         self.lock = threading.RLock()
@@ -128,9 +144,32 @@ class Database:
                 "SELECT 1 FROM sqlite_master WHERE name = '_ifx_tables'").fetchone():
             self.keeper.executescript(_META_DDL)
         self.keeper.executescript(SEQUENCE_DDL)      # databases made before sequences too
+        self.keeper.execute(blobs.SIDE_TABLE_DDL)   # databases made before BYTE/TEXT too
         self._register_system_tables()
         self.sequences = Sequences()
+        self._settle_locale()
+        self.logging = read_logging(self.keeper)
         self.reload(self.keeper)
+
+    @property
+    def codec(self) -> str:
+        """The Python codec of the database's code set."""
+        return self.locale.codec
+
+    def _settle_locale(self) -> None:
+        """The locale rows of systables (' GL_COLLATE', ' GL_CTYPE'), where
+        clients read the database's locale (IBM JDBC's setDatabaseLocale
+        selects the site of ' GL_COLLATE'); an existing database keeps the
+        locale it has."""
+        self.keeper.execute(_LOCALE_DDL)
+        row = self.keeper.execute("SELECT site FROM _ifx_locale WHERE tabid = 90").fetchone()
+        if row is not None:
+            self.locale = parse_locale(row[0])
+            return
+        with self.keeper:
+            self.keeper.executemany(
+                "INSERT INTO _ifx_locale (tabid, tabname, site) VALUES (?, ?, ?)",
+                [(90, " GL_COLLATE", self.locale.name), (91, " GL_CTYPE", self.locale.name)])
 
     def connect(self, wait_ms: int) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=wait_ms / 1000, isolation_level=None,
@@ -202,7 +241,7 @@ class Database:
                 for idxname, tabid, idxtype, constrtype, cols in conn.execute(
                     "SELECT idxname, tabid, idxtype, constrtype, cols FROM _ifx_indexes")}
             self.tables, self.tabids = tables, tabids
-            self.images = {name: image_maker(t.columns) for name, t in tables.items()
+            self.images = {name: image_maker(t.columns, self.codec) for name, t in tables.items()
                            if t.image}
             self._load_counters(conn)
             self.sequences.load(conn)
@@ -249,16 +288,22 @@ class Database:
         conn.execute("UPDATE _ifx_tables SET serial_hw = ?, serial8_hw = ? WHERE tabname = ?",
                      (serial, serial8, table))
 
+    def flush(self) -> None:
+        """Write SERIAL high-water marks and sequence positions to the file
+        (before it is closed, or copied as a clone's starting point)."""
+        with self.lock:
+            for table in list(self.tables):
+                if self.tables[table].serial_columns:
+                    self.save_counters(self.keeper, table)
+            self.sequences.save(self.keeper)
+
     def close(self) -> None:
         """Write counters back and close; a second call does nothing."""
         with self.lock:
             if self.closed:
                 return
             self.closed = True
-            for table in list(self.tables):
-                if self.tables[table].serial_columns:
-                    self.save_counters(self.keeper, table)
-            self.sequences.save(self.keeper)
+            self.flush()
             self.keeper.close()
 
 
@@ -284,12 +329,12 @@ def _storage(ctype: ColumnType) -> str:
     return _STORAGE.get(ctype.code, "TEXT" if ctype.code in TEXT_CODES else "INTEGER")
 
 
-def column_sql(col: ColumnDef) -> str:
+def column_sql(col: ColumnDef, codec: str = "iso-8859-1") -> str:
     parts = [f'"{col.name}"', _storage(col.type)]
     if not col.type.nullable:
         parts.append("NOT NULL")
     if isinstance(col.default, Bind):
-        parts.append("DEFAULT " + _literal(writer_for(col.type)(col.default.const)))
+        parts.append("DEFAULT " + _literal(writer_for(col.type, codec)(col.default.const)))
     elif isinstance(col.default, str):
         parts.append(f"DEFAULT ({col.default})")
     return " ".join(parts)
@@ -308,7 +353,7 @@ def create_table(db: Database, conn: sqlite3.Connection, ddl: CreateTable) -> No
     if ddl.name in db.sequences.states:
         raise SqlError(-310, 0, ddl.name, f"{ddl.name} already exists as a sequence")
     tabid = db.next_tabid(conn)
-    body = [column_sql(c) for c in ddl.columns]
+    body = [column_sql(c, db.codec) for c in ddl.columns]
     imaged = image_maker(ddl.columns) is not None
     if imaged:
         body.append(f"{IMAGE_COLUMN} BLOB")
@@ -317,6 +362,8 @@ def create_table(db: Database, conn: sqlite3.Connection, ddl: CreateTable) -> No
     if imaged:
         for trigger in _image_triggers(ddl.name, ddl.columns):
             conn.execute(trigger)
+    for trigger in blobs.triggers(ddl.name, ddl.columns):
+        conn.execute(trigger)
     conn.execute("INSERT INTO _ifx_tables (tabid, tabname, owner, created, tabtype, ncols,"
                  " rowsize) VALUES (?, ?, ?, ?, 'T', ?, ?)",
                  (tabid, ddl.name, OWNER, dt.date.today().toordinal() - DAY0,
@@ -398,6 +445,7 @@ def drop(db: Database, conn: sqlite3.Connection, ddl: Drop) -> None:
         raise SqlError(-206, -111, ddl.name, f"table {ddl.name} not found")
     if tabid < 100:
         raise SqlError(-201, 0, ddl.name, "system catalog tables cannot be dropped")
+    blobs.free_table(conn, ddl.name, db.tables[ddl.name].columns)
     conn.execute(f'DROP TABLE "{ddl.name}"')
     for meta in ("_ifx_tables", "_ifx_columns", "_ifx_indexes"):
         conn.execute(f"DELETE FROM {meta} WHERE tabid = ?", (tabid,))

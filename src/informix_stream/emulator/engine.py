@@ -45,20 +45,22 @@ import re
 import shutil
 import sqlite3
 import tempfile
-import weakref
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from informix_stream.codecs import ColumnType, TypeCode
 from informix_stream.errors import DataError
+from informix_stream.locales import DEFAULT_LOCALE, parse_locale
 
 from .catalog import Database
+from .databases import DatabaseSet
 from .dialect import translate
 from .ddl_runner import DdlRunner
 from .results import ExecResult, Prepared, RowSource
 from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error
 from .statements import NOT_SUPPORTED, ResultColumn, SqlError, StatementKind, Translation
-from .temp_tables import TempTables, drop_orphans
+from .temp_tables import TempTables
+from . import blobs
 from .values import image_failure, row_converter, writer_for
 
 __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultColumn",
@@ -88,10 +90,12 @@ _SAVEPOINT_ACTIONS = ("SAVEPOINT", "ROLLBACK TO SAVEPOINT", "RELEASE SAVEPOINT")
 # ---------------------------------------------------------------------------
 
 class Engine:
-    """The set of named databases one emulator serves."""
+    """The set of named databases one emulator serves (see databases.py)."""
 
-    def __init__(self, databases: Iterable[str], data_dir: str | os.PathLike | None = None
-                 ) -> None:
+    def __init__(self, databases: Iterable[str] | Mapping[str, str],
+                 data_dir: str | os.PathLike | None = None) -> None:
+        """``databases``: names (each in the default locale, en_US.819) or a
+        mapping of name to locale (``{"utf8db": "en_US.utf8"}``)."""
         self._tempdir: str | None = None
         if data_dir is None:
             shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
@@ -100,30 +104,26 @@ class Engine:
         else:
             root = os.fspath(data_dir)
             os.makedirs(root, exist_ok=True)
-        self._dbs = {name.lower(): Database(name.lower(), os.path.join(root, f"{name.lower()}.db"),
-                                             durable=data_dir is not None)
-                     for name in databases}
-        for db in self._dbs.values():
-            drop_orphans(db.keeper)
-        self._sessions: weakref.WeakSet[Session] = weakref.WeakSet()
+        if not isinstance(databases, Mapping):
+            databases = {name: None for name in databases}
+        self.databases = DatabaseSet(root, durable=data_dir is not None)
+        if data_dir is not None:
+            self.databases.discover()
+        for name, locale in databases.items():
+            self.databases.open_existing(name, parse_locale(locale) if locale
+                                         else DEFAULT_LOCALE)
         self._ids = itertools.count(1)
 
     def has_database(self, name: str) -> bool:
-        return name.lower() in self._dbs
+        return self.databases.get(name) is not None
 
     def connect(self, database: str) -> "Session":
-        db = self._dbs.get(database.lower())
-        if db is None:
-            raise SqlError(-329, -111, database, f"database {database} not found")
-        session = Session(db, next(self._ids))
-        self._sessions.add(session)
-        return session
+        return self.databases.open_session(database, lambda db: Session(db, next(self._ids)))
 
     def close(self) -> None:
-        for session in list(self._sessions):
+        for session in self.databases.sessions():
             session.close()
-        for db in self._dbs.values():
-            db.close()
+        self.databases.close()
         if self._tempdir is not None:
             shutil.rmtree(self._tempdir, ignore_errors=True)
             self._tempdir = None
@@ -146,6 +146,10 @@ class Session(DdlRunner):
         self._dml = self._conn.cursor()
         self._in_tx = False
         self._ddl_in_tx = False
+        self._tx_changes = 0                   # total_changes at BEGIN
+        # Row sources reading on the main connection, kept until their
+        # transaction ends (see RowSource.keep_rest).
+        self._main_sources: list[RowSource] = []
         self._savepoints: dict[str, bool] = {}    # name -> declared UNIQUE
         self._temps = TempTables(session_id)
         self._currvals: dict[str, int] = {}     # sequence -> this session's last NEXTVAL
@@ -161,7 +165,7 @@ class Session(DdlRunner):
         conn.set_progress_handler(self._should_stop, _PROGRESS_STEPS)
         conn.create_function("ifx_serial", 3, self._serial)
         conn.create_function("ifx_dbinfo", -1, self._dbinfo)
-        register_builtins(conn)
+        register_builtins(conn, self._db.codec)
         conn.create_function("ifx_nextval", 1, self._nextval)
         conn.create_function("ifx_currval", 1, self._currval)
         return conn
@@ -213,18 +217,39 @@ class Session(DdlRunner):
             return int(dt.datetime.now(dt.timezone.utc).timestamp())
         return None
 
+    @property
+    def locale(self):
+        """The database's locale (fixed when it was created)."""
+        return self._db.locale
+
     # -- transactions ---------------------------------------------------------------
     @property
     def in_transaction(self) -> bool:
         return self._in_tx
 
+    @property
+    def closed(self) -> bool:
+        return self._conn is None
+
+    @property
+    def database(self) -> Database:
+        return self._db
+
+    def _need_log(self) -> None:
+        """-256: a database without logging has no transactions (logmode.py)."""
+        if not self._db.logging.logged:
+            raise SqlError(-256, message="transaction not available: the database has no logging")
+
     def begin(self) -> None:
+        self._need_log()
         if self._in_tx:
             raise SqlError(-535, message="already in transaction")
         self._conn.execute("BEGIN")
         self._in_tx = True
+        self._tx_changes = self._conn.total_changes
 
     def commit(self) -> None:
+        self._need_log()
         if not self._in_tx:
             raise SqlError(-255, message="not in transaction")
         try:
@@ -234,6 +259,7 @@ class Session(DdlRunner):
         self._end_tx()
 
     def rollback(self) -> None:
+        self._need_log()
         if not self._in_tx:
             raise SqlError(-255, message="not in transaction")
         try:
@@ -252,6 +278,9 @@ class Session(DdlRunner):
         self._in_tx = False
         self._ddl_in_tx = False
         self._savepoints.clear()
+        sources, self._main_sources = self._main_sources, []
+        for source in sources:       # only hold cursors are still open here
+            source.keep_rest()
 
     def close(self) -> None:
         if self._conn is None:
@@ -297,7 +326,7 @@ class Session(DdlRunner):
             self._validate(t)
         binds = []
         for b in t.binds:
-            conv = writer_for(b.type)
+            conv = writer_for(b.type, self._db.codec)
             binds.append((b.index, None if b.index is not None else conv(b.const), conv))
         param_types: list[ColumnType | None] = [None] * t.param_count
         for b in t.binds:
@@ -312,6 +341,10 @@ class Session(DdlRunner):
             convert = _images if t.encoded else row_converter(t.columns) or _identity
         return Prepared(sql, t.kind, t.columns, t.param_count, param_types, t.table, t,
                         binds, direct, convert, image=self._image_binder(t), depends=depends)
+
+    def read_blob(self, descriptor: bytes) -> bytes:
+        """SQ_FETCHBLOB: the BYTE/TEXT contents a row's descriptor names."""
+        return blobs.read(self._conn, descriptor)
 
     def check_current(self, stmt: Prepared) -> None:
         """-710 when a table the statement was prepared against changed since."""
@@ -411,25 +444,40 @@ class Session(DdlRunner):
     def _atomic(self, kind: StatementKind) -> "_Savepoint":
         return _Savepoint(self._conn, kind, self._db)
 
-    def open_cursor(self, stmt: Prepared, params: Sequence[object] = ()) -> RowSource:
+    def open_cursor(self, stmt: Prepared, params: Sequence[object] = (), *,
+                    hold: bool = False) -> RowSource:
+        """``hold``: the cursor outlives its transaction (WITH HOLD)."""
         if stmt.kind is not StatementKind.SELECT:
             raise SqlError(-481, message="statement is not a SELECT")
         values = self._values(stmt, params)
-        reader = None if self._in_tx else self._reading_connection()
+        reader = None if self._reads_on_main(hold) else self._reading_connection()
         conn = self._conn if reader is None else reader[0]
         try:
             cursor = conn.execute(stmt.translation.sql, values)
         except sqlite3.Error as exc:
             raise map_error(exc, stmt.kind, self._db) from None
-        on_close = None
-        if reader is not None:
-            reader[1] += 1
-            on_close = functools.partial(_release_reader, reader)
         encoded = stmt.translation.encoded
         if stmt.convert is None and stmt.columns:
             stmt.convert = _images if encoded else row_converter(stmt.columns) or _identity
         convert = None if stmt.convert is _identity else stmt.convert
-        return RowSource(cursor, stmt.columns, convert, stmt.kind, encoded, on_close)
+        source = RowSource(cursor, stmt.columns, convert, stmt.kind, encoded)
+        if reader is not None:
+            reader[1] += 1
+            source._on_close = functools.partial(_release_reader, reader)
+        else:
+            self._main_sources.append(source)
+            source._on_close = functools.partial(_forget_source, self._main_sources, source)
+        return source
+
+    def _reads_on_main(self, hold: bool) -> bool:
+        """Inside a transaction a cursor reads on the main connection, to see
+        the transaction's own writes.  A hold cursor opened before the
+        transaction wrote anything reads on a reader instead: it sees the
+        same rows, and its snapshot does not pin the main connection after
+        COMMIT (RowSource.keep_rest covers one opened after writes)."""
+        if not self._in_tx:
+            return False
+        return not hold or self._ddl_in_tx or self._conn.total_changes != self._tx_changes
 
     def _should_stop(self) -> int:
         check = self.interrupt_requested
@@ -516,6 +564,11 @@ _WORD = re.compile(r"[a-z_][a-z0-9_$]*")
 
 def _release_reader(reader: list) -> None:
     reader[1] -= 1
+
+
+def _forget_source(sources: list, source: RowSource) -> None:
+    if source in sources:
+        sources.remove(source)
 
 
 def _identity(rows: list) -> list:

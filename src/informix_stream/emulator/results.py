@@ -10,7 +10,7 @@ from typing import Callable
 from informix_stream.codecs import ColumnType
 
 from .sqlite_errors import map_error
-from .statements import ResultColumn, StatementKind, Translation
+from .statements import ResultColumn, SqlError, StatementKind, Translation
 from .values import Converter
 
 
@@ -56,11 +56,13 @@ class RowSource:
         self._convert = convert
         self._kind = kind
         self._on_close = on_close
+        self._rest: list | None = None        # rows read ahead by keep_rest()
+        self._error: SqlError | None = None   # what keep_rest() ran into
 
     def fetch(self, n: int) -> list[tuple]:
         cur = self._cursor
         if cur is None:
-            return []
+            return self._fetch_kept(n)
         try:
             rows = cur.fetchmany(n)
         except sqlite3.Error as exc:
@@ -72,10 +74,43 @@ class RowSource:
         return self._convert(rows) if self._convert is not None else rows
 
     def close(self) -> None:
+        self._rest = self._error = None
+        self._release()
+
+    def _release(self) -> None:
         if self._cursor is not None:
             self._cursor.close()
             self._cursor = None
             if self._on_close is not None:
                 self._on_close()
+
+    def keep_rest(self) -> None:
+        """Read the remaining rows now and let go of the SQLite statement.
+
+        For a hold cursor reading on the session's main connection when its
+        transaction ends: a statement left pending there would pin its WAL
+        snapshot, and every later write of the session would then fail with
+        SQLITE_BUSY_SNAPSHOT once another session commits.  A failure is
+        kept and raised by the next fetch, as the server would answer it.
+        """
+        cur = self._cursor
+        if cur is None:
+            return
+        try:
+            self._rest = cur.fetchall()
+        except sqlite3.Error as exc:
+            self._rest, self._error = [], map_error(exc, self._kind)
+        self._release()
+
+    def _fetch_kept(self, n: int) -> list[tuple]:
+        if self._error is not None:
+            err, self._error = self._error, None
+            raise err
+        rows = self._rest
+        if not rows:
+            self._rest = None
+            return []
+        batch, self._rest = rows[:n], rows[n:]
+        return self._convert(batch) if self._convert is not None else batch
 
 

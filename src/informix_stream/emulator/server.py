@@ -15,7 +15,7 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from .. import codecs
 from ..errors import ProtocolError
@@ -24,6 +24,7 @@ from ..login import (SL_CONREQ, build_login_reply, parse_login_request,
                      read_sl_pdu)
 from ..messages import parse_request, write_error, Tag
 from .engine import Engine
+from .gls import LOCALE_NOT_LOADED, session_locales
 from .session import Session
 
 log = logging.getLogger("informix_stream.emulator")
@@ -55,12 +56,14 @@ class EmulatorServer:
     """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *,
-                 databases: Iterable[str] = ("testdb",), data_dir: str | None = None,
+                 databases: Iterable[str] | Mapping[str, str] = ("testdb",),
+                 data_dir: str | None = None,
                  user: str = "informix", password: str = "in4mix",
                  server_name: str = "informix",
                  on_request: Callable[[bytes], None] | None = None,
                  tls: ssl.SSLContext | None = None) -> None:
-        self.engine = Engine(list(databases), data_dir)
+        self.engine = Engine(databases if isinstance(databases, Mapping) else list(databases),
+                             data_dir)
         self.tls = tls
         self.users = {user: password}
         self.server_name = server_name
@@ -72,6 +75,8 @@ class EmulatorServer:
         self._thread: threading.Thread | None = None
         self._clients: set[socket.socket] = set()
         self._workers: set[threading.Thread] = set()
+        # Logged-in clients: their socket, SQLI session and thread.
+        self._served: dict[socket.socket, tuple[Session, threading.Thread]] = {}
         self._lock = threading.Lock()
 
     # -- lifecycle -----------------------------------------------------------
@@ -134,6 +139,33 @@ class EmulatorServer:
             return
         self.engine.close()
 
+    def drop_database(self, name: str, *, force: bool = False, timeout: float = 5.0) -> None:
+        """Drop a database from outside SQL (the pytest harness does, after each test).
+
+        Without ``force`` a database some session has open is refused with
+        -425, as DROP DATABASE is.  With ``force`` those sessions are first
+        cut off, as an administrator's ``onmode -z`` would: their sockets are
+        shut, each session rolls back its open work in its own thread, and
+        their clients see a broken connection on their next request rather
+        than carrying on against a database that no longer exists.
+        """
+        if force:
+            self._disconnect_users(name.lower(), timeout)
+        self.engine.databases.drop(name)
+
+    def _disconnect_users(self, name: str, timeout: float) -> None:
+        with self._lock:
+            users = [(conn, thread) for conn, (session, thread) in self._served.items()
+                     if session.db is not None and session.db.database.name == name]
+        for conn, _thread in users:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        deadline = time.monotonic() + timeout
+        for _conn, thread in users:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
     def __enter__(self) -> EmulatorServer:
         return self.start()
 
@@ -157,6 +189,8 @@ class EmulatorServer:
             session = self._login(conn, buf)
             conn.settimeout(None)
             if session is not None:
+                with self._lock:
+                    self._served[conn] = (session, threading.current_thread())
                 self._serve_requests(conn, buf, session)
         except (OSError, ProtocolError, ssl.SSLError) as exc:
             log.debug("client connection ended: %s", exc)
@@ -167,6 +201,7 @@ class EmulatorServer:
             finally:
                 with self._lock:
                     self._clients.discard(conn)
+                    self._served.pop(conn, None)
                     self._workers.discard(threading.current_thread())
                 _shutdown(conn)
 
@@ -183,7 +218,10 @@ class EmulatorServer:
             raise ProtocolError(f"expected a connection request, got SL type {sl_type}")
         req = parse_login_request(body)
         error, message = 0, ""
-        if req.password is None or self.users.get(req.user) != req.password:
+        locales, bad_locale = session_locales(req.env)
+        if bad_locale:
+            error, message = LOCALE_NOT_LOADED, f"Unable to load locale categories for locale {bad_locale}."
+        elif req.password is None or self.users.get(req.user) != req.password:
             error = -951
             message = f"Incorrect password or user {req.user} is not known on the database server."
         elif req.database and not self.engine.has_database(req.database):
@@ -193,7 +231,7 @@ class EmulatorServer:
                                        error=error, message=message))
         if error:
             return None
-        session = Session(self.engine, version=SERVER_VERSION)
+        session = Session(self.engine, version=SERVER_VERSION, db_locale=locales.get("DB_LOCALE"))
         session.interrupt_requested = _interrupt_check(conn, self._stopping)
         if req.database:
             session.db = self.engine.connect(req.database)
@@ -240,9 +278,11 @@ class EmulatorServer:
     def _parse_burst(self, conn: socket.socket, buf: bytearray, pos: int, session: Session,
                      burst: list[list]) -> int:
         """Cut complete requests off ``buf[pos:]`` into ``burst``; the new pos."""
+        def read_param(reader) -> object:      # bound text in the session's code set
+            return codecs.read_param(reader, session.encoding)
         try:
             while len(burst) < MAX_BURST:
-                messages, end = parse_request(buf, pos, codecs.read_param)
+                messages, end = parse_request(buf, pos, read_param)
                 if self.on_request is not None:
                     self.on_request(bytes(buf[pos:end]))
                 pos = end

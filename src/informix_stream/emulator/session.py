@@ -25,17 +25,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import logging
-from bisect import bisect_right
-from itertools import accumulate
 
 from .. import codecs
 from ..framing import Writer
+from ..locales import Locale
 from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         NFetch, Protocols, RetType, Rollback, SFetch, StmtId,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols)
+from . import blobs
+from .cursors import ServerCursor, close_unheld
+from .dbstatements import DatabaseStatement, DatabaseStatements, parse_database_statement
 from .engine import Engine
+from .gls import decode_sql, wire_codec
 from .statements import NOT_SUPPORTED, CreateTable, SqlError, StatementKind
 
 # The feature mask a real server answers to SQ_PROTOCOLS (12.10's last byte).
@@ -43,10 +46,6 @@ from .statements import NOT_SUPPORTED, CreateTable, SqlError, StatementKind
 # 4-byte counts in SQ_DONE (bit 70 clear), 4-byte SQL lengths and SQ_ERR
 # offsets (bit 62), BIGINT support (bit 54); PAM (bit 44) stays clear.
 SERVER_PROTOCOLS = bytes.fromhex("bdbe9ffe7fb7ffeff0")
-
-# SQ_DONE warning bits after a database is opened: 0x01 logged (JDBC then
-# wraps non-autocommit work in SQ_BEGIN), 0x04 Informix Dynamic Server.
-DB_OPEN_WARNINGS = 0x05
 
 # Parameter type reported when the engine cannot infer one (e.g. "? + 1").
 _UNKNOWN_PARAM = codecs.parse_type("VARCHAR(255)")
@@ -88,85 +87,18 @@ class _Statement:
     immediate: bool = False          # SQ_COMMAND: released even on error
     params: list = field(default_factory=list)
     cursor_name: bytes = b""
-    scroll: bool = False
-    cursor: _Cursor | None = None
+    scroll: bool = False             # SQ_SCROLL before the next OPEN
+    hold: bool = False               # SQ_HOLD before the next OPEN
+    cursor: ServerCursor | None = None
 
 
-class _Cursor:
-    """Server-side position in a result, producing SQ_TUPLE messages on demand.
-
-    A row source may hand over rows already in tuple form (``encoded``), as
-    the engine does when it keeps row images for a table; otherwise rows are
-    encoded here, once, as they are fetched.
-    """
-
-    def __init__(self, source, columns: list, scroll: bool) -> None:
-        self.source = source
-        self.encoded = getattr(source, "encoded", False)
-        self.encode = None if self.encoded else codecs.make_tuple_encoder([c.type for c in columns])
-        self.pending: list[bytes] = []   # tuple messages fetched but not sent
-        self.sent = 0
-        self.exhausted = False
-        self.rows: list[bytes] | None = None
-        if scroll:                       # random access needs the whole result
-            self.rows = self._drain()
-            self.position = 0            # 1-based index of the last row sent
-
-    def _next(self, hint: int) -> list[bytes]:
-        batch = self.source.fetch(hint)
-        return batch if self.encoded else list(map(self.encode, batch))
-
-    def _drain(self) -> list[bytes]:
-        out: list[bytes] = []
-        while batch := self._next(1024):
-            out.extend(batch)
-        self.close()
-        return out
-
-    def fetch(self, bufsize: int, out: bytearray) -> bool:
-        """Append whole tuples whose row images fit in ``bufsize`` (at least
-        one); True once the result is exhausted and everything was sent.
-
-        This is the emulator's serving hot path, so the per-row work is done
-        by C-level helpers: running totals of the message lengths, a binary
-        search for how many fit (each message is its row image plus an
-        8-byte header), one join.
-        """
-        used = 0
-        pending = self.pending
-        while True:
-            if not pending:
-                if self.exhausted:
-                    break
-                batch = self._next(max(16, bufsize // 24))
-                if not batch:
-                    self.exhausted = True
-                    break
-                pending.extend(batch)
-            ends = list(accumulate(map(len, pending)))
-            fits = bisect_right(range(len(ends)), bufsize - used,
-                                key=lambda j: ends[j] - 8 * (j + 1))
-            if fits == 0:
-                if used:
-                    break
-                fits = 1                   # one tuple always goes
-            out += b"".join(pending[:fits])
-            used += ends[fits - 1] - 8 * fits
-            self.sent += fits
-            del pending[:fits]
-            if pending:
-                break
-        return self.exhausted and not pending
-
-    def close(self) -> None:
-        self.source.close()
-
-
-class Session:
+class Session(DatabaseStatements):
     """State of one logged-in client: open database, statements, cursors."""
 
-    def __init__(self, engine: Engine, *, version: str) -> None:
+    def __init__(self, engine: Engine, *, version: str, db_locale: Locale | None = None
+                 ) -> None:
         self.engine = engine
+        self.sent_db_locale = db_locale       # None: the login sent none
         self.version = version
         self._db = None
         self.statements: dict[int, _Statement] = {}
@@ -185,6 +117,12 @@ class Session:
         if value is not None:
             value.interrupt_requested = self.interrupt_requested
         self._db = value
+
+    @property
+    def encoding(self) -> str:
+        """The code set text travels in on this session's wire (gls.py)."""
+        return wire_codec(self._db, self.sent_db_locale)
+
 
     # -- request processing ------------------------------------------------
     def handle(self, messages: list) -> bytes:
@@ -294,7 +232,7 @@ class Session:
         if err.sqlcode == NOT_SUPPORTED and not near:
             # The only text SQ_ERR carries: say what the emulator lacks.
             near = err.message[:200]
-        write_error(w, err.sqlcode, err.isam, 0, near.encode("iso-8859-1", "replace"))
+        write_error(w, err.sqlcode, err.isam, 0, near.encode(self.encoding, "replace"))
         st = self.current
         if st is not None and st.immediate:
             self._release(st)
@@ -311,7 +249,7 @@ class Session:
         return self.current
 
     def _prepare(self, msg: Command, w: Writer) -> None:
-        sql = msg.sql.decode("iso-8859-1")
+        sql = decode_sql(msg.sql, self.encoding)
         prepared = self._prepare_sql(sql)
         sid = next(i for i in range(MAX_STATEMENTS + 1) if i not in self.statements)
         if sid == MAX_STATEMENTS:
@@ -322,10 +260,10 @@ class Session:
         self.current = st
 
     def _prepare_sql(self, sql: str):
-        """DATABASE statements work without an open database; all else needs one."""
-        head = sql.lstrip().split(None, 1)[0].lower() if sql.strip() else ""
-        if head == "database" or (head == "close" and "database" in sql.lower()):
-            return _SessionStatement(sql)
+        """Database statements work without an open database; all else needs one."""
+        stmt = parse_database_statement(sql)
+        if stmt is not None:
+            return stmt
         return self._need_db().prepare(sql)
 
     def _describe(self, _msg, w: Writer) -> None:
@@ -333,7 +271,7 @@ class Session:
         cols, start = [], 0
         for c in st.columns:
             t = c.type
-            cols.append(DescribeColumn(c.name.encode("iso-8859-1"), t.describe_code,
+            cols.append(DescribeColumn(c.name.encode(self.encoding, "replace"), t.describe_code,
                                        t.length, start, t.extended_id,
                                        t.extended_name.encode("iso-8859-1")))
             start += t.wire_width
@@ -342,8 +280,8 @@ class Session:
     @staticmethod
     def _stmt_type(st: _Statement) -> int:
         p = st.prepared
-        if isinstance(p, _SessionStatement):
-            return StmtType.CLOSE_DATABASE if p.closes else StmtType.DATABASE
+        if isinstance(p, DatabaseStatement):
+            return p.stmt_type
         ddl = p.translation.ddl if p.translation is not None else None
         if isinstance(ddl, CreateTable) and ddl.as_select:
             return StmtType.SELECT_INTO
@@ -376,11 +314,18 @@ class Session:
         self._need_current().params = msg.values
 
     def _scroll(self, _msg, _w: Writer) -> None:
+        blobs.check_scroll(self._need_current().columns)   # -611 before the cursor opens
         self._need_current().scroll = True
+
+    def _hold(self, _msg, _w: Writer) -> None:
+        self._need_current().hold = True
 
     def _open(self, _msg, _w: Writer) -> None:
         st = self._need_current()
-        if isinstance(st.prepared, _SessionStatement) or st.prepared.kind is not StatementKind.SELECT:
+        # SCROLL and HOLD describe this OPEN only: both clients send them
+        # again with every OPEN (JDBC IfxSqli.sendQuery).
+        scroll, hold, st.scroll, st.hold = st.scroll, st.hold, False, False
+        if isinstance(st.prepared, DatabaseStatement) or st.prepared.kind is not StatementKind.SELECT:
             raise SqlError(-481, message="invalid statement to open as a cursor")
         if st.cursor is not None:
             # OPEN of an open cursor closes it and opens it again with the
@@ -389,21 +334,22 @@ class Session:
             # prepared query is executed again before its result is closed.
             st.cursor.close()
             st.cursor = None
-        if st.scroll and st.prepared.translation.for_update:
+        if scroll and st.prepared.translation.for_update:
             # IBM Informix Error Messages: -526 "Updates are not allowed on a
             # scroll cursor."
-            st.scroll = False
             raise SqlError(-526, message="updates are not allowed on a scroll cursor")
         db = self._need_db()
         db.check_current(st.prepared)
-        source = db.open_cursor(st.prepared, st.params)
-        st.cursor = _Cursor(source, st.columns, st.scroll)
+        source = db.open_cursor(st.prepared, st.params, hold=hold)
+        st.cursor = ServerCursor(source, st.columns, scroll, hold, self.encoding)
 
     def _nfetch(self, msg: NFetch, w: Writer) -> None:
         st = self._need_current()
         cur = st.cursor
         if cur is None or cur.rows is not None:
-            raise SqlError(-400, message="fetch attempted on unopened cursor")
+            # A real 12.10 server's answer (nukedzn/node-informix,
+            # test/lib.cursor.test.js: "[-400] Fetch attempted on unopen cursor.").
+            raise SqlError(-400, message="fetch attempted on unopen cursor")
         if cur.fetch(max(msg.bufsize, 1), w.parts):
             _done(w, cur.sent)
 
@@ -428,7 +374,7 @@ class Session:
         if st.cursor is not None:
             st.cursor.close()
             st.cursor = None
-        st.scroll = False
+        st.scroll = st.hold = False
 
     def _release(self, st: _Statement) -> None:
         if st.cursor is not None:
@@ -443,10 +389,14 @@ class Session:
     def _execute(self, _msg, w: Writer) -> None:
         st = self._need_current()
         p = st.prepared
-        if isinstance(p, _SessionStatement):
-            self._run_session_statement(p, w)
+        if isinstance(p, DatabaseStatement):
+            self._run_database_statement(p, w)
             return
         db = self._need_db()
+        if p.kind in (StatementKind.COMMIT, StatementKind.ROLLBACK):
+            self._end_work(p.kind is StatementKind.COMMIT)
+            _done(w, 0)
+            return
         db.check_current(p)
         if p.kind is StatementKind.SELECT:
             db.open_cursor(p, st.params).close()
@@ -457,45 +407,27 @@ class Session:
             write_insertdone(w, result.serial8, result.serial8)
         _done(w, result.rowcount, result.serial)
 
-    def _run_session_statement(self, p: _SessionStatement, w: Writer) -> None:
-        if p.closes:
-            self._close_db()
-            write_done(w, 0)
-        else:
-            self._open_db(p.database, w)
-
-    # -- database and transactions ------------------------------------------------
-    def _open_db(self, name: str, w: Writer) -> None:
-        if not self.engine.has_database(name):
-            raise SqlError(-329, -111, near=name, message="database not found")
-        self._close_db()
-        self.db = self.engine.connect(name)
-        write_done(w, 0, warnings=DB_OPEN_WARNINGS)
-
-    def _close_db(self) -> None:
-        for st in list(self.statements.values()):
-            self._release(st)
-        if self.db is not None:
-            self.db.close()
-            self.db = None
-
-    def _dbopen(self, msg: DbOpen, w: Writer) -> None:
-        self._open_db(msg.name.decode("iso-8859-1"), w)
-
-    def _dbclose(self, _msg, w: Writer) -> None:
-        if self.db is None:
-            raise SqlError(-349, message="database not selected yet")
-        self._close_db()
-        write_done(w, 0)
-
+    # -- transactions ------------------------------------------------------------
     def _begin(self, _msg, _w: Writer) -> None:
         self._need_db().begin()
 
     def _commit(self, _msg, _w: Writer) -> None:
-        self._need_db().commit()
+        self._end_work(commit=True)
 
     def _rollback(self, _msg: Rollback, _w: Writer) -> None:
-        self._need_db().rollback()
+        self._end_work(commit=False)
+
+    def _end_work(self, commit: bool) -> None:
+        """COMMIT WORK / ROLLBACK WORK, by message or by statement: the end
+        of a transaction closes the cursors not declared WITH HOLD (see
+        ``cursors.close_unheld``); without a transaction (-255) none."""
+        db = self._need_db()
+        if db.in_transaction:
+            close_unheld(self.statements.values())
+        if commit:
+            db.commit()
+        else:
+            db.rollback()
 
     # -- session-level messages ------------------------------------------------
     def _protocols(self, _msg: Protocols, w: Writer) -> None:
@@ -516,27 +448,7 @@ class Session:
         raise _Stop
 
     def _noop(self, _msg, _w: Writer) -> None:
-        """Flags such as SQ_HOLD and SQ_AUTOFREE that change nothing here."""
-
-
-@dataclass
-class _SessionStatement:
-    """DATABASE name / CLOSE DATABASE, handled by the session, not the engine."""
-
-    sql: str
-
-    @property
-    def closes(self) -> bool:
-        return self.sql.split()[0].lower() == "close"
-
-    @property
-    def database(self) -> str:
-        parts = self.sql.split()
-        if len(parts) < 2:
-            raise SqlError(-201, message="a syntax error has occurred")
-        return parts[1].strip(";").lower()
-
-    columns: tuple = ()
+        """Flags such as SQ_AUTOFREE that change nothing here."""
 
 
 def _done(w: Writer, rows: int, serial: int = 0) -> None:
@@ -576,6 +488,7 @@ _HANDLERS = {
     Bind: Session._bind,
     Tag.SCROLL: Session._scroll,
     Tag.OPEN: Session._open,
+    **blobs.HANDLERS,
     Tag.REOPTOPEN: Session._open,
     NFetch: Session._nfetch,
     SFetch: Session._sfetch,
@@ -592,6 +505,6 @@ _HANDLERS = {
     RetType: Session._ret_type,
     Tag.VERSION: Session._version,
     Tag.EXIT: Session._exit,
-    Tag.HOLD: Session._noop,
+    Tag.HOLD: Session._hold,
     Tag.AUTOFREE: Session._noop,
 }

@@ -15,34 +15,37 @@ from typing import Callable
 from .values import DAY0
 
 
-def register_builtins(conn: sqlite3.Connection) -> None:
-    """The session-independent ``ifx_*`` functions, on one connection."""
+def register_builtins(conn: sqlite3.Connection, codec: str = "iso-8859-1") -> None:
+    """The session-independent ``ifx_*`` functions, on one connection;
+    ``codec`` is the database's code set (lengths count its bytes)."""
     conn.create_function("ifx_mod", 2, lambda a, b: None if a is None or not b else a % b,
                          deterministic=True)
     for name, part in (("ifx_year", "year"), ("ifx_month", "month"), ("ifx_day", "day")):
         conn.create_function(name, 1, date_part(part), deterministic=True)
     conn.create_function("ifx_weekday", 1, lambda d: None if d is None else
                          (d + DAY0) % 7, deterministic=True)
-    conn.create_function("ifx_length", 1, informix_length, deterministic=True)
-    conn.create_function("ifx_octet_length", 2, octet_length, deterministic=True)
+    conn.create_function("ifx_length", 1, lambda v: informix_length(v, codec),
+                         deterministic=True)
+    conn.create_function("ifx_octet_length", 2, lambda v, w: octet_length(v, w, codec),
+                         deterministic=True)
     conn.create_function("ifx_mdy", 3, lambda m, d, y: dt.date(y, m, d).toordinal() - DAY0,
                          deterministic=True)
 
 
-def informix_length(value: object) -> int | None:
+def informix_length(value: object, codec: str = "iso-8859-1") -> int | None:
     """Informix LENGTH: bytes without the trailing blanks, for any text."""
     if value is None:
         return None
     text = value if isinstance(value, str) else str(value)
-    return len(text.rstrip(" ").encode("iso-8859-1", "replace"))
+    return len(text.rstrip(" ").encode(codec, "replace"))
 
 
-def octet_length(value: object, width: int) -> int | None:
+def octet_length(value: object, width: int, codec: str = "iso-8859-1") -> int | None:
     """OCTET_LENGTH counts trailing blanks, so a CHAR(n) is always n bytes."""
     if value is None:
         return None
     text = value if isinstance(value, str) else str(value)
-    return max(len(text.encode("iso-8859-1", "replace")), width)
+    return max(len(text.encode(codec, "replace")), width)
 
 
 def date_part(part: str) -> Callable[[object], object]:

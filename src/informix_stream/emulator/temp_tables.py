@@ -21,6 +21,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 
+from . import blobs
 from .catalog import column_sql
 from .statements import CreateIndex, CreateTable, SqlError, TableDef
 
@@ -53,6 +54,8 @@ class TempTables:
         storage = self.prefix + ddl.name
         body = [column_sql(c) for c in ddl.columns] + [f"CHECK {c}" for c in ddl.checks]
         conn.execute(f'CREATE TABLE "{storage}" ({", ".join(body)})')
+        for trigger in blobs.triggers(storage, ddl.columns):
+            conn.execute(trigger)
         for seq, (_, cols, _) in enumerate(ddl.uniques, start=1):
             names = ", ".join(f'"{c}"' for c in cols)
             conn.execute(f'CREATE UNIQUE INDEX "{storage}_u{seq}" ON "{storage}" ({names})')
@@ -68,6 +71,7 @@ class TempTables:
     def drop(self, conn: sqlite3.Connection, name: str) -> TableDef:
         tdef = self.tables.pop(name)
         self.version += 1
+        blobs.free_table(conn, tdef.storage, tdef.columns)
         conn.execute(f'DROP TABLE "{tdef.storage}"')
         for index in [k for k, v in self.indexes.items() if v.startswith(tdef.storage + "_")]:
             del self.indexes[index]

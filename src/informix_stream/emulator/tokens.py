@@ -28,7 +28,7 @@ class Token(NamedTuple):
 TOKEN_RE = re.compile(r"""
     (?P<ws>\s+)
   | (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
-  | (?P<word>[A-Za-z_][A-Za-z0-9_$]*)
+  | (?P<word>[^\W\d][\w$]*)
   | (?P<param>\?)
   | (?P<op>\|\||<=|>=|<>|!=|::|[-+*/%(),.;:=<>\[\]])
 """, re.X | re.S)

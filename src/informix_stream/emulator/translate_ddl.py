@@ -12,6 +12,10 @@ from .statements import (NOT_SUPPORTED, SERIAL_CODES, Bind, ColumnDef, CreateInd
                          Drop, SqlError, StatementKind, Translation)
 from .typerules import TODAY_SQL, current_sql, datetime_type
 
+# Valid Informix column types the emulator lacks: refused as such, never as
+# a syntax error in the user's SQL.
+_UNSUPPORTED_TYPES = frozenset({"BLOB", "CLOB"})
+
 
 # Objects Informix can CREATE or DROP that the emulator does not implement
 # (IBM Informix Guide to SQL: Syntax, the CREATE and DROP statements).
@@ -170,6 +174,14 @@ class DdlRules:
         m = re.fullmatch(r"(?i)\s*(serial8?|bigserial)\s*\(\s*(\d+)\s*\)\s*", type_text)
         if m:
             type_text, serial_start = m.group(1), int(m.group(2))
+        m = re.fullmatch(r"(?i)\s*(byte|text)\s+in\s+\w+\s*", type_text)
+        if m:
+            # BYTE/TEXT IN TABLE | IN blobspace: where the server keeps the
+            # contents; the emulator keeps them in one place (blobs.py).
+            type_text = m.group(1)
+        if type_text.strip().upper() in _UNSUPPORTED_TYPES:
+            raise SqlError(NOT_SUPPORTED, 0, "", f"{type_text.strip().upper()} columns (smart "
+                           "large objects) are not supported by the emulator")
         try:
             ctype = parse_type(type_text)
         except ValueError as exc:

@@ -79,9 +79,12 @@ class WriteRules:
         if b - a == 1 and self.toks[a].kind == "param":
             self.binds.append(Bind(self.param_index(a), None, ctype))
             return "?"
-        if b - a == 1 and self.toks[a].kind in ("str", "num") and \
-                ctype.code not in (TypeCode.VARCHAR, TypeCode.NVARCHAR, TypeCode.LVARCHAR,
-                                   TypeCode.CHAR, TypeCode.NCHAR):
+        text_column = ctype.code in (TypeCode.VARCHAR, TypeCode.NVARCHAR, TypeCode.LVARCHAR,
+                                     TypeCode.CHAR, TypeCode.NCHAR)
+        if b - a == 1 and (self.toks[a].kind == "str" or
+                           (self.toks[a].kind == "num" and not text_column)):
+            # A quoted literal goes through the column's writer like a bound
+            # value: a text column cuts it to its length in bytes.
             self.binds.append(Bind(None, self.toks[a].text, ctype))
             return "?"
         if b - a == 2 and self.text(a) == "-" and self.toks[a + 1].kind == "num" \

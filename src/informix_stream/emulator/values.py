@@ -21,7 +21,9 @@ from informix_stream.codecs import (TU_DAY, TU_HOUR, TU_SECOND, TU_YEAR, ColumnT
                                     TypeCode, make_tuple_encoder)
 from informix_stream.codec.scalars import floating_decimal_digits
 from informix_stream.errors import DataError
+from informix_stream.locales import fit_bytes
 
+from . import blobs
 from .statements import NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, exact_decimal
 
 DAY0 = dt.date(1899, 12, 31).toordinal()
@@ -120,16 +122,24 @@ def _decimal_writer(ctype: ColumnType) -> Converter:
     return write
 
 
-def _text_writer(ctype: ColumnType) -> Converter:
+def _text_writer(ctype: ColumnType, codec: str) -> Converter:
+    """A CHAR(n)/VARCHAR(n) holds n BYTES of the database's code set; a
+    longer value is cut to fit, in a multibyte code set at a character
+    boundary, never inside a character (what a database that is not
+    ANSI-compliant does; see locales.fit_bytes)."""
     limit = ctype.length & 0xFF if ctype.code in (TypeCode.VARCHAR, TypeCode.NVARCHAR) \
         else ctype.length
     pad = ctype.code in (TypeCode.CHAR, TypeCode.NCHAR)
+    multibyte = codec == "utf-8"
 
     def write(v: object) -> object:
         if v is None:
             return None
         s = v if isinstance(v, str) else _text_of(v)
-        if len(s) > limit:
+        if multibyte:
+            if len(s) * 4 > limit:
+                s = fit_bytes(s, limit, codec)[0]
+        elif len(s) > limit:
             s = s[:limit]
         return s.rstrip(" ") if pad else s
     return write
@@ -325,11 +335,14 @@ def _generic_writer(v: object) -> object:
     return v
 
 
-def writer_for(ctype: ColumnType | None) -> Converter:
-    """The converter from client values to this column's stored form."""
+def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1") -> Converter:
+    """The converter from client values to this column's stored form
+    (``codec``: the database's code set, which text lengths count in)."""
     if ctype is None:
         return _generic_writer
     code = ctype.code
+    if code in blobs.BLOB_CODES:
+        return blobs.writer(code, codec)
     if code in _INT_RANGE or code in (TypeCode.INT8, TypeCode.BIGINT, TypeCode.SERIAL8,
                                       TypeCode.BIGSERIAL):
         return _int_writer(code)
@@ -338,7 +351,7 @@ def writer_for(ctype: ColumnType | None) -> Converter:
     if code in (TypeCode.DECIMAL, TypeCode.MONEY):
         return _decimal_writer(ctype)
     if code in TEXT_CODES:
-        return _text_writer(ctype)
+        return _text_writer(ctype, codec)
     if code == TypeCode.DATE:
         return _date_writer
     if code == TypeCode.DATETIME:
@@ -426,6 +439,8 @@ def reader_for(col: ResultColumn) -> Converter | None:
     """Converter from SQLite's value to the Python type of ``col``; None if none needed."""
     ctype, stored = col.type, col.stored
     code = ctype.code
+    if code in blobs.BLOB_CODES:
+        return blobs.reader()
     if code in _INT_RANGE or code in (TypeCode.INT8, TypeCode.BIGINT, TypeCode.SERIAL8,
                                       TypeCode.BIGSERIAL):
         return None if stored else _to_int
@@ -470,11 +485,17 @@ def row_converter(columns: Sequence[ResultColumn]) -> Callable[[list], list] | N
     return namespace["convert"]  # type: ignore[return-value]
 
 
-def image_maker(columns: Sequence[ColumnDef]) -> Callable[[Sequence[object]], bytes] | None:
-    """Stored values of one row -> its SQ_TUPLE message, exactly what the
-    server would send after reading them; None if a type has no row encoding."""
+def image_maker(columns: Sequence[ColumnDef], codec: str = "iso-8859-1"
+                ) -> Callable[[Sequence[object]], bytes] | None:
+    """Stored values of one row -> its SQ_TUPLE message (text in the
+    database's code set ``codec``), exactly what the server would send
+    after reading them; None if a type has no row encoding.
+    BYTE/TEXT tables keep none: their cells are references that triggers of
+    their own (blobs.py) set after the image would be made."""
+    if blobs.has_blobs(columns):
+        return None
     try:
-        encode = make_tuple_encoder([c.type for c in columns])
+        encode = make_tuple_encoder([c.type for c in columns], codec)
     except ValueError:
         return None
     convert = row_converter([ResultColumn(c.name, c.type, True) for c in columns])

@@ -75,9 +75,12 @@ public final class JdbcInterop {
             case "stream": stream(args.length > 0 ? args[0] : "batch"); break;
             case "transactions": transactions(); break;
             case "errors": errors(); break;
+            case "hold": hold(); break;
             case "query": query(args); break;
             case "reopen": reopen(args); break;
+            case "lobs": lobs(args); break;
             case "conformance": conformance(args); break;
+            case "text": text(args); break;
             default:
                 System.err.println("unknown scenario: " + scenario);
                 System.exit(2);
@@ -550,6 +553,57 @@ public final class JdbcInterop {
     }
 
     /**
+     * Text through setString/getString. Arguments: INSERT_SQL (two markers: an
+     * INTEGER and a text), SELECT_SQL, then ID TEXT pairs; every argument may
+     * hold backslash-u escapes (argv is not trusted with non-ASCII). Inserts
+     * each pair, then prints every row of SELECT_SQL, and the database's
+     * locale as the driver learned it.
+     */
+    private void text(String[] args) throws SQLException {
+        try (Connection c = session()) {
+            c.setAutoCommit(true);
+            try (PreparedStatement ps = c.prepareStatement(unescapeArg(args[0]))) {
+                for (int i = 2; i + 1 < args.length; i += 2) {
+                    ps.setInt(1, Integer.parseInt(args[i]));
+                    ps.setString(2, unescapeArg(args[i + 1]));
+                    ps.executeUpdate();
+                }
+            } catch (SQLException e) {
+                emitError(e);
+            }
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery(unescapeArg(args[1]))) {
+                int n = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    Object[] row = new Object[n + 1];
+                    row[0] = "row";
+                    for (int i = 1; i <= n; i++) {
+                        row[i] = rs.getString(i);
+                    }
+                    emit(row);
+                }
+            } catch (SQLException e) {
+                emitError(e);
+            }
+        }
+    }
+
+    /** Backslash-u escapes (as escape() writes them) back to characters. */
+    static String unescapeArg(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
+            if (ch == '\\' && i + 5 < text.length() && text.charAt(i + 1) == 'u') {
+                out.append((char) Integer.parseInt(text.substring(i + 2, i + 6), 16));
+                i += 5;
+            } else {
+                out.append(ch);
+            }
+        }
+        return out.toString();
+    }
+
+    /**
      * A prepared query executed again while its first result set is still
      * open. Arguments: SELECT_SQL (one INTEGER parameter), FIRST, SECOND.
      * Prints the first row of the first execution, then every row of the second.
@@ -570,6 +624,84 @@ public final class JdbcInterop {
                 emitError(e);
             }
         }
+    }
+
+    /**
+     * BYTE/TEXT written and read by IBM's driver. Argument: TABLE (id INTEGER,
+     * b BYTE, t TEXT), which may already hold rows another client wrote.
+     * Writes rows 1 (setBytes, setString), 2 (setBinaryStream and
+     * setAsciiStream with lengths, 300000 bytes each), 3 (setNull), 4
+     * (executeBatch of two rows, 4 and 5); then prints every row read three
+     * ways: getBytes/getString, getBinaryStream/getAsciiStream, and the
+     * length and SHA-256 of each.
+     */
+    private void lobs(String[] args) throws Exception {
+        String table = args[0];
+        try (Connection c = session()) {
+            String insert = "INSERT INTO " + table + " VALUES (?, ?, ?)";
+            try (PreparedStatement ps = c.prepareStatement(insert)) {
+                ps.setInt(1, 1);
+                ps.setBytes(2, lobPattern(1000, 7));
+                ps.setString(3, "cafe text");
+                ps.executeUpdate();
+                ps.setInt(1, 2);
+                ps.setBinaryStream(2, new java.io.ByteArrayInputStream(lobPattern(300000, 3)), 300000);
+                byte[] ascii = new byte[300000];
+                Arrays.fill(ascii, (byte) 'a');
+                ps.setAsciiStream(3, new java.io.ByteArrayInputStream(ascii), 300000);
+                ps.executeUpdate();
+                ps.setInt(1, 3);
+                ps.setNull(2, Types.LONGVARBINARY);
+                ps.setNull(3, Types.LONGVARCHAR);
+                ps.executeUpdate();
+                for (int id = 4; id <= 5; id++) {
+                    ps.setInt(1, id);
+                    ps.setBytes(2, lobPattern(id * 100, id));
+                    ps.setString(3, "batch " + id);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            String select = "SELECT id, b, t FROM " + table + " ORDER BY id";
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(select)) {
+                while (rs.next()) {
+                    byte[] b = rs.getBytes(2);
+                    String t = rs.getString(3);
+                    emit("row", rs.getInt(1), lobDigest(b), t == null ? null : lobDigest(t.getBytes("ISO-8859-1")),
+                         t == null || t.length() > 40 ? null : t);
+                }
+            }
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(select)) {
+                while (rs.next()) {
+                    java.io.InputStream bs = rs.getBinaryStream(2);
+                    java.io.InputStream as = rs.getAsciiStream(3);
+                    emit("stream", rs.getInt(1), bs == null ? null : lobDigest(bs.readAllBytes()),
+                         as == null ? null : lobDigest(as.readAllBytes()));
+                }
+            }
+        }
+    }
+
+    /** length:sha256-hex of a value, or null. */
+    private static String lobDigest(byte[] data) throws Exception {
+        if (data == null) {
+            return null;
+        }
+        byte[] sum = java.security.MessageDigest.getInstance("SHA-256").digest(data);
+        StringBuilder hex = new StringBuilder();
+        for (byte x : sum) {
+            hex.append(String.format("%02x", x & 0xff));
+        }
+        return data.length + ":" + hex;
+    }
+
+    /** Bytes i*step mod 256: every byte value, NULs included. */
+    static byte[] lobPattern(int length, int step) {
+        byte[] out = new byte[length];
+        for (int i = 0; i < length; i++) {
+            out[i] = (byte) (i * step);
+        }
+        return out;
     }
 
     /**
@@ -721,6 +853,108 @@ public final class JdbcInterop {
             c1.setAutoCommit(true);
             exec(c1, "INSERT INTO jt_rows VALUES (3, 'autocommit')");
             emit("other_session_id3", queryLong(c2, count + 3));
+        }
+    }
+
+    /**
+     * Hold cursors: HOLD_CURSORS_OVER_COMMIT keeps a result streaming across
+     * commits (and a rollback) of writes on the same connection;
+     * CLOSE_CURSORS_AT_COMMIT results are closed by the server at commit and
+     * rollback, so their next fetch fails with the server's error.
+     */
+    private static final int HOLD_ROWS = 5000;
+
+    private void hold() throws SQLException {
+        final int total = HOLD_ROWS;
+        try (Connection c = session()) {
+            dropIfExists(c, "jh_rows");
+            dropIfExists(c, "jh_log");
+            exec(c, "CREATE TABLE jh_rows (id INTEGER NOT NULL, label VARCHAR(20))");
+            exec(c, "CREATE TABLE jh_log (id INTEGER NOT NULL)");
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO jh_rows VALUES (?, ?)")) {
+                for (int id = 1; id <= total; id++) {
+                    ps.setInt(1, id);
+                    ps.setString(2, "r" + id);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            c.commit();
+            emit("default_holdability", c.getHoldability());
+            heldRead(c);
+            for (String end : new String[] {"commit", "rollback"}) {
+                cutRead(c, end);
+            }
+            emit("log_rows", queryLong(c, "SELECT COUNT(*) FROM jh_log"));
+            emit("health", health(c));
+            c.commit();
+        }
+    }
+
+    private static void heldRead(Connection c) throws SQLException {
+        long rows = 0;
+        long idSum = 0;
+        long disorder = 0;
+        try (PreparedStatement held = c.prepareStatement(
+                 "SELECT id, label FROM jh_rows WHERE id > ? ORDER BY id",
+                 ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY,
+                 ResultSet.HOLD_CURSORS_OVER_COMMIT);
+             PreparedStatement log = c.prepareStatement("INSERT INTO jh_log VALUES (?)")) {
+            emit("held_holdability", held.getResultSetHoldability());
+            held.setInt(1, 0);
+            try (ResultSet rs = held.executeQuery()) {
+                while (rs.next()) {
+                    int id = rs.getInt(1);
+                    rows++;
+                    idSum += id;
+                    if (id != rows || !rs.getString(2).equals("r" + id)) {
+                        disorder++;
+                    }
+                    if (id % 500 == 0) {
+                        log.setInt(1, id);
+                        log.executeUpdate();
+                        if (id == 2500) {
+                            c.rollback();
+                        } else {
+                            c.commit();
+                        }
+                    }
+                }
+            }
+        }
+        emit("held_rows", rows);
+        emit("held_id_sum", idSum);
+        emit("held_disorder", disorder);
+    }
+
+    private static void cutRead(Connection c, String end) throws SQLException {
+        long rows = 0;
+        try (Statement plain = c.createStatement(ResultSet.TYPE_FORWARD_ONLY,
+                 ResultSet.CONCUR_READ_ONLY, ResultSet.CLOSE_CURSORS_AT_COMMIT)) {
+            ResultSet rs = plain.executeQuery("SELECT id, label FROM jh_rows ORDER BY id");
+            try {
+                for (int i = 0; i < 10 && rs.next(); i++) {
+                    rows++;
+                }
+                exec(c, "INSERT INTO jh_log VALUES (0)");
+                if (end.equals("commit")) {
+                    c.commit();
+                } else {
+                    c.rollback();
+                }
+                while (rs.next()) {
+                    rows++;
+                }
+                emit("cut_" + end, "NO_ERROR", rows);
+            } catch (SQLException e) {
+                emit("cut_" + end, e.getErrorCode(), rows < HOLD_ROWS ? "short" : "all");
+            }
+            try {
+                rs.close();
+            } catch (SQLException e) {
+                emit("cut_close_" + end, e.getErrorCode());
+            }
         }
     }
 

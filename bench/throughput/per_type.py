@@ -1,0 +1,201 @@
+"""Per-type decode cost (issue 13, "Targets: Per type"): ns per value of one
+column of all-distinct values, with and without NULLs, for
+
+* the tuple path's generated row decoder (codec.rowdecode.make_row_decoder),
+* the plain reference row decoder (codec.rowdecode_ref),
+* the bare Python constructor of the same values (``Decimal`` from its
+  digits tuple, ``datetime(...)``, ``int.from_bytes``, ``str(bytes, enc)``),
+  the bar of the tuple path: target tuple/constructor <= 1.5,
+* the Arrow columnar decoder (arrow.columnar.decode_block over the packed
+  images, as the bulk fetch path hands them over) and the Arrow reference
+  (row decoder -> Python values -> pyarrow), target Arrow/INTEGER <= 2.
+
+Values are all distinct so no decoder's value cache can help (HOUR TO
+MINUTE has only 1,440 values and BOOLEAN two; their columns repeat).  Each
+figure is the best of ``--repeat`` runs over the whole column.
+
+    python bench/throughput/per_type.py [--values 20000] [--repeat 5] [--write]
+
+``--write`` puts the table into bench/README.md between its per-type markers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import functools
+import struct
+import sys
+import time
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+README = HERE.parent / "README.md"
+START, END = "<!-- per_type:start -->", "<!-- per_type:end -->"
+
+from informix_stream.arrow.columnar import decode_block, fixed_row_width, pack_images  # noqa: E402
+from informix_stream.arrow.reference import reference_batch  # noqa: E402
+from informix_stream.codec.rowdecode_ref import reference_decoder  # noqa: E402
+from informix_stream.codecs import IntervalYM, make_row_decoder, make_row_encoder, parse_type  # noqa: E402
+
+ENC = "iso-8859-1"
+_D = struct.Struct(">d").unpack
+_F = struct.Struct(">f").unpack
+
+
+_FROM_BYTES = functools.partial(int.from_bytes, byteorder="big", signed=True)
+
+
+def _int_ctor(width: int):
+    return _FROM_BYTES, lambda v: (v.to_bytes(width, "big", signed=True),)
+
+
+def _text():
+    return str, lambda v: (v.encode(ENC), ENC)
+
+
+# name, DDL type, value of the i-th row, (constructor, its arguments from a value)
+TYPES: list[tuple[str, str, Callable[[int], object], tuple]] = [
+    ("SMALLINT", "smallint", lambda i: i - 16000, _int_ctor(2)),
+    ("INTEGER", "integer", lambda i: i * 100_003 - 10**9, _int_ctor(4)),
+    ("BIGINT", "bigint", lambda i: i * 10**13 - 7 * 10**17, _int_ctor(8)),
+    ("INT8", "int8", lambda i: i * 10**13 - 7 * 10**17, _int_ctor(8)),
+    ("SMALLFLOAT", "smallfloat", lambda i: i / 8 + 0.5,
+     (_F, lambda v: (struct.pack(">f", v),))),
+    ("FLOAT", "float", lambda i: i / 7 + 0.5, (_D, lambda v: (struct.pack(">d", v),))),
+    ("DECIMAL(12,2)", "decimal(12,2)", lambda i: Decimal(i * 1_000_003 + 17) / 100
+     * (-1 if i & 1 else 1), (Decimal, lambda v: (v.as_tuple(),))),
+    ("DECIMAL(32,10)", "decimal(32,10)",
+     lambda i: Decimal(i * 123_456_789_012_345_678 + 1).scaleb(-10) * (-1 if i & 1 else 1),
+     (Decimal, lambda v: (v.as_tuple(),))),
+    ("DECIMAL(16) floating", "decimal(16)",
+     lambda i: Decimal(f"{i}.{i % 997}E{i % 21 - 10}"), (Decimal, lambda v: (v.as_tuple(),))),
+    ("MONEY(16,2)", "money(16,2)", lambda i: Decimal(i * 7919 + 3) / 100,
+     (Decimal, lambda v: (v.as_tuple(),))),
+    ("DATE", "date", lambda i: dt.date(1900, 1, 1) + dt.timedelta(days=i),
+     (dt.date.fromordinal, lambda v: (v.toordinal(),))),
+    ("DATETIME YEAR TO SECOND", "datetime year to second",
+     lambda i: dt.datetime(1990, 1, 1) + dt.timedelta(seconds=i * 3601),
+     (dt.datetime, lambda v: (v.year, v.month, v.day, v.hour, v.minute, v.second))),
+    ("DATETIME YEAR TO FRACTION(5)", "datetime year to fraction(5)",
+     lambda i: dt.datetime(1990, 1, 1) + dt.timedelta(seconds=i * 3601, microseconds=i * 10),
+     (dt.datetime, lambda v: (v.year, v.month, v.day, v.hour, v.minute, v.second,
+                              v.microsecond))),
+    ("DATETIME HOUR TO MINUTE", "datetime hour to minute",
+     lambda i: dt.time((i // 60) % 24, i % 60), (dt.time, lambda v: (v.hour, v.minute))),
+    ("INTERVAL DAY(9) TO SECOND", "interval day(9) to second",
+     lambda i: dt.timedelta(days=i % 90000, seconds=(i * 7) % 86400),
+     (dt.timedelta, lambda v: (v.days, v.seconds, v.microseconds))),
+    ("INTERVAL YEAR TO MONTH", "interval year to month", lambda i: IntervalYM(i),
+     (IntervalYM, lambda v: (v.months,))),
+    ("BOOLEAN", "boolean", lambda i: bool(i & 1), (bool, lambda v: (int(v),))),
+    ("CHAR(20)", "char(20)", lambda i: f"c{i:019d}", _text()),
+    ("VARCHAR(64)", "varchar(64)", lambda i: f"varchar value {i}", _text()),
+    ("LVARCHAR", "lvarchar", lambda i: f"lvarchar value {i} " + "x" * (i % 50), _text()),
+]
+DISTINCT = {"DATETIME HOUR TO MINUTE": 1440, "BOOLEAN": 2}
+
+
+def _best(run: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter_ns()
+        run()
+        best = min(best, time.perf_counter_ns() - t0)
+    return best
+
+
+def measure(name: str, ddl: str, make, ctor, n: int, nulls: bool, repeat: int) -> dict:
+    ctype = parse_type(ddl)
+    values = [None if nulls and i % 10 == 0 else make(i % DISTINCT.get(name, n + 1))
+              for i in range(n)]
+    encode = make_row_encoder([ctype])
+    images = [encode((v,)) for v in values]
+    buf = b"".join(images)
+    spans, at = [], 0
+    for image in images:
+        spans.append((at, at + len(image)))
+        at += len(image)
+    fast, ref = make_row_decoder([ctype]), reference_decoder([ctype], ENC)
+    make_value, args_of = ctor
+    args = [None if v is None else args_of(v) for v in values]
+    assert [fast(buf, a, b)[0][0] for a, b in spans] == values, name
+
+    def decode_all(decode):
+        def run():
+            for a, b in spans:
+                decode(buf, a, b)
+        return run
+
+    def construct():
+        for a in args:
+            if a is not None:
+                make_value(*a)
+
+    import numpy as np
+    block = pack_images(np, images, fixed_row_width([ctype]))
+    tuple_ns = _best(decode_all(fast), repeat) / n
+    ctor_ns = _best(construct, repeat) / n
+    return {
+        "tuple": tuple_ns, "reference": _best(decode_all(ref), repeat) / n,
+        "constructor": ctor_ns, "ratio": tuple_ns / ctor_ns,
+        "arrow": _best(lambda: decode_block(block, [ctype], ["c"]), repeat) / n,
+        "arrow_ref": _best(lambda: reference_batch(images, [ctype], ["c"]), 1) / n,
+    }
+
+
+def table(n: int, repeat: int) -> str:
+    rows = []
+    for nulls in (False, True):
+        results = {name: measure(name, ddl, make, ctor, n, nulls, repeat)
+                   for name, ddl, make, ctor in TYPES}
+        base = results["INTEGER"]["arrow"]
+        for name, r in results.items():
+            r["vs_int"] = r["arrow"] / base
+            rows.append((name, nulls, r))
+    lines = [
+        f"{n:,} all-distinct values per column (10% NULLs where marked), ns per value, "
+        f"best of {repeat}; targets: tuple/constructor <= 1.5, Arrow/INTEGER <= 2.",
+        "",
+        "| type | NULLs | tuple path | tuple reference | constructor | tuple/constructor "
+        "| Arrow | Arrow reference | Arrow/INTEGER |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, nulls, r in rows:
+        miss_t = " ✗" if r["ratio"] > 1.5 else ""
+        miss_a = " ✗" if r["vs_int"] > 2 else ""
+        lines.append(f"| {name} | {'10%' if nulls else '-'} | {r['tuple']:.0f} | "
+                     f"{r['reference']:.0f} | {r['constructor']:.0f} | {r['ratio']:.2f}{miss_t} | "
+                     f"{r['arrow']:.1f} | {r['arrow_ref']:.0f} | {r['vs_int']:.1f}{miss_a} |")
+    lines += ["", "✗ misses its target.  Regenerate: "
+              "`python bench/throughput/per_type.py --write`."]
+    return "\n".join(lines)
+
+
+def write(text: str) -> None:
+    readme = README.read_text()
+    block = f"{START}\n{text}\n{END}"
+    if START in readme:
+        head, rest = readme.split(START, 1)
+        readme = head + block + rest.split(END, 1)[1]
+    else:
+        readme = readme.rstrip("\n") + "\n\n## Decode cost per type (issue 13)\n\n" + block + "\n"
+    README.write_text(readme)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--values", type=int, default=20_000)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--write", action="store_true", help="update bench/README.md")
+    args = ap.parse_args()
+    text = table(args.values, args.repeat)
+    print(text)
+    if args.write:
+        write(text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

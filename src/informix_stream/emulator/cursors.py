@@ -1,0 +1,108 @@
+"""Server-side cursors of the emulator's SQLI session, and their lifecycle.
+
+A cursor is opened by SQ_OPEN (with SQ_SCROLL and SQ_HOLD before it when
+asked), read by SQ_NFETCH or SQ_SFETCH and closed by SQ_CLOSE, by releasing
+its statement, or -- unless it was declared WITH HOLD -- by the end of its
+transaction (see ``close_unheld``).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable
+from itertools import accumulate
+
+from .. import codecs
+
+
+class ServerCursor:
+    """Server-side position in a result, producing SQ_TUPLE messages on demand.
+
+    A row source may hand over rows already in tuple form (``encoded``), as
+    the engine does when it keeps row images for a table; otherwise rows are
+    encoded here, once, as they are fetched.
+    """
+
+    def __init__(self, source, columns: list, scroll: bool, hold: bool = False,
+                 encoding: str = "iso-8859-1") -> None:
+        self.source = source
+        self.hold = hold                 # survives COMMIT/ROLLBACK WORK
+        self.encoded = getattr(source, "encoded", False)
+        self.encode = None if self.encoded else codecs.make_tuple_encoder(
+            [c.type for c in columns], encoding)      # text in the session's code set
+        self.pending: list[bytes] = []   # tuple messages fetched but not sent
+        self.sent = 0
+        self.exhausted = False
+        self.rows: list[bytes] | None = None
+        if scroll:                       # random access needs the whole result
+            self.rows = self._drain()
+            self.position = 0            # 1-based index of the last row sent
+
+    def _next(self, hint: int) -> list[bytes]:
+        batch = self.source.fetch(hint)
+        return batch if self.encoded else list(map(self.encode, batch))
+
+    def _drain(self) -> list[bytes]:
+        out: list[bytes] = []
+        while batch := self._next(1024):
+            out.extend(batch)
+        self.close()
+        return out
+
+    def fetch(self, bufsize: int, out: bytearray) -> bool:
+        """Append whole tuples whose row images fit in ``bufsize`` (at least
+        one); True once the result is exhausted and everything was sent.
+
+        This is the emulator's serving hot path, so the per-row work is done
+        by C-level helpers: running totals of the message lengths, a binary
+        search for how many fit (each message is its row image plus an
+        8-byte header), one join.
+        """
+        used = 0
+        pending = self.pending
+        while True:
+            if not pending:
+                if self.exhausted:
+                    break
+                batch = self._next(max(16, bufsize // 24))
+                if not batch:
+                    self.exhausted = True
+                    break
+                pending.extend(batch)
+            ends = list(accumulate(map(len, pending)))
+            fits = bisect_right(range(len(ends)), bufsize - used,
+                                key=lambda j: ends[j] - 8 * (j + 1))
+            if fits == 0:
+                if used:
+                    break
+                fits = 1                   # one tuple always goes
+            out += b"".join(pending[:fits])
+            used += ends[fits - 1] - 8 * fits
+            self.sent += fits
+            del pending[:fits]
+            if pending:
+                break
+        return self.exhausted and not pending
+
+    def close(self) -> None:
+        self.source.close()
+
+
+def close_unheld(statements: Iterable) -> None:
+    """COMMIT WORK / ROLLBACK WORK ends a transaction: close every open
+    cursor not declared WITH HOLD; a later fetch on it gets -400.
+
+    Hold cursors stay open and keep their place through both COMMIT and
+    ROLLBACK.  HCL/IBM Informix SQL Syntax: DECLARE, "Using hold cursors"
+    (the cursor "should remain open when a transaction closes (by being
+    committed or by being rolled back)"); COMMIT WORK statement (it "closes
+    all open cursors except those that were declared using the WITH HOLD
+    keywords").  IBM's JDBC driver marks every cursor closed after a
+    ROLLBACK (IfxSqli.executeRollback -> markCursorsToClosed(false)), but
+    that only makes it skip SQ_CLOSE; it still fetches on a hold cursor.
+    """
+    for st in statements:
+        cur = st.cursor
+        if cur is not None and not cur.hold:
+            cur.close()
+            st.cursor = None
