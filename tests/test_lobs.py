@@ -53,7 +53,7 @@ def table(conn, columns: str = "id INTEGER, b BYTE, t TEXT") -> str:
 
 
 def blob_count(server) -> int:
-    path = server.engine.databases.get(DATABASE).path   # the emulator's storage
+    path = server.engine.databases.get(DATABASE).path      # the emulator's storage
     with sqlite3.connect(path) as db:
         return db.execute("SELECT count(*) FROM _ifx_blobs").fetchone()[0]
 

@@ -12,9 +12,9 @@ Storage choices, made so fetch stays cheap and comparisons stay right:
 * wider DECIMAL/MONEY: exact canonical TEXT in a column collated by
   ``ifx_decimal``, which compares values as numbers.  A compared literal
   takes the column's TEXT affinity and then that collation, so ``<``, ``=``,
-  ORDER BY, MIN/MAX, GROUP BY and indexes are numeric and exact; SUM and AVG
-  are exact through the ``ifx_exact_*`` aggregates the dialect substitutes;
-  other arithmetic converts the text to a double (approximate);
+  ORDER BY, MIN/MAX, GROUP BY and indexes are numeric and exact;
+* DECIMAL/MONEY arithmetic (arith.py) and SUM/AVG (``ifx_exact_*``) of any
+  width are computed in decimal, never through doubles;
 * DATETIME: TEXT in Informix literal form for exactly its qualifier fields,
   which sorts correctly and compares with Informix literals;
 * INTERVAL: INTEGER microseconds (day-time) or months (year-month);
@@ -36,7 +36,6 @@ writer waits a bounded time for the write lock instead of failing at once.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import functools
 import itertools
 import operator
@@ -47,7 +46,7 @@ import sqlite3
 import tempfile
 from typing import Callable, Iterable, Mapping, Sequence
 
-from informix_stream.codecs import ColumnType, TypeCode
+from informix_stream.codecs import ColumnType
 from informix_stream.errors import DataError
 from informix_stream.locales import DEFAULT_LOCALE, parse_locale
 
@@ -55,6 +54,7 @@ from .catalog import Database
 from .databases import DatabaseSet
 from .dialect import translate
 from .ddl_runner import DdlRunner
+from .session_functions import SessionFunctions
 from .results import ExecResult, Prepared, RowSource
 from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error
@@ -66,8 +66,6 @@ from .values import image_failure, row_converter, writer_for
 __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultColumn",
            "StatementKind", "SqlError"]
 
-SERVER_VERSION = "IBM Informix Dynamic Server Version 14.10.FC10"
-"""What dbinfo('version', 'full') reports; the login reply announces the same."""
 # Wait for SQLite's database-wide write lock.  Informix locks rows, so two
 # sessions writing different rows never conflict there; a short wait here
 # stands in for that finer granularity before reporting a lock error.
@@ -129,7 +127,7 @@ class Engine:
             self._tempdir = None
 
 
-class Session(DdlRunner):
+class Session(DdlRunner, SessionFunctions):
     """One client's connection to one database; one thread at a time."""
 
     def __init__(self, db: Database, session_id: int) -> None:
@@ -169,53 +167,6 @@ class Session(DdlRunner):
         conn.create_function("ifx_nextval", 1, self._nextval)
         conn.create_function("ifx_currval", 1, self._currval)
         return conn
-
-    # -- SQL functions bound to the session -------------------------------------
-    def _nextval(self, name: str) -> int:
-        try:
-            value = self._db.sequences.next_value(name)
-        except SqlError as exc:
-            self._db.failures.error = exc      # map_error reports it as raised
-            raise
-        self._currvals[name] = value
-        return value
-
-    def _currval(self, name: str) -> int:
-        value = self._currvals.get(name)
-        if value is None:
-            exc = SqlError(-8315, 0, name, f"sequence {name} CURRVAL is not yet defined "
-                                           "in this session")
-            self._db.failures.error = exc
-            raise exc
-        return value
-
-    def _serial(self, table: str, code: int, value: object) -> int:
-        result = self._db.next_serial(table, code, value)
-        if code == TypeCode.SERIAL:
-            self.last_serial = result
-        else:
-            self.last_serial8 = result
-        return result
-
-    def _dbinfo(self, what: str, *args: object) -> object:
-        key = str(what).lower()
-        if key == "sqlca.sqlerrd1":
-            return self.last_serial
-        if key == "sqlca.sqlerrd2":
-            return self.last_rowcount
-        if key in ("serial8", "bigserial"):
-            return self.last_serial8
-        if key == "sessionid":
-            return self._id
-        if key == "dbname":
-            return self._db.name
-        if key == "version":
-            part = str(args[0]).lower() if args else "full"
-            return {"full": SERVER_VERSION, "major": 14, "minor": 10, "level": "FC10",
-                    "os": "U", "server-type": "IBM Informix Dynamic Server"}.get(part)
-        if key == "utc_current":
-            return int(dt.datetime.now(dt.timezone.utc).timestamp())
-        return None
 
     @property
     def locale(self):

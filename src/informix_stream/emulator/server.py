@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 
+
 from .. import codecs
 from ..errors import ProtocolError
 from ..framing import Incomplete, Writer
@@ -26,13 +27,11 @@ from ..messages import parse_request, write_error, Tag
 from .engine import Engine
 from .gls import LOCALE_NOT_LOADED, session_locales
 from .session import Session
+from .session_functions import SERVER_VERSION
 
 log = logging.getLogger("informix_stream.emulator")
 
-# Announced in the login reply.  JDBC splits it at "Version" into product
-# name and version; a version starting with 8 or 9 would make it run extra
-# isolation statements at connect.
-SERVER_VERSION = "IBM Informix Dynamic Server Version 14.10.FC10"
+# Announced in the login reply after SERVER_VERSION.
 SERVER_SERIAL = "Software Serial Number AAA#B000000"
 
 # Unparsed client bytes we are willing to hold: bounds a client that sends

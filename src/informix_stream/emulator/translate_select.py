@@ -286,6 +286,9 @@ class SelectRules:
                 return "(today)", T_DATE, False
             if first.text == "USER":
                 return "(user)", ColumnType(TypeCode.CHAR, 32), False
+        result = self.expression_result(a, b)
+        if result is not None and result.type is not None:
+            return "(expression)", result.type, False
         if first.text == "CURRENT":
             words, _ = self.qualifier_words(a + 1, b)
             return "(current)", datetime_type(words or ["YEAR", "TO", "FRACTION(3)"]), False
