@@ -19,6 +19,7 @@ from typing import Callable, Sequence
 
 from informix_stream.codecs import (TU_DAY, TU_HOUR, TU_SECOND, TU_YEAR, ColumnType, IntervalYM,
                                     TypeCode, make_tuple_encoder)
+from informix_stream.codec.scalars import floating_decimal_digits
 from informix_stream.errors import DataError
 from informix_stream.locales import fit_bytes
 
@@ -128,8 +129,14 @@ def _decimal_writer(ctype: ColumnType) -> Converter:
                 raise _conversion_error(-1226, v)
         else:
             d = _DEC_CONTEXT.create_decimal(d)
-            if len(d.as_tuple().digits) > precision:
-                d = decimal.Context(prec=precision, rounding=decimal.ROUND_HALF_UP).plus(d)
+            # A floating DECIMAL(p) keeps p + 1 or p + 2 digits (its base-100
+            # pairs); one stored as a double (not exact_decimal) keeps at most
+            # the 15 a double holds exactly, a known difference (DECIMAL(14)
+            # and (15) only).
+            kept = floating_decimal_digits(d, precision) if exact else min(
+                floating_decimal_digits(d, precision), 15)
+            if len(d.as_tuple().digits) > kept:
+                d = decimal.Context(prec=kept, rounding=decimal.ROUND_HALF_UP).plus(d)
             if d and abs(d.adjusted()) > 125:
                 raise _conversion_error(-1226, v)
         return str(d) if exact else float(d)
