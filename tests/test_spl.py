@@ -136,6 +136,22 @@ def test_function_in_select_and_where_with_its_type_described(conn):
     assert cur.description[1][1] == 5                                    # DECIMAL
 
 
+def test_function_in_a_query_may_only_read(conn):
+    cur = conn.cursor()
+    t, f = unique("sp_ro"), unique("writer")
+    cur.execute(f"CREATE TABLE {t} (n INT)")
+    cur.executemany(f"INSERT INTO {t} VALUES (?)", [(1,), (2,)])
+    make(cur, f"""CREATE FUNCTION {f}(x INT) RETURNING INT;
+        INSERT INTO {t} VALUES (x);
+        RETURN x;
+    END FUNCTION""")
+    with pytest.raises(ifx.DatabaseError) as info:       # -675, never an endless scan
+        rows(cur, f"SELECT {f}(n) FROM {t}")
+    assert info.value.sqlcode == -675
+    assert rows(cur, f"EXECUTE FUNCTION {f}(3)") == [(3,)]      # called alone it may write
+    assert rows(cur, f"SELECT count(*) FROM {t}") == [(3,)]
+
+
 def test_raise_exception_reaches_the_client(conn):
     cur = conn.cursor()
     p = unique("boom")

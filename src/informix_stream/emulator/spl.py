@@ -19,6 +19,10 @@ Semantics kept, from IBM Informix Guide to SQL: Syntax, "SPL statements":
   values; too many / too few values: -684 / -685;
 * FOR ... STEP 0 is -697; a STEP that cannot reach the end, -683;
 * SELECT ... INTO more than one row is -284; no row leaves the variables;
+* a routine called from inside a query (a function in a SELECT) may only
+  read: INSERT/UPDATE/DELETE/DDL there is -675 "Illegal SQL statement in
+  SPL routine" (stricter than a server that only forbids touching the
+  tables the query reads; never an endless scan of its own inserts);
 * SYSTEM is refused (-9999): the emulator runs no operating-system commands
   (a real server would, with the server's privileges).
 
@@ -92,12 +96,15 @@ class Interpreter:
     """One activation of a routine."""
 
     def __init__(self, host: Host, routine: Routine, args: Sequence[object],
-                 depth: int = 0) -> None:
+                 depth: int = 0, in_query: bool = False) -> None:
+        """``in_query``: called from inside an SQL statement (a function in
+        a SELECT), where the routine may only read (-675 otherwise)."""
         if depth > MAX_DEPTH:
             raise unsupported(f"SPL calls nested deeper than {MAX_DEPTH}")
         self.host = host
         self.routine = routine
         self.depth = depth
+        self.in_query = in_query
         self.codec = host.spl_codec
         frame: dict[str, list] = {}
         for param, value in zip(routine.params, args):
@@ -225,7 +232,11 @@ class Interpreter:
             raise unsupported(f"SPL {kind.__name__}")
 
     def loop_body(self, body: Block, kind: str) -> Iterator[tuple]:
-        """Run one iteration; True when EXIT left the loop."""
+        """Run one iteration; True when EXIT left the loop.  A loop without
+        SQL never reaches SQLite's progress check: look for a cancel here."""
+        check = getattr(self.host, "interrupt_requested", None)
+        if check is not None and check():
+            raise SqlError(-213, message="statement interrupted by user")
         try:
             yield from self.block(body)
         except _LoopJump as jump:
@@ -256,6 +267,11 @@ class Interpreter:
             return
         host = self.host
         stmt = host.prepare(node.expr.sql)
+        if self.in_query and stmt.kind is not StatementKind.SELECT:
+            # A routine running inside a query must not change what the
+            # query reads (SQLite would even show the scan its own inserts).
+            raise SqlError(-675, message="illegal SQL statement in an SPL routine called "
+                                         "from a query")
         if stmt.kind is StatementKind.SELECT:
             host.open_cursor(stmt, self.params(node.expr)).close()
         else:
@@ -345,7 +361,7 @@ class Interpreter:
         routine = self.host.spl_routine(call.name)
         args = [self.eval(a) for a in call.args]
         return Interpreter(self.host, routine, bind_args(routine, args),
-                           self.depth + 1).rows()
+                           self.depth + 1, self.in_query).rows()
 
     def call(self, call: Call, targets: list[str]) -> None:
         rows = self.call_rows(call)

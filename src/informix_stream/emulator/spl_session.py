@@ -306,7 +306,7 @@ class SplRunner:
             routine = self.spl_routine(name)
             if len(routine.returns) != 1:
                 raise SqlError(-674, 0, name, f"routine {name} can not be resolved")
-            rows = Interpreter(self, routine, bind_args(routine, args)).rows()
+            rows = Interpreter(self, routine, bind_args(routine, args), in_query=True).rows()
             row = first_row(rows, name)
             ctype = routine.returns[0][1]
             value = coercer(ctype, self.spl_codec)(row[0]) if row else None
