@@ -103,9 +103,11 @@ class SplRunner:
     def spl_codec(self) -> str:
         return self._db.codec
 
-    def spl_routine(self, name: str) -> Routine:
-        rows = self._conn.execute("SELECT body FROM _ifx_routines WHERE procname = ?",
-                                  (name,)).fetchall()
+    def spl_routine(self, name: str, conn: sqlite3.Connection | None = None) -> Routine:
+        """``conn``: where to look (the session's own connection by default,
+        which sees its open transaction)."""
+        rows = (conn or self._conn).execute(
+            "SELECT body FROM _ifx_routines WHERE procname = ?", (name,)).fetchall()
         if not rows:
             raise SqlError(-674, 0, name, f"routine {name} can not be resolved")
         text = rows[0][0]
@@ -260,6 +262,10 @@ class SplRunner:
         top = conn.execute("SELECT max(procid) FROM _ifx_routines").fetchone()[0]
         procid = (top or 0) + 1
         retsize = sum(t.wire_width for _, t in routine.returns)
+        if routine.is_function and name not in self._spl_names:
+            self._spl_names += (name,)        # callable from SQL in this transaction too
+            for c in [conn] + [r[0] for r in self._readers]:
+                self._spl_register(c)
         conn.execute("INSERT INTO _ifx_routines VALUES (?, ?, ?, ?, ?, ?, ?)",
                      (procid, name, "f" if routine.is_function else "t", len(routine.params),
                       retsize, types, routine.text))
@@ -275,8 +281,11 @@ class SplRunner:
         if self._spl_generation == self._db.generation:
             return
         self._spl_generation = self._db.generation
+        # Read on an idle reader: a read on the main connection would open
+        # a snapshot in a fresh transaction, and its first write would then
+        # fail (SQLITE_BUSY_SNAPSHOT) once another session commits.
         try:
-            rows = self._conn.execute(
+            rows = self._reading_connection()[0].execute(
                 "SELECT procname, body FROM _ifx_routines WHERE isproc = 'f'").fetchall()
         except sqlite3.OperationalError:
             rows = []
@@ -291,9 +300,10 @@ class SplRunner:
     def spl_function_types(self) -> dict[str, ColumnType]:
         """NAME -> result type of each one-value function, for DESCRIBE."""
         types = {}
+        reader = self._reading_connection()[0] if self._spl_names else None
         for name in self._spl_names:
             try:
-                routine = self.spl_routine(name)
+                routine = self.spl_routine(name, reader)
             except SqlError:
                 continue
             if len(routine.returns) == 1:
