@@ -20,7 +20,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 import informix_stream as ifx  # noqa: E402
 from informix_stream.arrow import ingest  # noqa: E402
-from test_driver import connect, unique  # noqa: E402
+from test_driver import connect, theirs, unique  # noqa: E402
 
 
 class Bad(Exception):
@@ -114,17 +114,14 @@ def test_load_arrow_round_trips_and_informix_driver_reads_the_same(ifx_target, s
     assert cur.rowcount == 10_000
     back = cur.execute(f"SELECT * FROM {sales} ORDER BY id").fetch_arrow_table()
     assert back.to_pylist() == table.to_pylist()
-    informix_db = pytest.importorskip("informix_db")
-    theirs = informix_db.connect(host=ifx_target.host, port=ifx_target.port,
-                                 user=ifx_target.user, password=ifx_target.password,
-                                 database=ifx_target.database, server=ifx_target.server)
-    tc = theirs.cursor()
+    judge = theirs(ifx_target)
+    tc = judge.cursor()
     tc.execute(f"SELECT id, big, sku, amount, day FROM {sales} WHERE id IN (0, 1, 9999)"
                " ORDER BY id")
     expect = [tuple(r[k] for k in ("id", "big", "sku", "amount", "day"))
               for r in table.to_pylist() if r["id"] in (0, 1, 9999)]
     assert [tuple(r) for r in tc.fetchall()] == expect
-    theirs.close()
+    judge.close()
     conn.close()
 
 

@@ -39,6 +39,14 @@ def connect(target, **kw) -> ifx.Connection:
                        server=target.server, **kw)
 
 
+def theirs(target, **kw):
+    """informix-driver (the judge) connected to the same target."""
+    informix_db = pytest.importorskip("informix_db")
+    return informix_db.connect(host=target.host, port=target.port, user=target.user,
+                               password=target.password, database=target.database,
+                               server=target.server, **kw)
+
+
 class Recorder:
     """Keeps every request a private emulator receives; one entry is one round trip.
 

@@ -179,3 +179,41 @@ def test_forced_drop_cuts_off_a_leftover_connection(server):
     with pytest.raises(informix_stream.Error):
         leftover.cursor().execute("INSERT INTO t VALUES (1)")   # never a silent success
     leftover.close()
+
+
+def test_statements_prepared_before_a_database_change_are_never_released_after_it(tmp_path):
+    """DATABASE, CREATE DATABASE and CLOSE DATABASE free every statement on
+    the server; the driver used to send the RELEASEs it had queued (or kept
+    statements' ones) with the next request, which then failed with -410
+    although the user's statement was fine -- or succeeded on the server and
+    was reported as failed.  And a database created without logging is
+    known as such at once (no implicit BEGIN, which would be -256)."""
+    with EmulatorServer(databases=("testdb", "other")) as srv:
+        conn = informix_stream.connect(host=srv.host, port=srv.port, user="informix",
+                                       password="in4mix", database="testdb", autocommit=True)
+        cur = conn.cursor()
+        held = conn.cursor()
+        held.execute("SELECT tabid FROM systables")          # an open stream
+        held.fetchone()
+        for n in range(3):
+            cur.execute(f"SELECT {n} FROM systables WHERE tabid = 1")   # kept statements
+        cur.execute("DATABASE other")
+        cur.execute("SELECT 7 FROM systables WHERE tabid = 1")
+        assert cur.fetchall() == [(7,)]
+        held.close()                                          # owes nothing now
+        cur.execute("SELECT 8 FROM systables WHERE tabid = 1")
+        assert cur.fetchall() == [(8,)]
+        cur.execute("CREATE DATABASE made_unlogged")
+        conn.autocommit = False
+        cur.execute("CREATE TABLE t (a INTEGER)")            # no BEGIN sent: unlogged
+        cur.execute("INSERT INTO t VALUES (1)")
+        cur.execute("SELECT a FROM t")
+        assert cur.fetchall() == [(1,)]
+        with pytest.raises(informix_stream.OperationalError) as info:
+            cur.execute("BEGIN WORK")
+        assert info.value.sqlcode == -256
+        cur.execute("CLOSE DATABASE")
+        cur.execute("DATABASE testdb")
+        cur.execute("SELECT 9 FROM systables WHERE tabid = 1")
+        assert cur.fetchall() == [(9,)]
+        conn.close()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 import informix_stream as ifx
-from test_driver import connect, unique
+from test_driver import connect, theirs, unique
 
 ONE_ROW = "FROM systables WHERE tabid = 1"
 
@@ -99,11 +99,7 @@ def test_two_nextvals_of_one_sequence_in_a_statement_are_refused_not_answered_wr
 
 
 def test_informix_driver_reads_sequence_values(ifx_target, seq):
-    informix_db = pytest.importorskip("informix_db")
-    conn = informix_db.connect(host=ifx_target.host, port=ifx_target.port,
-                               user=ifx_target.user, password=ifx_target.password,
-                               database=ifx_target.database, server=ifx_target.server,
-                               autocommit=True)
+    conn = theirs(ifx_target, autocommit=True)
     cur = conn.cursor()
     cur.execute(f"SELECT {seq}.NEXTVAL {ONE_ROW}")
     assert cur.fetchall() == [(10,)]

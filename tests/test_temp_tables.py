@@ -16,7 +16,7 @@ import pytest
 
 import informix_stream as ifx
 from informix_stream.emulator.engine import Engine
-from test_driver import connect, unique
+from test_driver import connect, theirs, unique
 
 
 @pytest.fixture
@@ -126,11 +126,7 @@ def test_index_on_a_temp_table_and_its_unique_constraint(two):
 def test_informix_driver_uses_temp_tables_the_same_way(ifx_target):
     """informix-driver (tested by its authors on Informix 12.10-15) creates,
     fills and reads a temp table and a SELECT INTO TEMP result."""
-    informix_db = pytest.importorskip("informix_db")
-    conn = informix_db.connect(host=ifx_target.host, port=ifx_target.port,
-                               user=ifx_target.user, password=ifx_target.password,
-                               database=ifx_target.database, server=ifx_target.server,
-                               autocommit=True)
+    conn = theirs(ifx_target, autocommit=True)
     cur = conn.cursor()
     t, into = unique("jt"), unique("jinto")
     cur.execute(f"CREATE TEMP TABLE {t} (id INTEGER, name VARCHAR(20))")

@@ -19,6 +19,7 @@ so a SELECT that fits one buffer costs two round trips.
 from __future__ import annotations
 
 import logging
+import re
 import sys
 import time
 import weakref
@@ -39,10 +40,23 @@ from .rows import ResultShape
 _TX_OPENERS = {StmtType.BEGIN_WORK}
 _TX_ENDERS = {StmtType.COMMIT, StmtType.ROLLBACK}
 _TX_CLOSERS = _TX_ENDERS | {StmtType.DATABASE, StmtType.CLOSE_DATABASE}
+# Statements after which the server has freed every statement and cursor.
+_DATABASE_CHANGERS = {StmtType.DATABASE, StmtType.CREATE_DATABASE, StmtType.CLOSE_DATABASE}
 DB_LOGGED = 0x01
 log = logging.getLogger("informix_stream")
 
 RowMaker = Callable[[tuple], Any]
+_ROUTINE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z_][A-Za-z0-9_$]*)?")
+
+
+def callproc_sql(procname: str, parameters: Sequence[Any]) -> str:
+    """The statement ``callproc`` runs: the routine's name checked as an
+    identifier ([owner.]name), one '?' marker per parameter."""
+    if not isinstance(procname, str) or not _ROUTINE_NAME.fullmatch(procname):
+        raise ProgrammingError(f"callproc: {procname!r} is not a routine name")
+    if isinstance(parameters, (Mapping, str, bytes)):
+        raise ProgrammingError("callproc: parameters must be a sequence")
+    return f"EXECUTE PROCEDURE {procname}({', '.join('?' * len(parameters))})"
 
 
 class CursorBase:
@@ -169,12 +183,15 @@ class CursorBase:
             session.transaction_ended()
         elif kind in _TX_CLOSERS:
             session.in_transaction = False
-        if kind == StmtType.DATABASE:
-            session.logged = bool(reply.warnings & DB_LOGGED)
-            yield from settle_locale(session, reply.warnings)
-        if kind in INVALIDATING:
+        if kind in _DATABASE_CHANGERS:
+            session.database_changed()
+            cache.clear()                        # freed by the server: nothing to release
+        elif kind in INVALIDATING:
             for body in cache.clear():
                 session.defer_cleanup(body)
+        if kind in (StmtType.DATABASE, StmtType.CREATE_DATABASE):
+            session.logged = bool(reply.warnings & DB_LOGGED)
+            yield from settle_locale(session, reply.warnings)
 
     def _give_back(self) -> None:
         """Return a kept statement to the connection's cache; statements it
@@ -221,7 +238,8 @@ class CursorBase:
         self._finalizer.detach()
         self._finalizer = weakref.finalize(self, _queue_cleanup, weakref.ref(conn),
                                            prepared.stmt_id,
-                                           None if self._held else self._opened_at)
+                                           None if self._held else self._opened_at,
+                                           prepared.epoch)
         return self._session.send(body, decode=self._decode, budget=self.fetch_buffer_size,
                                   begin=begin)
 
@@ -359,10 +377,22 @@ class CursorBase:
         CLOSE for them: IfxSqliConnect.markCursorsToClosed)."""
         return self._open and (self._held or self._opened_at == self._session.tx_ends)
 
+    def _stale(self) -> bool:
+        """Was the statement freed by a later change of database?"""
+        prepared = self._prepared
+        return prepared is not None and prepared.epoch != self._session.database_changes
+
     def _release(self) -> None:
         """Give the statement back at the front of the next request: CLOSE
-        its cursor, and RELEASE it unless the connection keeps it."""
+        its cursor, and RELEASE it unless the connection keeps it (nothing
+        when a change of database freed it on the server)."""
         if self._stmt_id is None:
+            return
+        if self._stale():
+            self._kept = False
+            self._stmt_id = None
+            self._open = False
+            self._finalizer.detach()
             return
         is_open = self._open_on_server
         if self._kept:
@@ -397,6 +427,11 @@ class CursorBase:
             return
         self.connection._statements.forget(self._stmt_id)
         self._kept = False
+        if self._stale():
+            self._stmt_id = None
+            self._open = False
+            self._finalizer.detach()
+            return
         if self._open_on_server:
             self._session.owe(rq.close_only(self._stmt_id))
         self._session.owe(rq.release_only(self._stmt_id))
@@ -504,14 +539,18 @@ class ScrollableKind:
         yield from self._open_gen(prepared, encoded, first_fetch=False)
 
 
-def _queue_cleanup(conn_ref, stmt_id: int | None, opened_at: int | None = None) -> None:
+def _queue_cleanup(conn_ref, stmt_id: int | None, opened_at: int | None = None,
+                   epoch: int | None = None) -> None:
     """What a garbage-collected cursor still owes the server.  Runs from a
     weakref finalizer, possibly on another thread, so it does no I/O.
     ``opened_at``: ``tx_ends`` at OPEN of a cursor without HOLD (a later
-    COMMIT/ROLLBACK closed it on the server: RELEASE only)."""
+    COMMIT/ROLLBACK closed it on the server: RELEASE only); ``epoch``: the
+    statement's, nothing owed after a change of database freed it."""
     conn = conn_ref()
     if conn is not None and stmt_id is not None:
         session = conn._session
+        if epoch is not None and epoch != session.database_changes:
+            return
         is_open = opened_at is None or opened_at == session.tx_ends
         session.defer_cleanup(rq.release(stmt_id, is_open))
 

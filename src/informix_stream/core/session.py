@@ -114,6 +114,7 @@ class ClientSession:
         # Transactions ended by COMMIT/ROLLBACK WORK so far: each one closed
         # on the server every cursor not declared WITH HOLD.
         self.tx_ends = 0
+        self.database_changes = 0      # DATABASE / CREATE / CLOSE DATABASE answered
 
     # -- state checks -------------------------------------------------------
     def check(self) -> None:
@@ -129,6 +130,16 @@ class ClientSession:
         (cursors compare ``tx_ends`` with its value at their OPEN)."""
         self.in_transaction = False
         self.tx_ends += 1
+
+    def database_changed(self) -> None:
+        """The server answered a statement that closed the current database
+        (DATABASE, CREATE DATABASE, CLOSE DATABASE): it freed every prepared
+        statement and cursor, so cleanup queued for them must not be sent
+        (it would fail the next request with -410); statements prepared
+        before compare their ``epoch`` with ``database_changes``."""
+        self.database_changes += 1
+        self.in_transaction = False
+        self._cleanup.clear()
 
     def mark_broken(self, why: str) -> None:
         if self.broken is None:

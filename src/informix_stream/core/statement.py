@@ -62,12 +62,13 @@ def wait_for(expect: Expect) -> Op:
 class Prepared:
     """A statement the server has prepared: its id and description."""
 
-    __slots__ = ("stmt_id", "describe", "markers")
+    __slots__ = ("stmt_id", "describe", "markers", "epoch")
 
-    def __init__(self, describe: Describe, markers: int) -> None:
+    def __init__(self, describe: Describe, markers: int, epoch: int = 0) -> None:
         self.stmt_id = describe.stmt_id
         self.describe = describe
         self.markers = markers
+        self.epoch = epoch          # session.database_changes when prepared
 
 
 def parse_sql(operation: str, named: bool = False
@@ -156,7 +157,7 @@ def prepare(session: ClientSession, sql: str, markers: int) -> Op:
         why = "the server answered PREPARE without describing the statement"
         session.mark_broken(f"protocol error: {why}")
         raise ProtocolError(why)
-    return Prepared(reply.describe, markers)
+    return Prepared(reply.describe, markers, session.database_changes)
 
 
 def column_types(prepared: Prepared) -> list:

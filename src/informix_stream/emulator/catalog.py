@@ -19,6 +19,7 @@ from .statements import (IMAGE_COLUMN, Bind, ColumnDef, CreateIndex, CreateTable
                          TableDef, exact_decimal)
 from . import blobs
 from .sequences import SEQUENCE_DDL, Sequences
+from .spl_catalog import ROUTINE_DDL, SYSTEM_TABLES as SPL_SYSTEM_TABLES
 from .logmode import read_logging
 from .values import DAY0, TEXT_CODES, ExactAvg, ExactSum, decimal_order, image_maker, writer_for
 
@@ -66,6 +67,7 @@ def _system_tables() -> dict[str, list[tuple[str, str]]]:
                          ("inc_val", "INT8"), ("max_val", "INT8"), ("min_val", "INT8"),
                          ("cycle", "CHAR(1)"), ("restart_val", "INT8"), ("cache", "INTEGER"),
                          ("order", "CHAR(1)")],
+        **SPL_SYSTEM_TABLES,
     }
 
 
@@ -145,6 +147,7 @@ class Database:
             self.keeper.executescript(_META_DDL)
         self.keeper.executescript(SEQUENCE_DDL)      # databases made before sequences too
         self.keeper.execute(blobs.SIDE_TABLE_DDL)   # databases made before BYTE/TEXT too
+        self.keeper.executescript(ROUTINE_DDL)      # SPL routines (spl_session.py)
         self._register_system_tables()
         self.sequences = Sequences()
         self._settle_locale()
@@ -402,15 +405,22 @@ def _add_column(conn: sqlite3.Connection, tabid: int, colno: int, col: ColumnDef
                   ctype.describe_code, ctype.extended_id))
 
 
+def sqlite_index(conn: sqlite3.Connection, name: str, storage: str, table: str,
+                 columns: Sequence[str], unique: bool) -> None:
+    """The SQLite index behind an Informix one (``name``; ``storage`` is the
+    SQLite name): existing duplicates refuse a UNIQUE one with -371."""
+    cols = ", ".join(f'"{c}"' for c in columns)
+    kind = "UNIQUE " if unique else ""
+    try:
+        conn.execute(f'CREATE {kind}INDEX "{storage}" ON "{table}" ({cols})')
+    except sqlite3.IntegrityError:
+        raise SqlError(-371, -100, name, "duplicate values for unique index") from None
+
+
 def _add_index(db: Database, conn: sqlite3.Connection, idx: _Index, tabid: int) -> None:
     if idx.name in db.indexes:
         raise SqlError(-316, 0, idx.name, f"index {idx.name} already exists")
-    cols = ", ".join(f'"{c}"' for c in idx.columns)
-    unique = "UNIQUE " if idx.unique else ""
-    try:
-        conn.execute(f'CREATE {unique}INDEX "{idx.name}" ON "{idx.table}" ({cols})')
-    except sqlite3.IntegrityError:
-        raise SqlError(-371, -100, idx.name, "duplicate values for unique index") from None
+    sqlite_index(conn, idx.name, idx.name, idx.table, idx.columns, idx.unique)
     conn.execute("INSERT INTO _ifx_indexes VALUES (?, ?, ?, ?, ?, ?)",
                  (idx.name, tabid, "U" if idx.unique else "D", idx.constraint,
                   _json_text(idx.columns), len(db.indexes) + 1))

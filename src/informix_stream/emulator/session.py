@@ -70,7 +70,12 @@ _STMT_TYPES = {
     StatementKind.ROLLBACK: StmtType.ROLLBACK,
     StatementKind.DATABASE: StmtType.DATABASE,
     StatementKind.OTHER: StmtType.SET_ISOLATION,
+    StatementKind.EXECUTE: StmtType.EXECUTE_PROCEDURE,
 }
+
+
+# What SQ_OPEN opens: a SELECT, or a routine's rows (EXECUTE FUNCTION).
+_CURSOR_KINDS = frozenset({StatementKind.SELECT, StatementKind.EXECUTE})
 
 
 class _Stop(Exception):
@@ -339,7 +344,7 @@ class Session(DatabaseStatements):
         if not isinstance(st.prepared, DatabaseStatement) and st.prepared.kind is StatementKind.INSERT:
             insert_cursor.open_insert(self, st)
             return
-        if isinstance(st.prepared, DatabaseStatement) or st.prepared.kind is not StatementKind.SELECT:
+        if isinstance(st.prepared, DatabaseStatement) or st.prepared.kind not in _CURSOR_KINDS:
             raise SqlError(-481, message="invalid statement to open as a cursor")
         if st.cursor is not None:
             # OPEN of an open cursor closes it and opens it again with the

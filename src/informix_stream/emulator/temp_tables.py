@@ -22,7 +22,7 @@ import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 
 from . import blobs
-from .catalog import column_sql
+from .catalog import column_sql, sqlite_index
 from .statements import CreateIndex, CreateTable, SqlError, TableDef
 
 PREFIX = "_ifx_tmp"
@@ -85,12 +85,7 @@ class TempTables:
             if tdef.column(col) is None:
                 raise SqlError(-217, 0, col, f"column {col} not found")
         storage = f"{tdef.storage}_{ddl.name}"
-        cols = ", ".join(f'"{c}"' for c in ddl.columns)
-        unique = "UNIQUE " if ddl.unique else ""
-        try:
-            conn.execute(f'CREATE {unique}INDEX "{storage}" ON "{tdef.storage}" ({cols})')
-        except sqlite3.IntegrityError:
-            raise SqlError(-371, -100, ddl.name, "duplicate values for unique index") from None
+        sqlite_index(conn, ddl.name, storage, tdef.storage, ddl.columns, ddl.unique)
         self.indexes[ddl.name] = storage
         self.version += 1
 
