@@ -188,6 +188,10 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
     def database(self) -> Database:
         return self._db
 
+    def table_def(self, name: str):
+        """The table a name means in this session (temp tables shadow)."""
+        return self._temps.lookup(self._db.tables)(name)
+
     def _need_log(self) -> None:
         """-256: a database without logging has no transactions (logmode.py)."""
         if not self._db.logging.logged:
