@@ -309,12 +309,12 @@ def create_table(db: Database, conn: sqlite3.Connection, ddl: CreateTable) -> No
     for colno, col in enumerate(ddl.columns, start=1):
         _add_column(conn, tabid, colno, col)
         _record_column_rules(conn, tabid, colno, col)
-    for name, text in ddl.check_sources:
-        syscatalog.record_check(conn, tabid, name, text)
     for seq, (cname, cols, primary) in enumerate(ddl.uniques, start=1):
         name = cname or f"u{tabid}_{seq}"
         _add_index(db, conn, _Index(name, ddl.name, cols, True, "P" if primary else "U"),
                    tabid)
+    for name, text in ddl.check_sources:
+        syscatalog.record_check(conn, tabid, name, text)
     db.reload(conn)
 
 

@@ -302,7 +302,12 @@ def install(conn: sqlite3.Connection, created: int,
                                 (name,)).fetchone()
             if kind is not None:
                 conn.execute(f'DROP {kind[0].upper()} "{name}"')
-        conn.execute("DELETE FROM _ifx_tables WHERE tabid < 100")
+        marks = ", ".join("?" * len(NAMES))
+        stale = [tabid for (tabid,) in conn.execute(
+            f"SELECT tabid FROM _ifx_tables WHERE tabid < 100 OR tabname IN ({marks})",
+            sorted(NAMES))]
+        conn.executemany("DELETE FROM _ifx_tables WHERE tabid = ?", [(t,) for t in stale])
+        conn.executemany("DELETE FROM _ifx_columns WHERE tabid = ?", [(t,) for t in stale])
         conn.execute("DELETE FROM _ifx_columns WHERE tabid < 100")
         for tabid, (name, tabtype, cols) in enumerate(CATALOG, start=1):
             if name in _VIEWS:
