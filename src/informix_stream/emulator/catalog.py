@@ -19,6 +19,7 @@ from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, ColumnDef, CreateInde
                          TableDef, exact_decimal)
 from . import blobs, syscatalog
 from .sequences import SEQUENCE_DDL, Sequences
+from .spl_catalog import ROUTINE_DDL, SYSTEM_TABLES as SPL_SYSTEM_TABLES
 from .logmode import read_logging
 from .typerules import TODAY_SQL
 from .values import DAY0, TEXT_CODES, ExactAvg, ExactSum, decimal_order, image_maker, writer_for
@@ -98,10 +99,12 @@ class Database:
             self.keeper.executescript(_META_DDL)
         self.keeper.executescript(SEQUENCE_DDL)      # databases made before sequences too
         self.keeper.execute(blobs.SIDE_TABLE_DDL)   # databases made before BYTE/TEXT too
+        self.keeper.executescript(ROUTINE_DDL)      # SPL routines (spl_session.py)
         syscatalog.install(self.keeper, dt.date.today().toordinal() - DAY0,
                            lambda name, typ: column_sql(ColumnDef(name, parse_type(typ))),
                            lambda conn, tabid, colno, name, typ: _add_column(
-                               conn, tabid, colno, ColumnDef(name, parse_type(typ))))
+                               conn, tabid, colno, ColumnDef(name, parse_type(typ))),
+                           SPL_SYSTEM_TABLES)
         self.sequences = Sequences()
         self._settle_locale()
         self.logging = read_logging(self.keeper)

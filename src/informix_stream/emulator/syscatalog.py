@@ -23,7 +23,7 @@ rows rather than -206.
 from __future__ import annotations
 
 import sqlite3
-from typing import Callable
+from typing import Callable, Mapping
 
 OWNER = "informix"
 # Bumped whenever the layout below changes: a database file made with
@@ -284,20 +284,25 @@ _VIEWS = {
 
 def install(conn: sqlite3.Connection, created: int,
             column_sql: Callable[[str, str], str],
-            add_column: Callable[[sqlite3.Connection, int, int, str, str], None]) -> None:
+            add_column: Callable[[sqlite3.Connection, int, int, str, str], None],
+            provided: Mapping[str, list[tuple[str, str]]]) -> None:
     """Give the database file the catalog of LAYOUT (idempotent; a file made
     with another layout has its system rows and objects rebuilt).
 
     ``column_sql(name, type)`` is the SQLite column definition of a
-    catalog column; ``add_column`` records one in ``_ifx_columns``.
+    catalog column; ``add_column`` records one in ``_ifx_columns``;
+    ``provided`` names the catalog objects another module makes (SPL's
+    sysprocedures/sysprocbody views, spl_catalog.py) with their columns:
+    they keep their tabid here but are neither dropped nor created.
     """
+    own = {name: name not in provided and name != "syssequences" for name in NAMES}
     conn.executescript(META_DDL)
     row = conn.execute("SELECT max(version) FROM _ifx_layout").fetchone()
     if row[0] == LAYOUT:
         return
     with conn:
         conn.execute("BEGIN")
-        for name in sorted((NAMES | set(_OLD_OBJECTS)) - {"syssequences"}):
+        for name in sorted(n for n in NAMES | set(_OLD_OBJECTS) if own.get(n, True)):
             kind = conn.execute("SELECT type FROM sqlite_master WHERE name = ?",
                                 (name,)).fetchone()
             if kind is not None:
@@ -310,9 +315,12 @@ def install(conn: sqlite3.Connection, created: int,
         conn.executemany("DELETE FROM _ifx_columns WHERE tabid = ?", [(t,) for t in stale])
         conn.execute("DELETE FROM _ifx_columns WHERE tabid < 100")
         for tabid, (name, tabtype, cols) in enumerate(CATALOG, start=1):
-            if name in _VIEWS:
+            cols = provided.get(name, cols)
+            if not own[name]:
+                pass
+            elif name in _VIEWS:
                 conn.execute(f'CREATE VIEW "{name}" AS {_VIEWS[name]}')
-            elif name != "syssequences":
+            else:
                 body = ", ".join(column_sql(c, t) for c, t in cols)
                 conn.execute(f'CREATE TABLE "{name}" ({body})')
             conn.execute(
