@@ -57,6 +57,12 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
         raise SqlError(-201, message="a syntax error has occurred") from None
 
 
+# Words SQLite reserves that Informix catalog columns are named
+# (sysdefaults.default, sysreferences.primary, syssequences.order): after
+# "alias." they can only be a column and are quoted for SQLite.
+_SQLITE_RESERVED = frozenset({"DEFAULT", "PRIMARY", "ORDER", "CHECK", "GROUP", "INDEX"})
+
+
 class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
     """Single-use translator over one statement's tokens."""
 
@@ -213,6 +219,10 @@ class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
                 step = self.rewrite_word(i, end, out)
                 if step:
                     i += step
+                    continue
+                if self.text(i - 1) == "." and t.text in _SQLITE_RESERVED:
+                    out.append(f'"{t.raw.lower()}"')    # d.default, r.primary (catalog)
+                    i += 1
                     continue
                 out.append(t.raw)
             elif t.kind == "str":

@@ -132,6 +132,8 @@ class CreateTable:
     if_not_exists: bool = False
     temp: bool = False       # CREATE TEMP TABLE / SELECT ... INTO TEMP
     as_select: str = ""      # SELECT ... INTO TEMP: SQLite text of the SELECT
+    # (constraint name or None, Informix text) of each CHECK, for syschecks.
+    check_sources: list[tuple[str | None, str]] = field(default_factory=list)
 
 
 @dataclass

@@ -206,7 +206,9 @@ class DdlRules:
             elif w == "CHECK":
                 close = self.close_paren(j + 1, b)
                 spec.checks.append(" ".join(self.rewrite(j + 1, close + 1)))
-                _, j = self.constraint_name(close + 1)
+                source = self.source(j + 1, close + 1)
+                cname, j = self.constraint_name(close + 1)
+                spec.check_sources.append((cname, source))
             elif w == "CONSTRAINT":
                 j += 2
             elif w == "REFERENCES":
@@ -218,6 +220,12 @@ class DdlRules:
         cdef.type = ColumnType(ctype.code, ctype.length,
                                nullable and ctype.code not in SERIAL_CODES)
         spec.columns.append(cdef)
+
+    def source(self, start: int, end: int) -> str:
+        """The statement's own text of tokens start..end-1 (what the
+        server keeps in syschecks)."""
+        last = self.toks[end - 1]
+        return self.sql[self.toks[start].pos:last.pos + len(last.raw)]
 
     def constraint_name(self, j: int) -> tuple[str | None, int]:
         if self.word(j) == "CONSTRAINT" and j + 1 < len(self.toks):
@@ -247,6 +255,8 @@ class DdlRules:
         if w == "CHECK":
             close = self.close_paren(a + 1, b)
             spec.checks.append(" ".join(self.rewrite(a + 1, close + 1)))
+            later, _ = self.constraint_name(close + 1)
+            spec.check_sources.append((cname or later, self.source(a + 1, close + 1)))
             return
         if w == "FOREIGN":
             return          # referential integrity is not emulated
