@@ -1,0 +1,157 @@
+"""Query forms of issue 11 item 2: WITH (CTEs, recursive too), set operations
+(UNION [ALL], INTERSECT, MINUS), outer joins in ANSI and Informix syntax,
+FIRST/SKIP/LIMIT.
+
+Where each expected answer was learned:
+- CTEs: Informix 14.10 added ``WITH name [(cols)] AS (query), ... statement``
+  (Oninit, "Common Table Expressions", quoting IBM's page); a recursive CTE
+  is an anchor UNION ALL a member reading the CTE.
+- Set operators: IBM Informix Guide to SQL: Syntax, "Set operators" (MINUS
+  is Informix's EXCEPT, 11.70+); the result is named by the first query.
+- Outer joins: HCL Informix 14.10 Guide to SQL: Tutorial, "Outer joins" and
+  "HCL Informix extension to outer join syntax" (``FROM a, OUTER b WHERE
+  a.k = b.k``: every row of the dominant table, NULLs for the subservient
+  one's columns where nothing matches).
+- FIRST/SKIP: IBM Informix Guide to SQL: Syntax, "Projection clause".
+"""
+
+from __future__ import annotations
+
+import decimal
+
+import pytest
+
+import informix_stream as ifx
+from test_driver import connect, theirs, unique
+
+
+@pytest.fixture
+def cur(ifx_target):
+    c = connect(ifx_target, autocommit=True)
+    yield c.cursor()
+    c.close()
+
+
+@pytest.fixture
+def tabs(cur):
+    """customer(num, name) 1..4, orders(num, cust, amount) for 1 and 3."""
+    c, o = unique("cust"), unique("ord")
+    cur.execute(f"CREATE TABLE {c} (num INTEGER, name VARCHAR(10))")
+    cur.executemany(f"INSERT INTO {c} VALUES (?, ?)",
+                    [(1, "ann"), (2, "bob"), (3, "cy"), (4, "dee")])
+    cur.execute(f"CREATE TABLE {o} (num INTEGER, cust INTEGER, amount DECIMAL(8,2))")
+    cur.executemany(f"INSERT INTO {o} VALUES (?, ?, ?)",
+                    [(10, 1, decimal.Decimal("5.50")), (11, 1, decimal.Decimal("1.25")),
+                     (12, 3, decimal.Decimal("7.00"))])
+    return c, o
+
+
+def rows(cur, sql, params=None):
+    cur.execute(sql, params)
+    return cur.fetchall()
+
+
+def names(cur):
+    return [d[0] for d in cur.description]
+
+
+# -- WITH ---------------------------------------------------------------------------
+
+def test_cte_columns_types_and_params(cur, tabs):
+    c, o = tabs
+    got = rows(cur, f"WITH big (who, total) AS (SELECT cust, SUM(amount) FROM {o} "
+                    f"GROUP BY cust HAVING SUM(amount) > ?) "
+                    f"SELECT b.who, x.name, b.total FROM big b, {c} x "
+                    f"WHERE x.num = b.who AND x.name <> ? ORDER BY 1", (1, "zed"))
+    assert got == [(1, "ann", decimal.Decimal("6.75")), (3, "cy", decimal.Decimal("7.00"))]
+    assert names(cur) == ["who", "name", "total"]
+    assert cur.description[0][1] == ifx.NUMBER and cur.description[2][1] == ifx.NUMBER
+
+
+def test_cte_reads_an_earlier_cte_and_hides_a_table(cur, tabs):
+    c, o = tabs
+    # The CTE named like the orders table is what the statement reads.
+    got = rows(cur, f"WITH {o} AS (SELECT num FROM {c} WHERE num > 1), "
+                    f"odd AS (SELECT num FROM {o} WHERE MOD(num, 2) = 1) "
+                    "SELECT num FROM odd ORDER BY num")
+    assert got == [(3,)]
+
+
+def test_recursive_cte(cur):
+    got = rows(cur, "WITH RECURSIVE r (n) AS (SELECT 1 FROM systables WHERE tabid = 1 "
+                    "UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT n FROM r ORDER BY n")
+    assert got == [(1,), (2,), (3,), (4,), (5,)]
+    assert names(cur) == ["n"]
+
+
+def test_cte_column_list_must_match_the_query(cur, tabs):
+    c, _ = tabs
+    with pytest.raises(ifx.ProgrammingError):
+        cur.execute(f"WITH t (a, b) AS (SELECT num FROM {c}) SELECT * FROM t")
+
+
+def test_cte_before_insert_is_refused_as_not_supported(request, ifx_target, cur, tabs):
+    if ifx_target.kind != "emulator":
+        pytest.skip("the emulator's own refusal; a real server runs the INSERT")
+    c, o = tabs
+    with pytest.raises(ifx.NotSupportedError) as info:
+        cur.execute(f"WITH t AS (SELECT num FROM {c}) INSERT INTO {o} (num) SELECT num FROM t")
+    assert info.value.sqlcode == -9999
+    assert rows(cur, f"SELECT COUNT(*) FROM {o}") == [(3,)]
+
+
+def test_cte_through_informix_driver(ifx_target, tabs):
+    c, _ = tabs
+    conn = theirs(ifx_target, autocommit=True)
+    try:
+        judge = conn.cursor()
+        judge.execute(f"WITH t AS (SELECT num, name FROM {c} WHERE num >= ?) "
+                      "SELECT name, num FROM t ORDER BY num", (3,))
+        assert [d[0] for d in judge.description] == ["name", "num"]
+        assert judge.fetchall() == [("cy", 3), ("dee", 4)]
+    finally:
+        conn.close()
+
+
+# -- set operations ------------------------------------------------------------------
+
+def test_union_intersect_minus(cur, tabs):
+    c, o = tabs
+    assert rows(cur, f"SELECT num FROM {c} UNION SELECT cust FROM {o} ORDER BY 1") == \
+        [(1,), (2,), (3,), (4,)]
+    assert rows(cur, f"SELECT cust FROM {o} UNION ALL SELECT num FROM {c} WHERE num = 1 "
+                     "ORDER BY 1") == [(1,), (1,), (1,), (3,)]
+    assert rows(cur, f"SELECT num FROM {c} INTERSECT SELECT cust FROM {o} ORDER BY 1") == \
+        [(1,), (3,)]
+    assert rows(cur, f"SELECT num FROM {c} MINUS SELECT cust FROM {o} ORDER BY 1") == \
+        [(2,), (4,)]
+    assert names(cur) == ["num"]
+
+
+def test_union_type_holds_every_branch(cur, tabs):
+    """INTEGER UNION DECIMAL(8,2): described so that 5.50 is not cut to 5."""
+    c, o = tabs
+    got = rows(cur, f"SELECT num FROM {c} WHERE num = 2 UNION SELECT amount FROM {o} "
+                    "ORDER BY 1")
+    assert got == [(decimal.Decimal("1.25"),), (2,), (decimal.Decimal("5.50"),),
+                   (decimal.Decimal("7.00"),)]
+    assert names(cur) == ["num"]
+
+
+def test_union_of_text_and_number_is_refused_not_garbled(request, ifx_target, cur, tabs):
+    if ifx_target.kind != "emulator":
+        pytest.skip("the emulator's own refusal")
+    c, o = tabs
+    with pytest.raises(ifx.NotSupportedError):
+        cur.execute(f"SELECT name FROM {c} UNION SELECT amount FROM {o}")
+
+
+# -- FIRST / SKIP / LIMIT --------------------------------------------------------------
+
+def test_first_skip_limit(cur, tabs):
+    c, _ = tabs
+    assert rows(cur, f"SELECT FIRST 2 num FROM {c} ORDER BY num") == [(1,), (2,)]
+    assert rows(cur, f"SELECT SKIP 1 FIRST 2 num FROM {c} ORDER BY num") == [(2,), (3,)]
+    assert rows(cur, f"SELECT SKIP 3 num FROM {c} ORDER BY num") == [(4,)]
+    assert rows(cur, f"SELECT LIMIT 1 num FROM {c} ORDER BY num DESC") == [(4,)]
+    assert rows(cur, f"SELECT SKIP ? FIRST ? num FROM {c} ORDER BY num", (2, 1)) == [(3,)]
