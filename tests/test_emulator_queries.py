@@ -155,3 +155,68 @@ def test_first_skip_limit(cur, tabs):
     assert rows(cur, f"SELECT SKIP 3 num FROM {c} ORDER BY num") == [(4,)]
     assert rows(cur, f"SELECT LIMIT 1 num FROM {c} ORDER BY num DESC") == [(4,)]
     assert rows(cur, f"SELECT SKIP ? FIRST ? num FROM {c} ORDER BY num", (2, 1)) == [(3,)]
+
+
+# -- outer joins -------------------------------------------------------------------------
+
+ALL_CUSTOMERS = [(1, 10), (1, 11), (2, None), (3, 12), (4, None)]
+
+
+@pytest.mark.parametrize("join", [
+    "{c} x LEFT OUTER JOIN {o} y ON x.num = y.cust",
+    "{c} x LEFT JOIN {o} y ON x.num = y.cust",
+    "{o} y RIGHT OUTER JOIN {c} x ON x.num = y.cust",
+    "{c} x FULL OUTER JOIN {o} y ON x.num = y.cust",
+    "{c} x, OUTER {o} y WHERE x.num = y.cust",
+    "{c} x, OUTER ({o} y) WHERE y.cust = x.num",
+])
+def test_outer_joins_keep_every_dominant_row(cur, tabs, join):
+    c, o = tabs
+    got = rows(cur, f"SELECT x.num, y.num FROM {join.format(c=c, o=o)} ORDER BY 1, 2")
+    assert got == ALL_CUSTOMERS
+    assert names(cur) == ["num", "num"]
+
+
+def test_informix_outer_filter_on_the_subservient_table_keeps_dominant_rows(cur, tabs):
+    """A WHERE condition on the OUTER table is a join filter (Tutorial, "Outer
+    joins"): customer 1 stays, with NULL, when its orders are filtered out;
+    a condition on the dominant table filters rows; markers keep their order
+    although conditions move into the join."""
+    c, o = tabs
+    got = rows(cur, f"SELECT x.num, y.num FROM {c} x, OUTER {o} y "
+                    "WHERE x.num < ? AND x.num = y.cust AND y.amount > ? ORDER BY 1",
+                    (4, decimal.Decimal("6")))
+    assert got == [(1, None), (2, None), (3, 12)]
+
+
+def test_informix_outer_two_subservient_tables(cur, tabs):
+    c, o = tabs
+    got = rows(cur, f"SELECT x.num, y.num, z.num FROM {c} x, OUTER {o} y, OUTER {c} z "
+                    "WHERE x.num = y.cust AND x.num = z.num + 1 ORDER BY 1, 2")
+    assert got == [(1, 10, None), (1, 11, None), (2, None, 1), (3, 12, 2), (4, None, 3)]
+
+
+@pytest.mark.parametrize("form", [
+    "FROM {c} x, OUTER ({o} y, {c} z) WHERE x.num = y.cust AND y.cust = z.num",
+    "FROM {c} x, OUTER {o} y WHERE x.num = y.cust OR x.num = 2",
+])
+def test_informix_outer_forms_the_emulator_lacks_are_refused(ifx_target, cur, tabs, form):
+    if ifx_target.kind != "emulator":
+        pytest.skip("the emulator's own refusal; a real server runs these")
+    c, o = tabs
+    with pytest.raises(ifx.NotSupportedError) as info:
+        cur.execute(f"SELECT x.num {form.format(c=c, o=o)}")
+    assert info.value.sqlcode == -9999 and "outer join" in str(info.value).lower()
+
+
+def test_informix_outer_through_informix_driver(ifx_target, tabs):
+    c, o = tabs
+    conn = theirs(ifx_target, autocommit=True)
+    try:
+        judge = conn.cursor()
+        judge.execute(f"SELECT x.name, y.amount FROM {c} x, OUTER {o} y "
+                      "WHERE x.num = y.cust AND x.num >= ? ORDER BY 1", (2,))
+        assert judge.fetchall() == [("bob", None), ("cy", decimal.Decimal("7.00")),
+                                    ("dee", None)]
+    finally:
+        conn.close()

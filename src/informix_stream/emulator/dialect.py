@@ -19,6 +19,7 @@ from informix_stream.codecs import ColumnType, TypeCode
 
 from .statements import (IMAGE_COLUMN, NOT_SUPPORTED, Bind, ColumnDef, SqlError, StatementKind,
                          TableDef, Translation, exact_decimal)
+from .outer_joins import has_informix_outer, rewrite_outer
 from .tokens import COLLECTIONS, Token, quote, tokenize
 from .translate_ddl import DdlRules
 from .translate_expr import ExprRules
@@ -49,6 +50,8 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = ()) -> Trans
         raise SqlError(-201, message="empty statement")
     if any(t.kind == "word" and t.text == IMAGE_COLUMN.upper() for t in tokens):
         raise SqlError(-217, 0, IMAGE_COLUMN, f"column {IMAGE_COLUMN} not found")
+    if has_informix_outer(tokens):
+        tokens = rewrite_outer(tokens, lookup)
     try:
         return _Translator(sql, tokens, lookup, sequences).run()
     except (IndexError, ValueError):
@@ -69,8 +72,8 @@ class _Translator(CteRules, SelectRules, WriteRules, DdlRules, ExprRules):
         self.binds: list[Bind] = []
         # Each marker's client index, by its place in the text: the outer-join
         # rewrite moves WHERE conditions (and their markers) into ON clauses.
-        self.param_numbers = {t.pos: n for n, t in
-                              enumerate(t for t in tokens if t.kind == "param")}
+        self.param_numbers = {pos: n for n, pos in
+                              enumerate(sorted(t.pos for t in tokens if t.kind == "param"))}
         self.param_count = len(self.param_numbers)
         self.scope: list[tuple[str, TableDef]] = []   # (alias, table) of every FROM
 
