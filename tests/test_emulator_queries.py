@@ -220,3 +220,70 @@ def test_informix_outer_through_informix_driver(ifx_target, tabs):
                                     ("dee", None)]
     finally:
         conn.close()
+
+
+# -- views ---------------------------------------------------------------------------------
+# IBM Informix Guide to SQL: Syntax, "CREATE VIEW"/"DROP VIEW"; Reference,
+# "SYSTABLES" (tabtype 'V') and "SYSVIEWS" (the statement in viewtext pieces
+# numbered by seqno); "DROP TABLE" drops the views defined on the table.
+
+def test_view_reads_describes_and_is_in_the_catalog(cur, tabs):
+    c, o = tabs
+    v = unique("v")
+    cur.execute(f"CREATE VIEW {v} (who, spent) AS SELECT x.name, SUM(y.amount) "
+                f"FROM {c} x, {o} y WHERE x.num = y.cust GROUP BY x.name")
+    assert rows(cur, f"SELECT * FROM {v} ORDER BY who") == [
+        ("ann", decimal.Decimal("6.75")), ("cy", decimal.Decimal("7.00"))]
+    assert names(cur) == ["who", "spent"] and cur.description[1][1] == ifx.NUMBER
+    assert rows(cur, f"SELECT who FROM {v} WHERE spent > ?", (decimal.Decimal("7"),)) == []
+    assert rows(cur, f"SELECT tabtype, ncols FROM systables WHERE tabname = '{v}'") == \
+        [("V", 2)]
+    pieces = rows(cur, f"SELECT seqno, viewtext FROM sysviews s, systables t "
+                       f"WHERE s.tabid = t.tabid AND t.tabname = '{v}' ORDER BY seqno")
+    assert len(pieces) > 1 and [p[0] for p in pieces] == list(range(len(pieces)))
+    assert "".join(p[1] for p in pieces).rstrip().lower().startswith(f"create view {v}")
+    assert rows(cur, f"SELECT c.colname FROM syscolumns c, systables t WHERE c.tabid = "
+                     f"t.tabid AND t.tabname = '{v}' ORDER BY c.colno") == [("who",), ("spent",)]
+    cur.execute(f"DROP VIEW {v}")
+    cur.execute(f"DROP VIEW IF EXISTS {v}")
+    with pytest.raises(ifx.ProgrammingError) as info:
+        cur.execute(f"SELECT * FROM {v}")
+    assert info.value.sqlcode == -206
+
+
+def test_dropping_a_table_drops_its_views(cur, tabs):
+    c, _ = tabs
+    v, w = unique("v"), unique("w")
+    cur.execute(f"CREATE VIEW {v} AS SELECT num FROM {c} WHERE num > 2")
+    cur.execute(f"CREATE VIEW {w} AS SELECT num FROM {v}")
+    assert rows(cur, f"SELECT num FROM {w} ORDER BY 1") == [(3,), (4,)]
+    cur.execute(f"DROP TABLE {c}")
+    assert rows(cur, f"SELECT COUNT(*) FROM systables WHERE tabname IN ('{v}', '{w}')") == \
+        [(0,)]
+
+
+def test_writing_through_a_view_is_refused_and_writes_nothing(ifx_target, cur, tabs):
+    if ifx_target.kind != "emulator":
+        pytest.skip("the emulator's own refusal; Informix updates simple views")
+    c, _ = tabs
+    v = unique("v")
+    cur.execute(f"CREATE VIEW {v} AS SELECT num, name FROM {c}")
+    for sql in (f"INSERT INTO {v} VALUES (9, 'zed')", f"UPDATE {v} SET name = 'x'",
+                f"DELETE FROM {v}"):
+        with pytest.raises(ifx.NotSupportedError):
+            cur.execute(sql)
+    assert rows(cur, f"SELECT COUNT(*), MIN(name) FROM {c}") == [(4, "ann")]
+
+
+def test_view_through_informix_driver(ifx_target, tabs):
+    c, _ = tabs
+    v = unique("v")
+    conn = theirs(ifx_target, autocommit=True)
+    try:
+        judge = conn.cursor()
+        judge.execute(f"CREATE VIEW {v} AS SELECT num, name FROM {c} WHERE num < 3")
+        judge.execute(f"SELECT name FROM {v} ORDER BY num")
+        assert judge.fetchall() == [("ann",), ("bob",)]
+        judge.execute(f"DROP VIEW {v}")
+    finally:
+        conn.close()

@@ -66,8 +66,14 @@ def _system_tables() -> dict[str, list[tuple[str, str]]]:
                          ("inc_val", "INT8"), ("max_val", "INT8"), ("min_val", "INT8"),
                          ("cycle", "CHAR(1)"), ("restart_val", "INT8"), ("cache", "INTEGER"),
                          ("order", "CHAR(1)")],
+        # IBM Informix Guide to SQL: Reference, "SYSVIEWS" (views.py).
+        "sysviews": [("tabid", "INTEGER"), ("seqno", "SMALLINT"), ("viewtext", "CHAR(64)")],
     }
 
+
+# The view texts themselves (views.py), in pieces as the server keeps them.
+VIEW_DDL = """CREATE TABLE IF NOT EXISTS sysviews (
+    tabid INTEGER, seqno INTEGER, viewtext TEXT, PRIMARY KEY (tabid, seqno))"""
 
 # The locale rows of systables (tabids 90 and 91, tabtype 'L', the locale in
 # ``site`` as the server names it: en_US.819, en_US.57372).
@@ -144,6 +150,7 @@ class Database:
                 "SELECT 1 FROM sqlite_master WHERE name = '_ifx_tables'").fetchone():
             self.keeper.executescript(_META_DDL)
         self.keeper.executescript(SEQUENCE_DDL)      # databases made before sequences too
+        self.keeper.execute(VIEW_DDL)                # ... and before views
         self.keeper.execute(blobs.SIDE_TABLE_DDL)   # databases made before BYTE/TEXT too
         self._register_system_tables()
         self.sequences = Sequences()
@@ -207,7 +214,7 @@ class Database:
                     (tabid, tabname, OWNER, today, len(cols)))
                 for colno, (colname, type_text) in enumerate(cols, start=1):
                     ctype = parse_type(type_text)
-                    _add_column(self.keeper, tabid, colno, ColumnDef(colname, ctype))
+                    add_column(self.keeper, tabid, colno, ColumnDef(colname, ctype))
 
     def schema_changed(self) -> None:
         """Forget every translation: the catalog they were made against changed."""
@@ -224,9 +231,10 @@ class Database:
             imaged = {name for (name,) in conn.execute(
                 "SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) p"
                 " WHERE m.type = 'table' AND p.name = ?", (IMAGE_COLUMN,))}
-            for tabid, tabname in conn.execute(
-                    "SELECT tabid, tabname FROM _ifx_tables WHERE tabtype <> 'Q'"):
-                tables[tabname] = TableDef(tabname, [], tabname in imaged)
+            for tabid, tabname, tabtype in conn.execute(
+                    "SELECT tabid, tabname, tabtype FROM _ifx_tables WHERE tabtype <> 'Q'"):
+                tables[tabname] = TableDef(tabname, [], tabname in imaged,
+                                           view=tabtype == "V")
                 tabids[tabname] = tabid
                 names[tabid] = tabname
             for tabid, colname, coltype, collength, defsql, start in conn.execute(
@@ -369,7 +377,7 @@ def create_table(db: Database, conn: sqlite3.Connection, ddl: CreateTable) -> No
                  (tabid, ddl.name, OWNER, dt.date.today().toordinal() - DAY0,
                   len(ddl.columns), sum(c.type.wire_width for c in ddl.columns)))
     for colno, col in enumerate(ddl.columns, start=1):
-        _add_column(conn, tabid, colno, col)
+        add_column(conn, tabid, colno, col)
     for seq, (cname, cols, primary) in enumerate(ddl.uniques, start=1):
         name = cname or f"u{tabid}_{seq}"
         _add_index(db, conn, _Index(name, ddl.name, cols, True, "P" if primary else "U"),
@@ -391,7 +399,7 @@ def _image_triggers(table: str, columns: Sequence[ColumnDef]) -> list[str]:
             f" BEGIN {refresh} END"]
 
 
-def _add_column(conn: sqlite3.Connection, tabid: int, colno: int, col: ColumnDef) -> None:
+def add_column(conn: sqlite3.Connection, tabid: int, colno: int, col: ColumnDef) -> None:
     """Record a column: ``coltype`` is the type the engine stores, while
     syscolumns shows ``syscoltype``/``extended_id`` as Informix does, with
     LVARCHAR and BOOLEAN as built-in opaque types."""

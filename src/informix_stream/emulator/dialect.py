@@ -24,6 +24,7 @@ from .tokens import COLLECTIONS, Token, quote, tokenize
 from .translate_ddl import DdlRules
 from .translate_expr import ExprRules
 from .translate_with import CteRules
+from .views import ViewRules
 from .translate_select import SelectRules
 from .translate_write import WriteRules
 from .typerules import (CLAUSE_END, CMP_OPS, DECIMAL_CODES, FUNCTION_RENAMES, INT_CODES,
@@ -59,7 +60,7 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = ()) -> Trans
         raise SqlError(-201, message="a syntax error has occurred") from None
 
 
-class _Translator(CteRules, SelectRules, WriteRules, DdlRules, ExprRules):
+class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRules):
     """Single-use translator over one statement's tokens."""
 
     def __init__(self, sql: str, tokens: list[Token], lookup: Lookup,
