@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from .catalog import OWNER, create_index, create_table, drop
 from .sequences import CreateSequence
+from .spl_session import CreateRoutine, DropRoutine
 from . import views
 from .statements import CreateIndex, CreateTable, Drop, SqlError, StatementKind, Translation
 
@@ -45,6 +46,8 @@ class DdlRunner:
                 if ddl.what == "TABLE":
                     views.drop_dependents(self._conn)
                     self._db.reload(self._conn)
+            elif isinstance(ddl, (CreateRoutine, DropRoutine)):
+                self._routine_ddl(ddl)
         if isinstance(ddl, (CreateTable, views.CreateView)) or (
                 isinstance(ddl, Drop) and ddl.what in ("TABLE", "VIEW")):
             versions = self._db.table_versions
