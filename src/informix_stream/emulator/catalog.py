@@ -102,7 +102,7 @@ class Database:
         self.keeper.executescript(ROUTINE_DDL)      # SPL routines (spl_session.py)
         syscatalog.install(self.keeper, dt.date.today().toordinal() - DAY0,
                            lambda name, typ: column_sql(ColumnDef(name, parse_type(typ))),
-                           lambda conn, tabid, colno, name, typ: _add_column(
+                           lambda conn, tabid, colno, name, typ: add_column(
                                conn, tabid, colno, ColumnDef(name, parse_type(typ))),
                            SPL_SYSTEM_TABLES)
         self.sequences = Sequences()
@@ -165,9 +165,10 @@ class Database:
             imaged = {name for (name,) in conn.execute(
                 "SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) p"
                 " WHERE m.type = 'table' AND p.name = ?", (IMAGE_COLUMN,))}
-            for tabid, tabname in conn.execute(
-                    "SELECT tabid, tabname FROM _ifx_tables WHERE tabtype <> 'Q'"):
-                tables[tabname] = TableDef(tabname, [], tabname in imaged)
+            for tabid, tabname, tabtype in conn.execute(
+                    "SELECT tabid, tabname, tabtype FROM _ifx_tables WHERE tabtype <> 'Q'"):
+                tables[tabname] = TableDef(tabname, [], tabname in imaged,
+                                           view=tabtype == "V")
                 tabids[tabname] = tabid
                 names[tabid] = tabname
             for tabid, colname, coltype, collength, defsql, start in conn.execute(
@@ -310,7 +311,7 @@ def create_table(db: Database, conn: sqlite3.Connection, ddl: CreateTable) -> No
                  (tabid, ddl.name, OWNER, dt.date.today().toordinal() - DAY0,
                   len(ddl.columns), sum(c.type.wire_width for c in ddl.columns)))
     for colno, col in enumerate(ddl.columns, start=1):
-        _add_column(conn, tabid, colno, col)
+        add_column(conn, tabid, colno, col)
         _record_column_rules(conn, tabid, colno, col)
     for seq, (cname, cols, primary) in enumerate(ddl.uniques, start=1):
         name = cname or f"u{tabid}_{seq}"
@@ -350,7 +351,7 @@ def _image_triggers(table: str, columns: Sequence[ColumnDef]) -> list[str]:
             f" BEGIN {refresh} END"]
 
 
-def _add_column(conn: sqlite3.Connection, tabid: int, colno: int, col: ColumnDef) -> None:
+def add_column(conn: sqlite3.Connection, tabid: int, colno: int, col: ColumnDef) -> None:
     """Record a column: ``coltype`` is the type the engine stores, while
     syscolumns shows ``syscoltype``/``extended_id`` as Informix does, with
     LVARCHAR and BOOLEAN as built-in opaque types."""

@@ -89,6 +89,7 @@ class TableDef:
     # sessions' temp tables of one name, and a permanent table of that name,
     # never meet; the SQL the dialect emits names this storage table.
     storage: str = ""
+    view: bool = False       # a view (views.py): read like a table, never written
 
     @property
     def sql_name(self) -> str:

@@ -89,6 +89,8 @@ class DdlRules:
             return self.create_index(i + 1, unique)
         if self.word(i) == "SEQUENCE":
             return self.create_sequence(i + 1)
+        if self.word(i) == "VIEW":
+            return self.create_view(i + 1)
         self.refuse_unimplemented("CREATE", i)
 
     def refuse_unimplemented(self, verb: str, i: int) -> None:
@@ -283,7 +285,7 @@ class DdlRules:
 
     def drop(self) -> Translation:
         what = self.word(1)
-        if what not in ("TABLE", "INDEX", "SEQUENCE"):
+        if what not in ("TABLE", "INDEX", "SEQUENCE", "VIEW"):
             self.refuse_unimplemented("DROP", 1)
         if_exists, i = self.if_clause(2, False)
         name, _ = self.table_name(i)

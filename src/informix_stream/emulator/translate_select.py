@@ -231,7 +231,7 @@ class SelectRules:
         columns: list[ResultColumn] = []
         for a, b in self.split_commas(i, stop):
             columns += self.describe_item(a, b, from_scope)
-        return columns
+        return self.combine_branches(columns, stop, end)
 
     def describe_item(self, a: int, b: int,
                       scope: list[tuple[str, TableDef]]) -> list[ResultColumn]:
