@@ -601,3 +601,21 @@ def test_exact_decimal_arithmetic_casts_and_divide_by_zero(jdbc: JdbcClient,
             cur.execute(f"DROP TABLE {table}")
     assert records_of(records, "row") == [("12345678901234567891", "0.30", "3.5", "01/02/2024")]
     assert [e[0] for e in records_of(records, "ERROR")] == ["-1202"]
+
+
+# ------------------------------------------------------------- SPL routines
+
+
+@pytest.mark.interop
+def test_routines_through_call_and_execute_procedure(jdbc: JdbcClient, ifx_target: Any) -> None:
+    """IBM's driver runs {call proc(?)} and EXECUTE PROCEDURE and reads the
+    routine's rows as a result set (statement type 56 with columns); a RAISE
+    EXCEPTION reaches it as its SQLException with the routine's code."""
+    import uuid
+    name = f"jr_{uuid.uuid4().hex[:10]}"
+    records = run_ok(jdbc, ifx_target, "routines", name)
+    assert records_of(records, "columns") == [("2", "i", "label")]
+    assert records_of(records, "call") == [("1", "r1"), ("2", "r2"), ("3", "r3")]
+    assert records_of(records, "execute") == [("1", "r1"), ("2", "r2")]
+    errors = records_of(records, "ERROR")
+    assert len(errors) == 1 and errors[0][0] == "-746" and "spl says no" in errors[0][1], errors

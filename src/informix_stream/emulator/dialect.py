@@ -13,7 +13,7 @@ handed in by the engine and never touches SQLite.
 
 from __future__ import annotations
 
-from typing import Callable, Container
+from typing import Callable, Container, Mapping
 
 from informix_stream.codecs import ColumnType, TypeCode
 
@@ -40,16 +40,18 @@ Lookup = Callable[[str], "TableDef | None"]
 _ARITH_TEXT = frozenset({"+", "-", "*", "/", "||"})
 
 
-def translate(sql: str, lookup: Lookup, sequences: Container[str] = ()) -> Translation:
-    """Translate one Informix statement; ``lookup`` resolves table names and
-    ``sequences`` holds the database's sequence names."""
+def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
+              functions: Mapping[str, ColumnType] | None = None) -> Translation:
+    """Translate one Informix statement; ``lookup`` resolves table names,
+    ``sequences`` holds the database's sequence names and ``functions`` the
+    result type of each SPL function (upper-case name) for DESCRIBE."""
     tokens = tokenize(sql)
     if not tokens:
         raise SqlError(-201, message="empty statement")
     if any(t.kind == "word" and t.text == IMAGE_COLUMN.upper() for t in tokens):
         raise SqlError(-217, 0, IMAGE_COLUMN, f"column {IMAGE_COLUMN} not found")
     try:
-        return _Translator(sql, tokens, lookup, sequences).run()
+        return _Translator(sql, tokens, lookup, sequences, functions or {}).run()
     except (IndexError, ValueError):
         # Running off the end of the tokens means the statement is incomplete.
         raise SqlError(-201, message="a syntax error has occurred") from None
@@ -59,8 +61,10 @@ class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
     """Single-use translator over one statement's tokens."""
 
     def __init__(self, sql: str, tokens: list[Token], lookup: Lookup,
-                 sequences: Container[str] = ()) -> None:
+                 sequences: Container[str] = (),
+                 functions: Mapping[str, ColumnType] | None = None) -> None:
         self.sql = sql
+        self.functions = functions or {}
         self.toks = tokens
         self.lookup = lookup
         self.sequences = sequences

@@ -55,6 +55,7 @@ from .databases import DatabaseSet
 from .dialect import translate
 from .ddl_runner import DdlRunner
 from .session_functions import SessionFunctions
+from .spl_session import SplRunner
 from .results import ExecResult, Prepared, RowSource
 from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error
@@ -128,7 +129,7 @@ class Engine:
             self._tempdir = None
 
 
-class Session(DdlRunner, SessionFunctions):
+class Session(DdlRunner, SessionFunctions, SplRunner):
     """One client's connection to one database; one thread at a time."""
 
     def __init__(self, db: Database, session_id: int) -> None:
@@ -167,6 +168,7 @@ class Session(DdlRunner, SessionFunctions):
         register_builtins(conn, self._db.codec)
         conn.create_function("ifx_nextval", 1, self._nextval)
         conn.create_function("ifx_currval", 1, self._currval)
+        self._spl_register(conn)
         return conn
 
     @property
@@ -208,6 +210,10 @@ class Session(DdlRunner, SessionFunctions):
             self._conn.execute("COMMIT")
         except sqlite3.Error as exc:
             raise map_error(exc, StatementKind.COMMIT, self._db) from None
+        if self._ddl_in_tx:
+            # What the transaction created is now every session's: routines
+            # other sessions looked up before this commit are looked up again.
+            self._db.schema_changed()
         self._end_tx()
 
     def rollback(self) -> None:
@@ -261,6 +267,7 @@ class Session(DdlRunner, SessionFunctions):
         repeated small statements pay for translation once.
         """
         db = self._db
+        self._spl_sync()
         key = (sql, db.generation)
         if self._temps.tables:      # this session's names resolve differently
             key += (self._id, self._temps.version)
@@ -273,7 +280,11 @@ class Session(DdlRunner, SessionFunctions):
         return dataclasses.replace(cached)
 
     def _translate(self, sql: str) -> Prepared:
-        t = translate(sql, self._temps.lookup(self._db.tables), self._db.sequences.states)
+        routine = self._spl_translate(sql)
+        if routine is not None:
+            return routine
+        t = translate(sql, self._temps.lookup(self._db.tables), self._db.sequences.states,
+                      self.spl_function_types())
         if t.sql:
             self._validate(t)
         binds = []
@@ -344,6 +355,8 @@ class Session(DdlRunner, SessionFunctions):
         kind = stmt.kind
         if kind in (StatementKind.INSERT, StatementKind.UPDATE, StatementKind.DELETE):
             return self._dml_execute(stmt, params)
+        if kind is StatementKind.EXECUTE:
+            return self._spl_execute(stmt, params)
         if kind is StatementKind.BEGIN:
             self.begin()
         elif kind is StatementKind.COMMIT:
@@ -397,6 +410,8 @@ class Session(DdlRunner, SessionFunctions):
     def open_cursor(self, stmt: Prepared, params: Sequence[object] = (), *,
                     hold: bool = False) -> RowSource:
         """``hold``: the cursor outlives its transaction (WITH HOLD)."""
+        if stmt.kind is StatementKind.EXECUTE:
+            return self._spl_open(stmt, params)
         if stmt.kind is not StatementKind.SELECT:
             raise SqlError(-481, message="statement is not a SELECT")
         values = self._values(stmt, params)

@@ -325,6 +325,8 @@ class SelectRules:
             return self.aggregate_type(first.text, a + 2, b - 1)
         if call and first.text in FUNCTION_RESULTS:
             return "(expression)", FUNCTION_RESULTS[first.text], False
+        if call and first.text in self.functions:        # an SPL function
+            return "(expression)", self.functions[first.text], False
         return "(expression)", self.operand_type(a, b), False
 
     def aggregate_type(self, func: str, a: int, b: int) -> tuple[str, ColumnType, bool]:
