@@ -164,6 +164,9 @@ class Translation:
     option: tuple[str, ...] = ()       # SET/DATABASE details for the engine
     # SELECT: the statement reads the row images of ``table`` instead of values.
     encoded: bool = False
+    # ... and, for a projection, cuts these cells out of them: (the table's
+    # column types, the table position of each result column); see image_slice.
+    image_cells: tuple[list[ColumnType], list[int]] | None = None
     # SELECT ... FOR UPDATE: a scroll cursor may not be opened on it (-526).
     for_update: bool = False
     # INSERT: positions in ``binds`` of each table column's value, table order;
