@@ -130,39 +130,50 @@ def _decimal_cell(ctype: ColumnType, k: int, ns: dict) -> FixedCell:
     h, v, s = c.head, f"v{k}", ctype.scale
     # value = N * 10**(2 * exp100 - width); exp100 = head - 192 when positive,
     # 63 - head when negative, whose pairs hold 100**pairs - N (0 for 0)
-    lines = [f"if {h} == 0 and {c.first_zero}:",
+    number, slow = _number(c.names, c.fmt), c.slow
+    if s is None:
+        positive = _floating_lines(v, slow, f"{h} + {h} - {384 + width}", "_SCALE")
+        negative = _floating_lines(v, slow, f"{126 - width} - {h} - {h}", "_NEG_SCALE")
+    else:
+        ns[f"_E{k}"], ns[f"_N{k}"] = _SCALE[-s], _NEG_SCALE[-s]
+        positive = _scaled_lines(v, slow, width, f"{384 + width - s} - {h} - {h}", f"_E{k}")
+        negative = _scaled_lines(v, slow, width, f"{width - s - 126} + {h} + {h}", f"_N{k}")
+    lines = [f"if {h} > 127:",
+             f"    n = {number}",
+             *positive,
+             f"elif {h} == 0 and {c.first_zero}:",
              f"    {v} = None",
              "else:",
-             f"    n = {_number(c.names, c.fmt)}",
-             f"    if {h} < 128 and n:",
-             f"        n = {10 ** width} - n"]
-    if s is None:
-        # floating DECIMAL(p): the exact digits, fraction zeros dropped
-        # (never past the decimal point); zero keeps its exponent (slow path)
-        lines += [f"    if {h} > 127:",
-                  f"        e, units = {h} + {h} - {384 + width}, _SCALE",
-                  "    else:",
-                  f"        e, units = {126 - width} - {h} - {h}, _NEG_SCALE",
-                  "    if not n:",
-                  f"        {v} = {c.slow}",
-                  "    elif e < 0:",
-                  "        q, rem = divmod(n, _P[-e])",
-                  f"        {v} = _norm(_mul(_Dec(n), units[e])) if rem else _mul(_Dec(q), units[0])",
-                  "    else:",
-                  f"        {v} = _mul(_Dec(n), units[e])"]
-    else:
-        # the coefficient at scale s: `cut` digits off N, which must be zeros
-        ns[f"_E{k}"] = (_SCALE[-s], _NEG_SCALE[-s])
-        lines += [f"    if {h} > 127:",
-                  f"        cut, unit = {384 + width - s} - {h} - {h}, _E{k}[0]",
-                  "    else:",
-                  f"        cut, unit = {width - s - 126} + {h} + {h}, _E{k}[1]",
-                  f"    if 0 <= cut < {width}:",
-                  "        q, rem = divmod(n, _P[cut])",
-                  f"        {v} = {c.slow} if rem else _mul(_Dec(q), unit)",
-                  "    else:",
-                  f"        {v} = {c.slow}"]
+             f"    n = {number}",
+             "    if n:",
+             f"        n = {10 ** width} - n",
+             *negative]
     return c.cell(v, tuple(lines))
+
+
+def _floating_lines(v: str, slow: str, e: str, units: str) -> list[str]:
+    """Floating DECIMAL(p) from n at exponent e: the exact digits, fraction
+    zeros dropped (never past the decimal point); zero keeps its exponent,
+    which the slow path gives it."""
+    return [f"    e = {e}",
+            "    if not n:",
+            f"        {v} = {slow}",
+            "    elif e < 0:",
+            "        q, rem = divmod(n, _P[-e])",
+            f"        {v} = _norm(_mul(_Dec(n), {units}[e])) if rem else _mul(_Dec(q), {units}[0])",
+            "    else:",
+            f"        {v} = _mul(_Dec(n), {units}[e])"]
+
+
+def _scaled_lines(v: str, slow: str, width: int, cut: str, unit: str) -> list[str]:
+    """DECIMAL(p,s)/MONEY from n: the coefficient at scale s is n without
+    its last `cut` digits, which must be zeros (else the slow path raises)."""
+    return [f"    cut = {cut}",
+            f"    if 0 <= cut < {width}:",
+            "        q, rem = divmod(n, _P[cut])",
+            f"        {v} = {slow} if rem else _mul(_Dec(q), {unit})",
+            "    else:",
+            f"        {v} = {slow}"]
 
 
 def _temporal_cell(ctype: ColumnType, k: int, ns: dict) -> FixedCell | None:

@@ -4,7 +4,10 @@ The driver's fetch loop runs these once per row, so each result-set shape
 gets its own straight-line function: one struct call covers a run of
 fixed-width columns together with the VARCHAR that opens or interrupts it
 (a struct per text length, made on first use), NULL sentinels are compared
-inline, and the rarer types call the converters of scalars.py.
+inline, DECIMAL/MONEY/DATETIME/INTERVAL cells are built straight from their
+digit pairs by the code packedcells.py writes, and only BYTE/TEXT and
+uncommon forms of a value call the converters of scalars.py.  No value is
+cached: every cell costs its own decoding, whatever the data repeats.
 
 The contract, which rowdecode_ref.py states plainly and
 tests/unit/test_codec_differential.py checks on generated shapes, values and
@@ -18,7 +21,9 @@ arbitrary bytes:
   ProtocolError (the framing is wrong, so is the stream);
 * bytes that frame correctly but are no value of the column's type (text
   invalid in the code set, a base-100 digit over 99, February 30th) raise
-  DataError;
+  DataError -- the reference's, since any value the generated code cannot
+  vouch for is handed with its row to the reference decoder, which then
+  answers for the row (value or error; ``slow_rows`` counts such rows);
 * framing is checked for the whole row before any value is converted, so a
   row that is both cut short and holds a bad value is a ProtocolError.
 """
