@@ -13,7 +13,7 @@ from typing import Any
 
 from . import executemany as em
 from .arrow import AsyncArrowCursorMixin, ingest
-from .cursor_base import CursorBase, MaterializingKind, ScrollableKind
+from .cursor_base import CursorBase, MaterializingKind, ScrollableKind, callproc_sql
 from .errors import NotSupportedError, ProgrammingError
 
 
@@ -32,6 +32,13 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
             self._progress = start
             self._tell_progress()
         return self
+
+    async def callproc(self, procname: str, parameters: Sequence[Any] = (), *,
+                       timeout: float | None = None) -> Sequence[Any]:
+        """PEP 249 callproc, as ``Cursor.callproc``."""
+        await self.execute(callproc_sql(procname, parameters), list(parameters),
+                           timeout=timeout)
+        return parameters
 
     async def executemany(self, operation: str, seq_of_parameters, *,
                           batch_errors: bool = False, chunk_size: int | None = None,

@@ -19,6 +19,7 @@ so a SELECT that fits one buffer costs two round trips.
 from __future__ import annotations
 
 import logging
+import re
 import sys
 import time
 import weakref
@@ -45,6 +46,17 @@ DB_LOGGED = 0x01
 log = logging.getLogger("informix_stream")
 
 RowMaker = Callable[[tuple], Any]
+_ROUTINE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z_][A-Za-z0-9_$]*)?")
+
+
+def callproc_sql(procname: str, parameters: Sequence[Any]) -> str:
+    """The statement ``callproc`` runs: the routine's name checked as an
+    identifier ([owner.]name), one '?' marker per parameter."""
+    if not isinstance(procname, str) or not _ROUTINE_NAME.fullmatch(procname):
+        raise ProgrammingError(f"callproc: {procname!r} is not a routine name")
+    if isinstance(parameters, (Mapping, str, bytes)):
+        raise ProgrammingError("callproc: parameters must be a sequence")
+    return f"EXECUTE PROCEDURE {procname}({', '.join('?' * len(parameters))})"
 
 
 class CursorBase:

@@ -19,7 +19,7 @@ from typing import Any
 
 from . import executemany as em
 from .arrow import ArrowCursorMixin, ingest
-from .cursor_base import CursorBase, MaterializingKind, ScrollableKind
+from .cursor_base import CursorBase, MaterializingKind, ScrollableKind, callproc_sql
 from .errors import NotSupportedError, ProgrammingError
 
 
@@ -38,6 +38,15 @@ class Cursor(ArrowCursorMixin, CursorBase):
             self._progress = start
             self._tell_progress()
         return self
+
+    def callproc(self, procname: str, parameters: Sequence[Any] = (), *,
+                 timeout: float | None = None) -> Sequence[Any]:
+        """PEP 249 callproc: ``EXECUTE PROCEDURE procname(?, ...)`` with the
+        parameters bound (never put into the SQL text).  Returns the
+        parameters unchanged (Informix SPL has no OUT parameters for
+        procedures); a routine's returned rows are read with fetch*()."""
+        self.execute(callproc_sql(procname, parameters), list(parameters), timeout=timeout)
+        return parameters
 
     def executemany(self, operation: str, seq_of_parameters: Iterable[Sequence[Any]], *,
                     batch_errors: bool = False, chunk_size: int | None = None,

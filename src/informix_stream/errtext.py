@@ -54,12 +54,18 @@ _TEXTS = {
     -8315: "Sequence CURRVAL is not yet defined in this session.",
     -8317: "A sequence object cannot appear in the FROM clause.",
     -9999: "Not supported by the emulator (the emulator's own code, not a server's).",
+    -1202: "An attempt was made to divide by zero.",
     -1204: "Invalid year in date.",
     -1205: "Invalid month in date.",
     -1206: "Invalid day in date.",
     -1213: "A character to numeric conversion process failed.",
+    -1214: "Value exceeds limit of SMALLINT precision.",
+    -1215: "Value exceeds limit of INTEGER precision.",
+    -1218: "String to date conversion error.",
     -1226: "Decimal or money value exceeds maximum precision.",
     -1262: "Non-numeric character in datetime or interval.",
+    -1263: "A field in a datetime or interval value is incorrect or an illegal operation specified on datetime field.",
+    -1264: "Extra characters at the end of a datetime or interval.",
 }
 
 

@@ -1027,3 +1027,32 @@ def test_byte_and_text_both_ways(connect: ConnectFactory, new_table: TableFactor
     want += [(k + 10, b, t) for k, (b, t) in values.items()]
     assert mine == want
     assert [tuple(r) for r in seen] == want
+
+
+def test_execute_function_rows_and_raise_exception(connect: ConnectFactory) -> None:
+    """informix-driver runs EXECUTE FUNCTION (statement type 56 with columns:
+    it opens a cursor, cursors._produces_result_set) and reads a routine's
+    RETURN WITH RESUME rows; RAISE EXCEPTION reaches it with its code."""
+    conn = connect()
+    cur = conn.cursor()
+    name = f"idr_{uuid.uuid4().hex[:10]}"
+    cur.execute(f"""CREATE FUNCTION {name}(n INT) RETURNING INT AS i, DECIMAL(8,2) AS half;
+        DEFINE i INT;
+        FOR i = 1 TO n
+            IF i = 4 THEN RAISE EXCEPTION -746, 0, 'four is too many'; END IF
+            RETURN i, i * 0.5 WITH RESUME;
+        END FOR
+    END FUNCTION""")
+    try:
+        cur.execute(f"EXECUTE FUNCTION {name}(?)", (3,))
+        assert [d[0] for d in cur.description] == ["i", "half"]
+        assert cur.fetchall() == [(1, Decimal("0.50")), (2, Decimal("1.00")),
+                                  (3, Decimal("1.50"))]
+        with pytest.raises(informix_db.DatabaseError) as info:
+            cur.execute(f"EXECUTE FUNCTION {name}(5)")
+            cur.fetchall()
+        assert getattr(info.value, "sqlcode", None) == -746, info.value
+        cur.execute("SELECT 1 FROM systables WHERE tabid = 1")
+        assert cur.fetchall() == [(1,)]
+    finally:
+        cur.execute(f"DROP FUNCTION {name}")

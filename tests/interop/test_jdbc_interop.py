@@ -569,3 +569,53 @@ def test_byte_and_text_written_and_read_by_jdbc(jdbc: JdbcClient, ifx_target: An
     streams = records_of(records, "stream")
     assert [(int(r[0]), r[1], r[2]) for r in streams] == [
         (k, *digests(*v)) for k, v in sorted(expected.items())]
+
+
+# ------------------------------------------------------- arithmetic and casts
+
+
+@pytest.mark.interop
+def test_exact_decimal_arithmetic_casts_and_divide_by_zero(jdbc: JdbcClient,
+                                                           ifx_target: Any) -> None:
+    """IBM's driver decodes computed values by the DESCRIBE the server sends:
+    DECIMAL arithmetic exact at 20 digits, a fixed-point product with its
+    scale, integer division as a DECIMAL, a DATE cast to CHAR in DBDATE's
+    default form, and -1202 for a division by zero (IBM Informix Error
+    Messages) -- see tests/test_emulator_arith.py for where each answer was
+    learned."""
+    import informix_stream
+
+    table = f"arith_{os.getpid()}"
+    with informix_stream.connect(host=ifx_target.host, port=ifx_target.port,
+                                 user=ifx_target.user, password=ifx_target.password,
+                                 database=ifx_target.database, autocommit=True) as conn:
+        cur = conn.cursor()
+        cur.execute(f"CREATE TABLE {table} (wide DECIMAL(20), price DECIMAL(10,2), i INTEGER,"
+                    " z INTEGER, d DATE)")
+        cur.execute(f"INSERT INTO {table} VALUES (12345678901234567890, 0.1, 7, 0, '01/02/2024')")
+        try:
+            records = run_ok(jdbc, ifx_target, "query",
+                             f"SELECT wide + 1, price * 3, i / 2, d::CHAR(10) FROM {table}",
+                             f"SELECT i / z FROM {table}")
+        finally:
+            cur.execute(f"DROP TABLE {table}")
+    assert records_of(records, "row") == [("12345678901234567891", "0.30", "3.5", "01/02/2024")]
+    assert [e[0] for e in records_of(records, "ERROR")] == ["-1202"]
+
+
+# ------------------------------------------------------------- SPL routines
+
+
+@pytest.mark.interop
+def test_routines_through_call_and_execute_procedure(jdbc: JdbcClient, ifx_target: Any) -> None:
+    """IBM's driver runs {call proc(?)} and EXECUTE PROCEDURE and reads the
+    routine's rows as a result set (statement type 56 with columns); a RAISE
+    EXCEPTION reaches it as its SQLException with the routine's code."""
+    import uuid
+    name = f"jr_{uuid.uuid4().hex[:10]}"
+    records = run_ok(jdbc, ifx_target, "routines", name)
+    assert records_of(records, "columns") == [("2", "i", "label")]
+    assert records_of(records, "call") == [("1", "r1"), ("2", "r2"), ("3", "r3")]
+    assert records_of(records, "execute") == [("1", "r1"), ("2", "r2")]
+    errors = records_of(records, "ERROR")
+    assert len(errors) == 1 and errors[0][0] == "-746" and "spl says no" in errors[0][1], errors

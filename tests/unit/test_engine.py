@@ -353,6 +353,22 @@ def decimals(s):
     return s
 
 
+def test_floating_decimal_keeps_what_its_pairs_hold(s):
+    """A floating DECIMAL(p) row image has (p + 4) // 2 bytes (the clients'
+    length formula with scale 255), one the exponent; IBM's compatibility run
+    (tests/compat/ibm_dbcompat, dataTypeTest_DECIMAL.json) read the 17-digit
+    4.9393689715768056E45 back from a DECIMAL column unchanged."""
+    run(s, "create table fz (id int, d16 decimal, d5 decimal(5))")
+    rows = [(1, "4.9393689715768056E45", "123456"), (2, "1234567890123456789", "12345.67"),
+            (3, "0.012345678901234567891", "0.0123456")]
+    for row in rows:
+        run(s, "insert into fz values (?, ?, ?)", row)
+    assert run(s, "select d16, d5 from fz order by id") == [
+        (Decimal("4.9393689715768056E45"), Decimal("123456")),   # 9 / 3 full pairs
+        (Decimal("1234567890123456800"), Decimal("12346")),      # odd point: 17 / 5 digits
+        (Decimal("0.012345678901234568"), Decimal("0.012346"))]  # pair '01' holds one digit
+
+
 def test_wide_decimals_compare_and_sort_numerically(decimals):
     s = decimals
     ids = lambda sql: [r[0] for r in run(s, sql)]  # noqa: E731
@@ -360,8 +376,8 @@ def test_wide_decimals_compare_and_sort_numerically(decimals):
     assert ids("select id from dz where wide = -9999999999999999999999.9999999999") == [1]
     assert ids("select id from dz where wide = '12345678901234567890.5'") == [3]
     assert ids("select id from dz where wide between -1 and 0.0000000001 order by id") == [2, 5]
-    # DECIMAL(16) kept 16 digits: row 5 was rounded up to row 1's value
-    assert ids("select id from dz where fl is not null order by fl, id") == [3, 2, 1, 5]
+    # DECIMAL(16) keeps 9 base-100 pairs (18 digits here), so row 5 keeps its .5
+    assert ids("select id from dz where fl is not null order by fl, id") == [3, 2, 5, 1]
     assert ids("select id from dz where wide is not null order by wide desc") == [3, 2, 5, 1]
     assert ids("select id from dz where narrow > -2 order by narrow") == [1, 3, 2, 5]
     assert run(s, "select min(wide), max(wide) from dz") == [
@@ -372,11 +388,11 @@ def test_wide_decimal_parameters_and_aggregates_are_exact(decimals):
     s = decimals
     assert run(s, "select id from dz where wide > ? order by id", ["-0.6"]) == [(2,), (3,), (5,)]
     assert run(s, "select sum(wide), sum(fl) from dz") == [
-        (Decimal("-9987654321098765432109.9999999998"), Decimal("2469135780246907"))]
+        (Decimal("-9987654321098765432109.9999999998"), Decimal("2469135780246906.5"))]
     assert run(s, "select avg(wide) from dz where id in (2, 5)") == [
         (Decimal("-0.24999999995"),)]
     assert run(s, "select count(distinct fl), sum(narrow) from dz") == [
-        (3, Decimal("100000001.49"))]
+        (4, Decimal("100000001.49"))]
 
 
 def test_unique_index_on_wide_decimal_compares_values(s):

@@ -149,6 +149,27 @@ def decimal_from_bcd(raw: bytes | memoryview, scale: int | None) -> decimal.Deci
     return decimal.Decimal(f"{sign}{text or '0'}E{exp10}")
 
 
+def floating_decimal_pairs(precision: int) -> int:
+    """Base-100 digit pairs a floating DECIMAL(p) value occupies.
+
+    Its row image is (p + (scale & 1) + 3) // 2 bytes with scale 255 for a
+    floating DECIMAL (IBM JDBC IfxColumnInfo/IfxDecimal, informix-driver
+    _resultset.py compute it so), one of them the exponent; the server fills
+    them all: IBM's DatabaseCompatibilityTest run (dataTypeTest_DECIMAL.json,
+    results_java_ifxjdbc.json) reads 4.9393689715768056E45, 17 digits, back
+    from a DECIMAL (16) column. At most 16 pairs (32 digits) exist."""
+    return min((precision + 4) // 2 - 1, 16)
+
+
+def floating_decimal_digits(value: decimal.Decimal, precision: int) -> int:
+    """Significant digits of `value` that a floating DECIMAL(p) keeps: the
+    pairs hold two digits each, but the first holds one when the value has
+    an odd number of digits before the decimal point (pairs are aligned on
+    the point, as decimal_pairs packs them)."""
+    point = value.adjusted() + 1 if value else 0
+    return 2 * floating_decimal_pairs(precision) - (point & 1)
+
+
 def fit_decimal(value: object, ctype: ColumnType) -> decimal.Decimal:
     """Round like Informix on assignment and reject values too wide."""
     if isinstance(value, float):
@@ -156,6 +177,8 @@ def fit_decimal(value: object, ctype: ColumnType) -> decimal.Decimal:
     elif not isinstance(value, decimal.Decimal):
         value = decimal.Decimal(int(value))  # type: ignore[call-overload]
     p, s = ctype.precision, ctype.scale
+    if s is None:
+        p = floating_decimal_digits(value, p)
     ctx = decimal.Context(prec=p, rounding=decimal.ROUND_HALF_UP, Emin=-130, Emax=130)
     try:
         if s is None:

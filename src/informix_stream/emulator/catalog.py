@@ -19,6 +19,7 @@ from .statements import (IMAGE_COLUMN, Bind, ColumnDef, CreateIndex, CreateTable
                          TableDef, exact_decimal)
 from . import blobs
 from .sequences import SEQUENCE_DDL, Sequences
+from .spl_catalog import ROUTINE_DDL, SYSTEM_TABLES as SPL_SYSTEM_TABLES
 from .logmode import read_logging
 from .values import DAY0, TEXT_CODES, ExactAvg, ExactSum, decimal_order, image_maker, writer_for
 
@@ -66,6 +67,7 @@ def _system_tables() -> dict[str, list[tuple[str, str]]]:
                          ("inc_val", "INT8"), ("max_val", "INT8"), ("min_val", "INT8"),
                          ("cycle", "CHAR(1)"), ("restart_val", "INT8"), ("cache", "INTEGER"),
                          ("order", "CHAR(1)")],
+        **SPL_SYSTEM_TABLES,
     }
 
 
@@ -145,6 +147,7 @@ class Database:
             self.keeper.executescript(_META_DDL)
         self.keeper.executescript(SEQUENCE_DDL)      # databases made before sequences too
         self.keeper.execute(blobs.SIDE_TABLE_DDL)   # databases made before BYTE/TEXT too
+        self.keeper.executescript(ROUTINE_DDL)      # SPL routines (spl_session.py)
         self._register_system_tables()
         self.sequences = Sequences()
         self._settle_locale()

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from .catalog import OWNER, create_index, create_table, drop
 from .sequences import CreateSequence
+from .spl_session import CreateRoutine, DropRoutine
 from .statements import CreateIndex, CreateTable, Drop, SqlError, StatementKind, Translation
 
 
@@ -35,6 +36,8 @@ class DdlRunner:
                 create_index(self._db, self._conn, ddl)
             elif isinstance(ddl, Drop):
                 drop(self._db, self._conn, ddl)
+            elif isinstance(ddl, (CreateRoutine, DropRoutine)):
+                self._routine_ddl(ddl)
         if isinstance(ddl, CreateTable) or (isinstance(ddl, Drop) and ddl.what == "TABLE"):
             versions = self._db.table_versions
             versions[ddl.name] = versions.get(ddl.name, 0) + 1

@@ -13,7 +13,7 @@ handed in by the engine and never touches SQLite.
 
 from __future__ import annotations
 
-from typing import Callable, Container
+from typing import Callable, Container, Mapping
 
 from informix_stream.codecs import ColumnType, TypeCode
 
@@ -21,10 +21,12 @@ from .statements import (IMAGE_COLUMN, NOT_SUPPORTED, Bind, ColumnDef, SqlError,
                          TableDef, Translation, exact_decimal)
 from .tokens import COLLECTIONS, Token, quote, tokenize
 from .translate_ddl import DdlRules
+from .translate_expr import ExprRules
 from .translate_select import SelectRules
 from .translate_write import WriteRules
-from .typerules import (CLAUSE_END, JOIN_WORDS, CMP_OPS, FUNCTION_RENAMES, TODAY_SQL, T_DECIMAL, UNIT_WORDS,
-                        collection_values, current_sql, datetime_type, temporal_type)
+from .typerules import (CLAUSE_END, CMP_OPS, DECIMAL_CODES, FUNCTION_RENAMES, INT_CODES,
+                        JOIN_WORDS, TODAY_SQL, T_DECIMAL, UNIT_WORDS, collection_values,
+                        current_sql, datetime_type, temporal_type)
 
 
 __all__ = ["translate", "Lookup"]
@@ -35,29 +37,34 @@ __all__ = ["translate", "Lookup"]
 # ---------------------------------------------------------------------------
 
 Lookup = Callable[[str], "TableDef | None"]
+_ARITH_TEXT = frozenset({"+", "-", "*", "/", "||"})
 
 
-def translate(sql: str, lookup: Lookup, sequences: Container[str] = ()) -> Translation:
-    """Translate one Informix statement; ``lookup`` resolves table names and
-    ``sequences`` holds the database's sequence names."""
+def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
+              functions: Mapping[str, ColumnType] | None = None) -> Translation:
+    """Translate one Informix statement; ``lookup`` resolves table names,
+    ``sequences`` holds the database's sequence names and ``functions`` the
+    result type of each SPL function (upper-case name) for DESCRIBE."""
     tokens = tokenize(sql)
     if not tokens:
         raise SqlError(-201, message="empty statement")
     if any(t.kind == "word" and t.text == IMAGE_COLUMN.upper() for t in tokens):
         raise SqlError(-217, 0, IMAGE_COLUMN, f"column {IMAGE_COLUMN} not found")
     try:
-        return _Translator(sql, tokens, lookup, sequences).run()
+        return _Translator(sql, tokens, lookup, sequences, functions or {}).run()
     except (IndexError, ValueError):
         # Running off the end of the tokens means the statement is incomplete.
         raise SqlError(-201, message="a syntax error has occurred") from None
 
 
-class _Translator(SelectRules, WriteRules, DdlRules):
+class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
     """Single-use translator over one statement's tokens."""
 
     def __init__(self, sql: str, tokens: list[Token], lookup: Lookup,
-                 sequences: Container[str] = ()) -> None:
+                 sequences: Container[str] = (),
+                 functions: Mapping[str, ColumnType] | None = None) -> None:
         self.sql = sql
+        self.functions = functions or {}
         self.toks = tokens
         self.lookup = lookup
         self.sequences = sequences
@@ -169,6 +176,11 @@ class _Translator(SelectRules, WriteRules, DdlRules):
         in_from = False
         while i < end:
             t = self.toks[i]
+            if not in_from:
+                after = self.expression_span(i, end, out)
+                if after:
+                    i = after
+                    continue
             if t.kind == "op" and t.text == "(":
                 close = self.close_paren(i, end)
                 inner = self.select_body(i + 1, close) if self.word(i + 1) == "SELECT" \
@@ -217,7 +229,8 @@ class _Translator(SelectRules, WriteRules, DdlRules):
             elif t.kind == "coll":
                 raise SqlError(-201, message="collections are supported only in TABLE()")
             elif t.kind == "op" and t.text == "::":
-                raise SqlError(-201, message="casts with :: are not supported")
+                raise SqlError(NOT_SUPPORTED, message="this use of :: is not supported by the "
+                                                      "emulator")
             else:
                 out.append(t.raw)
             i += 1
@@ -312,8 +325,12 @@ class _Translator(SelectRules, WriteRules, DdlRules):
             out.append(sql)
             return after - i
         if w in ("SUM", "AVG") and nxt == "(":
-            arg = self.argument_column(i + 1, end)
-            if arg is not None and exact_decimal(arg):
+            # Every DECIMAL/MONEY sum is exact, as the server's is: SQLite's
+            # sum() adds doubles (0.1 + 0.2 != 0.3); so is an integer average,
+            # a DECIMAL the server computes, where SQLite's avg() is a double.
+            arg = self.argument_type(i + 1, end)
+            if arg is not None and (arg.code in DECIMAL_CODES
+                                    or w == "AVG" and arg.code in INT_CODES):
                 out.append(f"ifx_exact_{w.lower()}")
                 return 1
         if w == "OCTET_LENGTH" and nxt == "(":
@@ -370,6 +387,14 @@ class _Translator(SelectRules, WriteRules, DdlRules):
             return self.column_type(self.toks[j].raw.lower(), self.toks[j + 2].raw.lower())
         return None
 
+    def argument_type(self, i: int, end: int) -> ColumnType | None:
+        """Informix type of the one argument inside the '(' at i, e.g. SUM(a * b)."""
+        close = self.close_paren(i, end)
+        j = i + 2 if self.word(i + 1) in ("DISTINCT", "UNIQUE", "ALL") else i + 1
+        if j >= close or self.text(j) == "*":
+            return None
+        return self.expression_type(j, close, self.scope)[1]
+
     def collection_table(self, i: int, end: int) -> tuple[str, str | None, TableDef, int]:
         """TABLE(SET{...}) [AS] alias [(column)] at i, for literal elements.
 
@@ -420,14 +445,21 @@ class _Translator(SelectRules, WriteRules, DdlRules):
         if j < 0 or self.toks[j].kind != "word":
             return None
         qual = self.toks[j - 2].raw.lower() if j >= 2 and self.text(j - 1) == "." else None
+        # Only a whole operand: in ``price / n = ?`` the value meets price / n, not n.
+        if self.text(j - 3 if qual else j - 1) in _ARITH_TEXT:
+            return None
         return self.column_type(qual, self.toks[j].raw.lower())
 
     def colref_type_after(self, j: int) -> ColumnType | None:
         if j >= len(self.toks) or self.toks[j].kind != "word":
             return None
         if self.text(j + 1) == ".":
+            if self.text(j + 3) in _ARITH_TEXT or self.text(j + 3) == "::":
+                return None
             return self.column_type(self.toks[j].raw.lower(),
                                     self.toks[j + 2].raw.lower() if j + 2 < len(self.toks) else "")
+        if self.text(j + 1) in _ARITH_TEXT or self.text(j + 1) == "::":
+            return None
         return self.column_type(None, self.toks[j].raw.lower())
 
     def column_type(self, qual: str | None, name: str) -> ColumnType | None:

@@ -12,9 +12,9 @@ Storage choices, made so fetch stays cheap and comparisons stay right:
 * wider DECIMAL/MONEY: exact canonical TEXT in a column collated by
   ``ifx_decimal``, which compares values as numbers.  A compared literal
   takes the column's TEXT affinity and then that collation, so ``<``, ``=``,
-  ORDER BY, MIN/MAX, GROUP BY and indexes are numeric and exact; SUM and AVG
-  are exact through the ``ifx_exact_*`` aggregates the dialect substitutes;
-  other arithmetic converts the text to a double (approximate);
+  ORDER BY, MIN/MAX, GROUP BY and indexes are numeric and exact;
+* DECIMAL/MONEY arithmetic (arith.py) and SUM/AVG (``ifx_exact_*``) of any
+  width are computed in decimal, never through doubles;
 * DATETIME: TEXT in Informix literal form for exactly its qualifier fields,
   which sorts correctly and compares with Informix literals;
 * INTERVAL: INTEGER microseconds (day-time) or months (year-month);
@@ -55,6 +55,7 @@ from .databases import DatabaseSet
 from .dialect import translate
 from .ddl_runner import DdlRunner
 from .session_functions import SessionFunctions
+from .spl_session import SplRunner
 from .results import ExecResult, Prepared, RowSource
 from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error
@@ -127,7 +128,7 @@ class Engine:
             self._tempdir = None
 
 
-class Session(DdlRunner, SessionFunctions):
+class Session(DdlRunner, SessionFunctions, SplRunner):
     """One client's connection to one database; one thread at a time."""
 
     def __init__(self, db: Database, session_id: int) -> None:
@@ -166,6 +167,7 @@ class Session(DdlRunner, SessionFunctions):
         register_builtins(conn, self._db.codec)
         conn.create_function("ifx_nextval", 1, self._nextval)
         conn.create_function("ifx_currval", 1, self._currval)
+        self._spl_register(conn)
         return conn
 
     @property
@@ -207,6 +209,10 @@ class Session(DdlRunner, SessionFunctions):
             self._conn.execute("COMMIT")
         except sqlite3.Error as exc:
             raise map_error(exc, StatementKind.COMMIT, self._db) from None
+        if self._ddl_in_tx:
+            # What the transaction created is now every session's: routines
+            # other sessions looked up before this commit are looked up again.
+            self._db.schema_changed()
         self._end_tx()
 
     def rollback(self) -> None:
@@ -260,6 +266,7 @@ class Session(DdlRunner, SessionFunctions):
         repeated small statements pay for translation once.
         """
         db = self._db
+        self._spl_sync()
         key = (sql, db.generation)
         if self._temps.tables:      # this session's names resolve differently
             key += (self._id, self._temps.version)
@@ -272,7 +279,11 @@ class Session(DdlRunner, SessionFunctions):
         return dataclasses.replace(cached)
 
     def _translate(self, sql: str) -> Prepared:
-        t = translate(sql, self._temps.lookup(self._db.tables), self._db.sequences.states)
+        routine = self._spl_translate(sql)
+        if routine is not None:
+            return routine
+        t = translate(sql, self._temps.lookup(self._db.tables), self._db.sequences.states,
+                      self.spl_function_types())
         if t.sql:
             self._validate(t)
         binds = []
@@ -345,6 +356,8 @@ class Session(DdlRunner, SessionFunctions):
         kind = stmt.kind
         if kind in (StatementKind.INSERT, StatementKind.UPDATE, StatementKind.DELETE):
             return self._dml_execute(stmt, params)
+        if kind is StatementKind.EXECUTE:
+            return self._spl_execute(stmt, params)
         if kind is StatementKind.BEGIN:
             self.begin()
         elif kind is StatementKind.COMMIT:
@@ -398,6 +411,8 @@ class Session(DdlRunner, SessionFunctions):
     def open_cursor(self, stmt: Prepared, params: Sequence[object] = (), *,
                     hold: bool = False) -> RowSource:
         """``hold``: the cursor outlives its transaction (WITH HOLD)."""
+        if stmt.kind is StatementKind.EXECUTE:
+            return self._spl_open(stmt, params)
         if stmt.kind is not StatementKind.SELECT:
             raise SqlError(-481, message="statement is not a SELECT")
         values = self._values(stmt, params)

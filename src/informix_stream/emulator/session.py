@@ -70,7 +70,12 @@ _STMT_TYPES = {
     StatementKind.ROLLBACK: StmtType.ROLLBACK,
     StatementKind.DATABASE: StmtType.DATABASE,
     StatementKind.OTHER: StmtType.SET_ISOLATION,
+    StatementKind.EXECUTE: StmtType.EXECUTE_PROCEDURE,
 }
+
+
+# What SQ_OPEN opens: a SELECT, or a routine's rows (EXECUTE FUNCTION).
+_CURSOR_KINDS = frozenset({StatementKind.SELECT, StatementKind.EXECUTE})
 
 
 class _Stop(Exception):
@@ -325,7 +330,7 @@ class Session(DatabaseStatements):
         # SCROLL and HOLD describe this OPEN only: both clients send them
         # again with every OPEN (JDBC IfxSqli.sendQuery).
         scroll, hold, st.scroll, st.hold = st.scroll, st.hold, False, False
-        if isinstance(st.prepared, DatabaseStatement) or st.prepared.kind is not StatementKind.SELECT:
+        if isinstance(st.prepared, DatabaseStatement) or st.prepared.kind not in _CURSOR_KINDS:
             raise SqlError(-481, message="invalid statement to open as a cursor")
         if st.cursor is not None:
             # OPEN of an open cursor closes it and opens it again with the

@@ -3,9 +3,9 @@ whose answer depends on the session (DBINFO, the SERIAL it last generated,
 its sequences' CURRVAL).
 
 A mixin of ``engine.Session``: it uses the session's database, id and
-counters.  A function that must fail raises the server's SqlError after
-recording it on the database (``failures``), so ``map_error`` reports that
-error rather than SQLite's "user-defined function raised exception".
+counters.  A function that must fail raises the server's SqlError through
+``sqlfunctions.fail``, so ``map_error`` reports that error rather than
+SQLite's "user-defined function raised exception".
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import datetime as dt
 
 from informix_stream.codecs import TypeCode
 
+from .sqlfunctions import fail
 from .statements import SqlError
 
 # Announced in the login reply and by DBINFO('version').  JDBC splits it at
@@ -30,18 +31,15 @@ class SessionFunctions:
         try:
             value = self._db.sequences.next_value(name)
         except SqlError as exc:
-            self._db.failures.error = exc      # map_error reports it as raised
-            raise
+            fail(exc)                          # map_error reports it as raised
         self._currvals[name] = value
         return value
 
     def _currval(self, name: str) -> int:
         value = self._currvals.get(name)
         if value is None:
-            exc = SqlError(-8315, 0, name, f"sequence {name} CURRVAL is not yet defined "
-                                           "in this session")
-            self._db.failures.error = exc
-            raise exc
+            fail(SqlError(-8315, 0, name, f"sequence {name} CURRVAL is not yet defined "
+                                          "in this session"))
         return value
 
     def _serial(self, table: str, code: int, value: object) -> int:

@@ -10,16 +10,52 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
-from typing import Callable
+import threading
+from typing import Callable, NoReturn
 
+from .arith import ARITH_FUNCTIONS
+from .casts import cast_value
+from .statements import SqlError
 from .values import DAY0
+
+_raised = threading.local()
+
+
+def fail(err: SqlError) -> NoReturn:
+    """Raise ``err`` out of a SQLite user function.
+
+    SQLite reports any exception from a user function as one generic
+    OperationalError; the SqlError is kept here (per thread: one session runs
+    on one thread at a time) for sqlite_errors.map_error to take back, so the
+    client gets the server's sqlcode instead of a generic failure.
+    """
+    _raised.error = err
+    raise err
+
+
+def take_raised() -> SqlError | None:
+    """The SqlError a user function last raised on this thread, once."""
+    err = getattr(_raised, "error", None)
+    _raised.error = None
+    return err
+
+
+def _reporting(func: Callable[..., object]) -> Callable[..., object]:
+    """Wrap a user function so a SqlError it raises reaches the client."""
+    def call(*args: object) -> object:
+        try:
+            return func(*args)
+        except SqlError as err:
+            fail(err)
+    return call
 
 
 def register_builtins(conn: sqlite3.Connection, codec: str = "iso-8859-1") -> None:
     """The session-independent ``ifx_*`` functions, on one connection;
     ``codec`` is the database's code set (lengths count its bytes)."""
-    conn.create_function("ifx_mod", 2, lambda a, b: None if a is None or not b else a % b,
-                         deterministic=True)
+    for name, (nargs, func) in ARITH_FUNCTIONS.items():
+        conn.create_function(name, nargs, _reporting(func), deterministic=True)
+    conn.create_function("ifx_cast", 5, _reporting(cast_value), deterministic=True)
     for name, part in (("ifx_year", "year"), ("ifx_month", "month"), ("ifx_day", "day")):
         conn.create_function(name, 1, date_part(part), deterministic=True)
     conn.create_function("ifx_weekday", 1, lambda d: None if d is None else

@@ -8,6 +8,7 @@ from typing import Callable
 
 from .catalog import OWNER, Database
 from .statements import SqlError, StatementKind
+from .sqlfunctions import take_raised
 from .values import image_failure
 
 
@@ -25,11 +26,16 @@ def map_error(exc: sqlite3.Error, kind: StatementKind,
                db: "Database | None" = None) -> SqlError:
     """Informix's sqlcode/ISAM/near for a SQLite failure."""
     msg = str(exc)
+    if "user-defined" in msg:
+        # An ifx_* function raised the server's error (division by zero, a
+        # conversion failure...): that, not SQLite's wrapper, is the answer.
+        raised = take_raised()
+        if raised is not None:
+            return raised
     failed = getattr(db.failures, "error", None) if db is not None else None
     if failed is not None and "user-defined function raised exception" in msg:
-        db.failures.error = None
-        # An ifx_* function raised the server's own error (a sequence's, say).
-        return failed if isinstance(failed, SqlError) else image_failure(failed)
+        db.failures.error = None             # a row image the codec refused
+        return image_failure(failed)
     name = getattr(exc, "sqlite_errorname", "")
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in msg:
         return SqlError(_LOCK_CODES.get(kind, -244), -107, "", "record is locked")

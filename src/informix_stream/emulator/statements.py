@@ -53,6 +53,7 @@ class StatementKind(enum.Enum):
     ROLLBACK = "rollback"
     DATABASE = "database"
     OTHER = "other"
+    EXECUTE = "execute"      # EXECUTE PROCEDURE/FUNCTION (spl_session.py)
 
 
 @dataclass(frozen=True)

@@ -286,6 +286,9 @@ class SelectRules:
                 return "(today)", T_DATE, False
             if first.text == "USER":
                 return "(user)", ColumnType(TypeCode.CHAR, 32), False
+        result = self.expression_result(a, b)
+        if result is not None and result.type is not None:
+            return "(expression)", result.type, False
         if first.text == "CURRENT":
             words, _ = self.qualifier_words(a + 1, b)
             return "(current)", datetime_type(words or ["YEAR", "TO", "FRACTION(3)"]), False
@@ -307,6 +310,8 @@ class SelectRules:
             return self.aggregate_type(first.text, a + 2, b - 1)
         if call and first.text in FUNCTION_RESULTS:
             return "(expression)", FUNCTION_RESULTS[first.text], False
+        if call and first.text in self.functions:        # an SPL function
+            return "(expression)", self.functions[first.text], False
         return "(expression)", self.operand_type(a, b), False
 
     def aggregate_type(self, func: str, a: int, b: int) -> tuple[str, ColumnType, bool]:

@@ -8,7 +8,7 @@ from informix_stream.codecs import ColumnType, TypeCode
 
 from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, SqlError, StatementKind, TableDef,
                          Translation)
-from .typerules import CLAUSE_END, DECIMAL_CODES
+from .typerules import CLAUSE_END, DECIMAL_CODES, NUMERIC_CODES
 
 
 class WriteRules:
@@ -91,6 +91,17 @@ class WriteRules:
                 and ctype.code in DECIMAL_CODES:
             self.binds.append(Bind(None, "-" + self.toks[a + 1].text, ctype))
             return "?"
+        return self.stored_expr(a, b, ctype)
+
+    def stored_expr(self, a: int, b: int, ctype: ColumnType) -> str:
+        """An expression assigned to a column: a computed number is stored as
+        a bound one would be (rounded to the column's scale, range-checked, in
+        its storage form), anything else as SQLite computes it."""
+        if ctype.code in NUMERIC_CODES and self.starts_operand(a):
+            items, stop, operation = self.span_items(a, b)
+            if operation and stop == b:
+                value = self.emit_items(items).sql
+                return f"ifx_store({value}, {int(ctype.code)}, {ctype.length})"
         return " ".join(self.rewrite(a, b))
 
     @staticmethod
@@ -101,7 +112,7 @@ class WriteRules:
 
     def insert_select(self, tdef: TableDef, targets: list[str], missing: list[str],
                       i: int) -> list[str]:
-        if not tdef.serial_columns:
+        if self.word(i) != "SELECT":
             return self.rewrite(i, len(self.toks))
         j = i + 1
         while self.word(j) in ("SKIP", "FIRST", "LIMIT"):
@@ -110,16 +121,22 @@ class WriteRules:
             j += 1
         stop = self.find_top(frozenset({"FROM"}) | CLAUSE_END, j, len(self.toks))
         items = self.split_commas(j, stop)
+        # A computed number goes through stored_expr; ``*`` cannot be split
+        # into its columns here, and needs no conversion.
+        computed = not any(self.text(b - 1) == "*" for a, b in items) and any(
+            self.starts_operand(a) and self.span_items(a, b)[2] for a, b in items)
+        if not tdef.serial_columns and not computed:
+            return self.rewrite(i, len(self.toks))
         if len(items) != len(targets):
             raise SqlError(-236, message="number of columns in INSERT does not match SELECT")
         head = self.rewrite(i, j)
         pieces = [self.serial_wrap(tdef.storage or tdef.name, tdef.column(col).type,
-                                   " ".join(self.rewrite(a, b)))
+                                   self.stored_expr(a, b, tdef.column(col).type))
                   for (a, b), col in zip(items, targets)]
         pieces += [self.serial_wrap(tdef.storage or tdef.name, tdef.column(c).type, "NULL")
                    for c in missing]
         tail = self.rewrite(stop, len(self.toks))
-        if self.word(i + 1) in ("SKIP", "FIRST", "LIMIT"):
+        if tdef.serial_columns and self.word(i + 1) in ("SKIP", "FIRST", "LIMIT"):
             raise SqlError(-201, message="FIRST/SKIP in INSERT SELECT into a SERIAL table")
         return head + [", ".join(pieces)] + tail
 

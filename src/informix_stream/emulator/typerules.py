@@ -22,6 +22,7 @@ BIG_CODES = frozenset({TypeCode.INT8, TypeCode.SERIAL8, TypeCode.BIGINT,
                         TypeCode.BIGSERIAL})
 FLOAT_CODES = frozenset({TypeCode.FLOAT, TypeCode.SMALLFLOAT})
 DECIMAL_CODES = frozenset({TypeCode.DECIMAL, TypeCode.MONEY})
+NUMERIC_CODES = INT_CODES | FLOAT_CODES | DECIMAL_CODES
 CMP_OPS = frozenset({"=", "<>", "!=", "<", ">", "<=", ">=", "LIKE", "MATCHES"})
 AGGREGATES = frozenset({"COUNT", "SUM", "AVG", "MIN", "MAX"})
 CLAUSE_END = frozenset({"WHERE", "GROUP", "HAVING", "ORDER", "UNION", "INTO",
@@ -129,7 +130,7 @@ FUNCTION_RESULTS = {
 
 
 def number_type(raw: str) -> ColumnType:
-    if re.fullmatch(r"\d+", raw):
+    if re.fullmatch(r"\d+", raw) and int(raw) < 2**63:
         return T_INTEGER if int(raw) < 2**31 else T_BIGINT
     if "e" in raw.lower():
         return T_FLOAT
@@ -156,3 +157,60 @@ def combine(codes: set[TypeCode], ops: set[str]) -> ColumnType:
         return T_DATE
     return T_DECIMAL if codes & {TypeCode.BOOLEAN} == set() and ops & {"+", "-", "*"} \
         else T_VARCHAR
+
+
+
+# Arithmetic result types
+# ---------------------------------------------------------------------------
+# Informix computes DECIMAL/MONEY arithmetic with its decimal library, whose
+# result types are documented in HCL Informix ESQL/C Programmer's Guide,
+# "Obtain the DECIMAL data type of the arithmetic result": a floating-point
+# operand (DECIMAL(p) without scale) makes the result floating; between
+# fixed-point operands, + and - give precision MIN(32, MAX(p1-s1, p2-s2) +
+# MAX(s1, s2) + 1) and scale MAX(s1, s2), * gives precision MIN(32, p1+p2)
+# and scale s1+s2 (floating when that scale exceeds the precision), and /
+# gives a floating-point DECIMAL(32).  Integer operands enter as the
+# DECIMAL(p, 0) holding their range.
+
+T_DECIMAL_FLOATING = T_DECIMAL
+_INTEGER_DIGITS = {TypeCode.SMALLINT: 5, TypeCode.INTEGER: 10, TypeCode.SERIAL: 10}
+
+
+def decimal_shape(t: ColumnType) -> tuple[int, int | None]:
+    """(precision, scale) of a numeric operand in decimal arithmetic; a
+    scale of None is a floating-point decimal."""
+    if t.code in DECIMAL_CODES:
+        return t.precision, t.scale
+    if t.code in INT_CODES:
+        return _INTEGER_DIGITS.get(t.code, 19), 0
+    return 32, None
+
+
+def arith_type(op: str, left: ColumnType | None, right: ColumnType | None) -> ColumnType:
+    """Informix's type of ``left op right`` for op in + - * / (an operand's
+    type is None when unknown, e.g. a bound ``?``)."""
+    if left is None or right is None:
+        # A bound ? or an untyped call: any number may come, so a numeric
+        # partner makes the result a floating DECIMAL that holds it exactly.
+        known = left or right
+        if known is None or known.code in INT_CODES | DECIMAL_CODES:
+            return T_DECIMAL_FLOATING
+        left = right = known
+    codes = {left.code, right.code}
+    if not codes <= NUMERIC_CODES:
+        return combine(codes, {op})
+    if codes & FLOAT_CODES:
+        return T_FLOAT
+    if codes <= INT_CODES and op != "/":
+        return T_BIGINT if codes & BIG_CODES else T_INTEGER
+    (p1, s1), (p2, s2) = decimal_shape(left), decimal_shape(right)
+    code = TypeCode.MONEY if TypeCode.MONEY in codes and op != "/" else TypeCode.DECIMAL
+    if op == "/" or s1 is None or s2 is None:
+        return T_DECIMAL_FLOATING
+    if op in ("+", "-"):
+        precision, scale = min(32, max(p1 - s1, p2 - s2) + max(s1, s2) + 1), max(s1, s2)
+    else:
+        precision, scale = min(32, p1 + p2), s1 + s2
+        if scale > precision:
+            return ColumnType(TypeCode.DECIMAL, (precision << 8) | 0xFF)
+    return ColumnType(code, (precision << 8) | scale)

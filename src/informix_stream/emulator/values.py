@@ -19,6 +19,7 @@ from typing import Callable, Sequence
 
 from informix_stream.codecs import (TU_DAY, TU_HOUR, TU_SECOND, TU_YEAR, ColumnType, IntervalYM,
                                     TypeCode, make_tuple_encoder)
+from informix_stream.codec.scalars import floating_decimal_digits
 from informix_stream.errors import DataError
 from informix_stream.locales import fit_bytes
 
@@ -33,6 +34,27 @@ _SERIAL_CODES = frozenset({TypeCode.SERIAL, TypeCode.SERIAL8, TypeCode.BIGSERIAL
 TEXT_CODES = frozenset({TypeCode.CHAR, TypeCode.NCHAR, TypeCode.VARCHAR,
                          TypeCode.NVARCHAR, TypeCode.LVARCHAR, TypeCode.TEXT})
 _DEC_CONTEXT = decimal.Context(prec=80, rounding=decimal.ROUND_HALF_UP)
+# Arithmetic and aggregates: computed with a few digits to spare, then cut to
+# what the server's decimal library holds (see centesimal).
+DEC_CONTEXT = decimal.Context(prec=40, rounding=decimal.ROUND_HALF_UP,
+                              Emin=-999_999, Emax=999_999)
+
+
+def centesimal(d: Decimal) -> Decimal:
+    """``d`` as the server's dec_t holds it: 16 base-100 digits with the
+    decimal point between pairs (HCL Informix DataBlade API Guide, "Internal
+    fixed-point decimal format"; ESQL/C Guide, "The decimal structure").  A
+    value whose leading digit is the high one of its pair keeps 32 decimal
+    digits, one whose leading digit is the low one (0.0333..., 3.333...)
+    keeps 31.  Rounded half up, as the server rounds DECIMAL values."""
+    digits = len(d.as_tuple().digits)
+    if digits <= 31:
+        return d
+    keep = 32 if d.adjusted() % 2 else 31
+    if digits <= keep:
+        return d
+    return d.quantize(Decimal(1).scaleb(d.adjusted() - keep + 1), rounding=decimal.ROUND_HALF_UP,
+                      context=DEC_CONTEXT)
 
 
 # ---------------------------------------------------------------------------
@@ -46,7 +68,8 @@ def _conversion_error(code: int, value: object) -> SqlError:
     return SqlError(code, message=f"cannot convert {value!r}")
 
 
-def _to_decimal(v: object) -> Decimal:
+def to_decimal(v: object) -> Decimal:
+    """A client or stored value as a Decimal; -1213 for text that is no number."""
     if isinstance(v, Decimal):
         return v
     if isinstance(v, bool):
@@ -70,7 +93,7 @@ def _int_writer(code: TypeCode) -> Converter:
     def slow(v: object) -> object:
         if v is None:
             return None
-        n = int(_to_decimal(v).to_integral_value(decimal.ROUND_DOWN)) \
+        n = int(to_decimal(v).to_integral_value(decimal.ROUND_DOWN)) \
             if not isinstance(v, int) else int(v)
         if not -limit <= n <= limit:
             raise _conversion_error(err, v)
@@ -87,7 +110,7 @@ def _float_writer(v: object) -> object:
     if v is None or v.__class__ is float:
         return v
     if isinstance(v, str):
-        return float(_to_decimal(v))
+        return float(to_decimal(v))
     return float(v)
 
 
@@ -98,7 +121,7 @@ def _decimal_writer(ctype: ColumnType) -> Converter:
     def write(v: object) -> object:
         if v is None:
             return None
-        d = _to_decimal(v)
+        d = to_decimal(v)
         if quantum is not None:
             d = d.quantize(quantum, context=_DEC_CONTEXT)
             whole_digits = d.adjusted() + 1 if d else 0
@@ -106,8 +129,14 @@ def _decimal_writer(ctype: ColumnType) -> Converter:
                 raise _conversion_error(-1226, v)
         else:
             d = _DEC_CONTEXT.create_decimal(d)
-            if len(d.as_tuple().digits) > precision:
-                d = decimal.Context(prec=precision, rounding=decimal.ROUND_HALF_UP).plus(d)
+            # A floating DECIMAL(p) keeps p + 1 or p + 2 digits (its base-100
+            # pairs); one stored as a double (not exact_decimal) keeps at most
+            # the 15 a double holds exactly, a known difference (DECIMAL(14)
+            # and (15) only).
+            kept = floating_decimal_digits(d, precision) if exact else min(
+                floating_decimal_digits(d, precision), 15)
+            if len(d.as_tuple().digits) > kept:
+                d = decimal.Context(prec=kept, rounding=decimal.ROUND_HALF_UP).plus(d)
             if d and abs(d.adjusted()) > 125:
                 raise _conversion_error(-1226, v)
         return str(d) if exact else float(d)
@@ -356,6 +385,21 @@ def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1") -> Converter
     return _generic_writer
 
 
+def sql_decimal(d: Decimal) -> float | str:
+    """The SQLite value of a decimal result: a REAL when a double holds it
+    exactly (at most 15 significant digits, which a double round-trips, and
+    a modest exponent), else its exact digits as text without an exponent."""
+    if not d.is_finite():
+        raise SqlError(-1226, message="decimal value exceeds maximum precision")
+    sign, digits, exponent = d.as_tuple()
+    significant = len(digits)
+    while significant > 15 and digits[significant - 1] == 0:
+        significant -= 1
+    if significant <= 15 and -290 < exponent + len(digits) < 290:
+        return float(d)
+    return format(d, "f")
+
+
 # ---------------------------------------------------------------------------
 # Stored value -> Python value
 # ---------------------------------------------------------------------------
@@ -425,7 +469,7 @@ def _datetime_from_fields(text: str, ctype: ColumnType) -> dt.datetime | dt.date
 def _to_int(v: object) -> object:
     if v is None or v.__class__ is int:
         return v
-    return int(_to_decimal(v if not isinstance(v, float) else repr(v)))
+    return int(to_decimal(v if not isinstance(v, float) else repr(v)))
 
 
 def reader_for(col: ResultColumn) -> Converter | None:
@@ -519,7 +563,8 @@ def decimal_order(a: str, b: str) -> int:
 
 
 class ExactSum:
-    """SUM of exact-text DECIMALs; SQLite's sum() would add doubles."""
+    """SUM of DECIMAL/MONEY values of any width (REAL or exact text); SQLite's
+    sum() would add doubles, so ten 0.1s would make 0.9999999999999999."""
 
     def __init__(self) -> None:
         self.total: Decimal | None = None
@@ -527,19 +572,16 @@ class ExactSum:
 
     def step(self, value: object) -> None:
         if value is not None:
-            d = _to_decimal(value)
+            d = to_decimal(value)
             self.total = d if self.total is None else _DEC_CONTEXT.add(self.total, d)
             self.count += 1
 
-    def finalize(self) -> str | None:
-        return None if self.total is None else str(self.total)
+    def finalize(self) -> float | str | None:
+        return None if self.total is None else sql_decimal(self.total)
 
 
 class ExactAvg(ExactSum):
-    def finalize(self) -> str | None:
+    def finalize(self) -> float | str | None:
         if self.total is None:
             return None
-        return str(_AVG_CONTEXT.divide(self.total, self.count))
-
-
-_AVG_CONTEXT = decimal.Context(prec=32, rounding=decimal.ROUND_HALF_UP)
+        return sql_decimal(centesimal(DEC_CONTEXT.divide(self.total, self.count)))

@@ -78,6 +78,7 @@ public final class JdbcInterop {
             case "hold": hold(); break;
             case "query": query(args); break;
             case "reopen": reopen(args); break;
+            case "routines": routines(args[0]); break;
             case "lobs": lobs(args); break;
             case "conformance": conformance(args); break;
             case "text": text(args); break;
@@ -623,6 +624,46 @@ public final class JdbcInterop {
             } catch (SQLException e) {
                 emitError(e);
             }
+        }
+    }
+
+    /**
+     * SPL routines (issue 11 item 3). Argument: a fresh routine NAME. Creates
+     * NAME(n INT) returning n rows (i, 'r' || i) with RETURN WITH RESUME and
+     * NAME_boom raising -746; prints the rows of {call NAME(?)} through a
+     * CallableStatement, of EXECUTE PROCEDURE through a Statement, the
+     * column labels, and the error of the failing routine.
+     */
+    private void routines(String name) throws SQLException {
+        try (Connection c = session(); Statement s = c.createStatement()) {
+            s.execute("CREATE PROCEDURE " + name + "(n INT) RETURNING INT AS i, VARCHAR(10) AS label;"
+                + " DEFINE i INT; FOR i = 1 TO n RETURN i, 'r' || i WITH RESUME; END FOR"
+                + " END PROCEDURE");
+            s.execute("CREATE PROCEDURE " + name + "_boom() RAISE EXCEPTION -746, 0, 'spl says no';"
+                + " END PROCEDURE");
+            try (java.sql.CallableStatement cs = c.prepareCall("{call " + name + "(?)}")) {
+                cs.setInt(1, 3);
+                try (ResultSet rs = cs.executeQuery()) {
+                    ResultSetMetaData md = rs.getMetaData();
+                    emit("columns", md.getColumnCount(), md.getColumnName(1), md.getColumnName(2));
+                    while (rs.next()) {
+                        emit("call", rs.getInt(1), rs.getString(2));
+                    }
+                }
+            }
+            try (ResultSet rs = s.executeQuery("EXECUTE PROCEDURE " + name + "(2)")) {
+                while (rs.next()) {
+                    emit("execute", rs.getInt(1), rs.getString(2));
+                }
+            }
+            try {
+                s.execute("EXECUTE PROCEDURE " + name + "_boom()");
+                emit("boom", "no error");
+            } catch (SQLException e) {
+                emitError(e);
+            }
+            s.execute("DROP PROCEDURE " + name);
+            s.execute("DROP PROCEDURE " + name + "_boom");
         }
     }
 
