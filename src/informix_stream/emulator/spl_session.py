@@ -33,6 +33,7 @@ from .spl import Interpreter, bind_args, coercer, first_row
 from .spl_catalog import BODY_CHUNK
 from .spl_nodes import Routine, unsupported
 from .spl_parse import parse_routine
+from .sqlfunctions import fail
 from .sqlite_errors import map_error
 from .statements import ResultColumn, SqlError, StatementKind, Translation
 from .tokens import Token, tokenize
@@ -322,8 +323,7 @@ class SplRunner:
             value = coercer(ctype, self.spl_codec)(row[0]) if row else None
             return writer_for(ctype, self.spl_codec)(value)
         except SqlError as exc:
-            self._db.failures.error = exc      # map_error reports it as raised
-            raise
+            fail(exc)                          # map_error reports it as raised
 
 
 class _Values:
