@@ -34,7 +34,7 @@ import codecs
 import datetime
 import functools
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from .codegen import SHAPE_CACHE_SIZE, FixedCell, compile_function, indent, struct_maker
 from .lob import DESCRIPTOR_SIZE, cell_decoder
