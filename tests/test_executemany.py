@@ -13,6 +13,19 @@ from informix_stream.messages import Tag
 from test_driver import connect, private, scalar, unique  # noqa: F401 - private is a fixture
 
 
+@pytest.fixture(autouse=True)
+def bind_path(monkeypatch):
+    """These tests count BIND+EXECUTE requests on the wire, so they pin that
+    path; the insert cursor (the default where it applies) keeps the same
+    contract in test_executemany_contract.py and test_insert_cursor.py."""
+    from informix_stream import executemany as em
+    init = em.Plan.__init__
+
+    def bind_only(self, *args, insert_cursor=None, **kw):
+        init(self, *args, insert_cursor=False if insert_cursor is None else insert_cursor, **kw)
+    monkeypatch.setattr(em.Plan, "__init__", bind_only)
+
+
 @pytest.fixture
 def conn(ifx_target):
     c = connect(ifx_target, autocommit=True)

@@ -178,8 +178,6 @@ OWN_COMMIT = ("emulator (issue 11): outside a transaction every SELECT of a sess
               "on one SQLite reader connection, so an open stream pins a snapshot that hides "
               "the session's own later commits (engine.Session._reading_connection); "
               "Informix shows them")
-NO_CTE = ("emulator (issue 11): WITH (common table expressions) is not implemented; "
-          "the emulator says so (NotSupportedError -9999, 'not supported by the emulator')")
 
 
 def emulator_lacks(request, ifx_target, reason: str) -> None:
@@ -233,8 +231,7 @@ def test_comment_before_a_select_in_a_manual_transaction(manual, check):
 
 
 @pytest.mark.parametrize("lead", ["", "/* c */ "])
-def test_with_statement_is_described_as_a_select(request, ifx_target, auto, lead):
-    emulator_lacks(request, ifx_target, NO_CTE)
+def test_with_statement_is_described_as_a_select(auto, lead):
     t = unique("cte")
     cur = auto.cursor()
     cur.execute(f"CREATE TABLE {t} (id INTEGER)")

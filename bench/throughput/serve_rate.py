@@ -1,6 +1,9 @@
-"""How fast the emulator serves rows, two ways.
+"""How fast the emulator serves rows, and how fast it ingests them.
 
     python bench/throughput/serve_rate.py --rows 1000000
+    python bench/throughput/serve_rate.py --table sales --rows 200000 \
+        --columns '*' 'id, amount, sold' 'amount' 'sku, sold, note'
+    python bench/throughput/serve_rate.py --ingest --table sales --rows 200000
 
 1. End to end: the raw-bytes floor client (decodes nothing but message
    framing) drains the table from an emulator in another process, through a
@@ -11,21 +14,37 @@
 
 The emulator must never be what a client benchmark measures: both figures
 have to stay well above any client's rows/s.
+
+``--table sales`` (issue 13's realistic table: INTEGER, VARCHAR(32),
+DECIMAL(12,2), DATETIME YEAR TO SECOND, DATE, VARCHAR(64) with 10% NULLs)
+with ``--columns`` measures projections end to end, one figure per column
+list.  ``--ingest`` measures loading instead (issue 14): the raw-bytes client
+sends pipelined SQ_ID/SQ_BIND/SQ_EXECUTE requests it encoded before the
+clock starts, in bursts, and reads the replies; rows/s of the whole load.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import struct
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from common import DDL, SELECT, RawClient, emulator_process, load_table, rows  # noqa: E402
+from common import (DDL, SELECT, TABLE, RawClient, connect, emulator_process,  # noqa: E402
+                    load_table, rows)
+
+import datetime as dt  # noqa: E402
+import socket  # noqa: E402
+from decimal import Decimal  # noqa: E402
 
 from informix_stream import codecs  # noqa: E402
+from informix_stream.codec.params import encode_param  # noqa: E402
+from informix_stream.core import requests as rq  # noqa: E402
+from informix_stream.messages import Reply, parse_reply  # noqa: E402
 from informix_stream.emulator.engine import Engine  # noqa: E402
 from informix_stream.emulator.session import Session  # noqa: E402
 from informix_stream.framing import Writer  # noqa: E402
@@ -66,12 +85,134 @@ def server_side_rate(n: int, bufsize: int) -> float:
     return rate
 
 
+SALES_DDL = ("CREATE TABLE {} (id INTEGER, sku VARCHAR(32), amount DECIMAL(12,2), "
+             "sold DATETIME YEAR TO SECOND, day DATE, note VARCHAR(64))")
+T0, D0 = dt.datetime(2020, 1, 1, 8), dt.date(2020, 1, 1)
+
+
+def sales_rows(n: int, start: int = 0):
+    for i in range(start, start + n):
+        yield (i, f"SKU-{i % 9973:06d}", Decimal(i % 100000) / 100,
+               T0 + dt.timedelta(seconds=i * 37), D0 + dt.timedelta(days=i % 3000),
+               None if i % 10 == 0 else f"note {i}")
+
+
+TABLES = {"narrow": (DDL.replace(TABLE, "{}"), rows),
+          "sales": (SALES_DDL, sales_rows)}
+
+
+def load(host: str, port: int, table: str, n: int, name: str) -> None:
+    ddl, make = TABLES[table]
+    with connect(host, port) as conn:
+        cur = conn.cursor()
+        cur.execute(ddl.format(name))
+        marks = ", ".join("?" * (6 if table == "sales" else 5))
+        cur.executemany(f"INSERT INTO {name} VALUES ({marks})", make(n))
+
+
+def serve(args) -> None:
+    with emulator_process() as (host, port):
+        t0 = time.perf_counter()
+        load(host, port, args.table, args.rows, "served")
+        print(f"loaded {args.rows:,} {args.table} rows in {time.perf_counter() - t0:.1f} s")
+        client = RawClient(host, port)
+        for columns in args.columns:
+            sql = f"SELECT {columns} FROM served"
+            rates = []
+            for _ in range(args.repeat):
+                t0 = time.perf_counter()
+                n = client.drain(sql, args.buffer)
+                rates.append(n / (time.perf_counter() - t0))
+                assert n == args.rows, (n, args.rows)
+            print(f"{args.table} SELECT {columns}: median {statistics.median(rates):,.0f} rows/s "
+                  f"(min {min(rates):,.0f}, max {max(rates):,.0f}) over {args.repeat} runs")
+        client.close()
+
+
+def _requests(stmt_id: int, data, burst: int) -> list[tuple[bytes, int]]:
+    """The load as bursts of whole requests: (bytes, requests in it)."""
+    head = rq.statement_id(stmt_id)
+    tail = rq.EXECUTE + b"\x00\x0c"
+    out, part, count = [], [], 0
+    for row in data:
+        part.append(head + rq.bind([encode_param(v) for v in row]) + tail)
+        count += 1
+        if count == burst:
+            out.append((b"".join(part), count))
+            part, count = [], 0
+    if part:
+        out.append((b"".join(part), count))
+    return out
+
+
+def _send_load(sock: socket.socket, bursts: list[tuple[bytes, int]]) -> None:
+    """Send each burst, then read one reply per request; any error stops."""
+    buf, pos = b"", 0
+    for data, count in bursts:
+        sock.sendall(data)
+        while count:
+            reply = Reply()
+            try:
+                end, done = parse_reply(buf, pos, reply)
+            except Exception:  # noqa: BLE001 - incomplete until the reply is whole
+                done = False
+            if done:
+                if reply.error is not None or reply.rowcount != 1:
+                    raise RuntimeError(f"insert failed: {reply.error} ({reply.rowcount} rows)")
+                pos, count = end, count - 1
+                continue
+            chunk = sock.recv(1 << 20)
+            if not chunk:
+                raise ConnectionError("server closed the connection")
+            buf, pos = buf[pos:] + chunk, 0
+
+
+def ingest(args) -> None:
+    ddl, make = TABLES[args.table]
+    width = 6 if args.table == "sales" else 5
+    data = list(make(args.rows))
+    with emulator_process() as (host, port):
+        client = RawClient(host, port)
+        rates = []
+        for k in range(args.repeat):
+            name = f"ingest{k}"
+            client._request(Writer().short(Tag.COMMAND).short(0).int(len(ddl.format(name)))
+                            .padded(ddl.format(name).encode()).short(Tag.EXECUTE)
+                            .short(Tag.RELEASE))
+            sql = f"INSERT INTO {name} VALUES ({', '.join('?' * width)})".encode()
+            _, _, tail = client._request(Writer().short(Tag.PREPARE).short(0).int(len(sql))
+                                         .padded(sql).short(Tag.NDESCRIBE).short(Tag.WANTDONE))
+            stmt_id = struct.unpack_from("!h", tail, 4)[0]
+            bursts = _requests(stmt_id, data, args.burst)
+            t0 = time.perf_counter()
+            _send_load(client.sock, bursts)
+            rates.append(args.rows / (time.perf_counter() - t0))
+            count = f"SELECT COUNT(*) FROM {name}"
+            assert client.drain(count) == 1
+        client.close()
+    print(f"ingest {args.table}: {args.rows:,} rows in bursts of {args.burst}: median "
+          f"{statistics.median(rates):,.0f} rows/s (min {min(rates):,.0f}, "
+          f"max {max(rates):,.0f}) over {args.repeat} runs")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--buffer", type=int, default=64 * 1024)
+    ap.add_argument("--table", choices=sorted(TABLES),
+                    help="serve (or --ingest) this table instead of the default run")
+    ap.add_argument("--columns", nargs="*", default=["*"],
+                    help="column lists to serve with --table, e.g. '*' 'id, amount'")
+    ap.add_argument("--ingest", action="store_true", help="measure loading, not serving")
+    ap.add_argument("--burst", type=int, default=1000, help="--ingest: requests per send")
     args = ap.parse_args()
+    if args.ingest:
+        ingest(args)
+        return
+    if args.table:
+        serve(args)
+        return
     with emulator_process() as (host, port):
         t0 = time.perf_counter()
         load_table(host, port, args.rows)

@@ -44,6 +44,7 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
                           batch_errors: bool = False, chunk_size: int | None = None,
                           chunk_bytes: int | None = None,
                           commit_every_chunk: bool = False,
+                          insert_cursor: bool | None = None,
                           progress: Callable[[int, int, float], Any] | None = None
                           ) -> AsyncCursor:
         """Pipelined in chunks, with ``Cursor.executemany``'s error contract
@@ -61,7 +62,7 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
             seq_of_parameters, named = em.peek(seq_of_parameters)
         plan = em.Plan(self, operation, batch_errors=batch_errors, chunk_size=chunk_size,
                        chunk_bytes=chunk_bytes, commit_every_chunk=commit_every_chunk,
-                       named=named)
+                       named=named, insert_cursor=insert_cursor)
         async with conn._lock:      # no other task runs between a chunk and its repair
             await conn._run(plan.start_gen())
             try:

@@ -52,6 +52,7 @@ class Cursor(ArrowCursorMixin, CursorBase):
                     batch_errors: bool = False, chunk_size: int | None = None,
                     chunk_bytes: int | None = None,
                     commit_every_chunk: bool = False,
+                    insert_cursor: bool | None = None,
                     progress: Callable[[int, int, float], Any] | None = None) -> Cursor:
         """Pipelined in chunks; see ``informix_stream.executemany`` for the
         error contract (which rows are applied when one fails).
@@ -66,7 +67,7 @@ class Cursor(ArrowCursorMixin, CursorBase):
             em.peek(seq_of_parameters)
         plan = em.Plan(self, operation, batch_errors=batch_errors, chunk_size=chunk_size,
                        chunk_bytes=chunk_bytes, commit_every_chunk=commit_every_chunk,
-                       named=named)
+                       named=named, insert_cursor=insert_cursor)
         with conn._lock:           # no other thread runs between a chunk and its repair
             conn._wait(plan.start_gen())
             try:

@@ -28,10 +28,11 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from . import insert_cursor as ic
 from .core import requests as rq
 from .core import statement as st
 from .core.session import FLUSH, Expect
-from .errors import Error, InterfaceError
+from .errors import Error, InterfaceError, NotSupportedError
 from .framing import Writer
 from .messages import StmtType, Tag
 
@@ -181,7 +182,8 @@ class Plan:
 
     def __init__(self, cursor, operation: str, *, batch_errors: bool,
                  chunk_size: int | None, chunk_bytes: int | None,
-                 commit_every_chunk: bool, named: bool = False) -> None:
+                 commit_every_chunk: bool, named: bool = False,
+                 insert_cursor: bool | None = None) -> None:
         self.chunk_size = DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size
         self.chunk_bytes = DEFAULT_CHUNK_BYTES if chunk_bytes is None else chunk_bytes
         if self.chunk_size < 1 or self.chunk_bytes < 1:
@@ -196,6 +198,8 @@ class Plan:
         self.rollback_id: int | None = None
         self.mode = BATCH
         self.is_insert = False
+        self.want_put = insert_cursor
+        self.put: ic.InsertCursor | None = None
         cursor.rowcount = 0
         cursor.batch_errors = [] if batch_errors else None
 
@@ -206,6 +210,14 @@ class Plan:
         self.stmt_id = prepared.stmt_id
         self.is_insert = prepared.describe.stmt_type == StmtType.INSERT
         self.mode = self._choose_mode()
+        if self.want_put is not False and self.order is None:
+            self.put = ic.put_plan(prepared, session.encoding, BindExecute(self.stmt_id).request)
+        if self.want_put and self.put is None:
+            self.finish()
+            raise NotSupportedError(
+                "insert_cursor=True needs INSERT INTO t [(cols)] VALUES (?, ...) with one ? "
+                "per column, positional parameters, and columns of types the insert cursor "
+                "sends (no BYTE/TEXT/LVARCHAR/INTERVAL/SMALLFLOAT/UDT)")
         if self.mode == SAVEPOINT_MODE:
             self.savepoint_id = (yield from st.prepare(session, SAVEPOINT, 0)).stmt_id
 
@@ -219,6 +231,9 @@ class Plan:
     def chunks(self, rows: Iterable[Sequence[Any]], start: int = 0
                ) -> Iterator[tuple[int, list[bytes]]]:
         """Requests in chunks from Python rows (the tuple row source)."""
+        if self.put is not None:
+            return ic.chunks(rows, self.put, self.order, self.count, self.session.encoding,
+                             self.chunk_size, self.chunk_bytes, _at_row, start)
         rows = tuple_rows(rows, self.order, self.count, self.session.encoding)
         return chunk(rows, BindExecute(self.stmt_id),
                      self.chunk_size, self.chunk_bytes, start)
@@ -261,7 +276,8 @@ class Plan:
         """Release the statements: cleanup that cannot fail rides on the next request."""
         for stmt_id in (self.stmt_id, self.savepoint_id, self.rollback_id):
             if stmt_id is not None:
-                self.session.defer_cleanup(rq.release(stmt_id, False))
+                cursor_open = self.put is not None and stmt_id == self.stmt_id
+                self.session.defer_cleanup(rq.release(stmt_id, cursor_open))
         self.stmt_id = self.savepoint_id = self.rollback_id = None
 
     # -- one chunk -----------------------------------------------------------------
@@ -276,6 +292,9 @@ class Plan:
 
     def chunk_gen(self, chunk: tuple[int, list[bytes]], meanwhile=None):
         first, requests = chunk
+        if isinstance(requests, ic.Blocks):
+            yield from self._put_chunk(first, requests, meanwhile)
+            return
         session = self.session
         guard = self._open_chunk()
         expects = session.send_many(requests)
@@ -320,10 +339,7 @@ class Plan:
             cursor.rowcount += applied
             cursor.lastrowid = lastrowid
         if failed is not None and self.mode == UNLOGGED and applied_after:
-            failed.applied_after = applied_after
-            failed.args = (f"{failed.args[0]} (database without logging: rows "
-                           f"{_ranges(applied_after)} after it in the same chunk were "
-                           "applied and cannot be rolled back)",)
+            _note_applied_after(failed, applied_after)
         return failed
 
     def _repair(self, first: int, requests: list[bytes], failed: Error):
@@ -350,6 +366,103 @@ class Plan:
             # that row is the one the caller hears about.
             failed.row_index, upto = again.row_index, again.row_index - first
             failed.args = again.args
+
+    # -- one chunk through the insert cursor --------------------------------------
+    def _put_chunk(self, first: int, blocks: ic.Blocks, meanwhile):
+        session = self.session
+        # OPEN of an insert cursor needs a transaction in a logged database:
+        # batch_errors in autocommit mode gets one per chunk.
+        own_tx = self.mode == BATCH and session.autocommit and session.logged
+        guard = session.send(_BEGIN, opens=True) if own_tx else self._open_chunk()
+        expects = session.send_many(list(blocks), begin=guard is None)
+        yield FLUSH
+        if meanwhile is not None:
+            meanwhile()
+        yield expects[-1]
+        if guard is not None:
+            st.raise_for(guard.reply)
+        failed, discarded = self._put_account(first, blocks, expects)
+        while discarded:         # batch_errors: rows a failed block dropped go again
+            start, stop = discarded.pop(0)
+            items = blocks.items[start - first:stop - first]
+            again = ic.Blocks(*self.put.requests(items), items)
+            expects = session.send_many(list(again))
+            yield FLUSH
+            yield expects[-1]
+            discarded += self._put_account(start, again, expects)[1]
+        if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE):
+            yield from self._put_repair(first, blocks, failed)
+        if own_tx or self.mode == AUTOCOMMIT or (self.commit_every_chunk and self.mode != UNLOGGED):
+            yield from _commit(session)
+        if failed is not None and self.mode != BATCH:
+            raise failed
+
+    def _put_account(self, first: int, blocks: ic.Blocks, expects: list[Expect]
+                     ) -> tuple[Error | None, list[tuple[int, int]]]:
+        """``_account`` for PUT requests: a failed block says how many of its
+        rows went in before the failing one (SQ_PUTERR); the rest of it was
+        discarded -- with batch_errors those (start, stop) row ranges are
+        returned to be sent again."""
+        cursor = self.cursor
+        failed: Error | None = None
+        applied, applied_after, discarded = 0, [], []
+        row = first
+        for expect, count in zip(expects, blocks.counts):
+            reply = expect.reply
+            if reply.error is None:
+                if reply.done_rows != count:
+                    self.session.mark_broken("the server confirmed "
+                                             f"{reply.done_rows} of {count} rows put")
+                    raise InterfaceError(f"the server confirmed {reply.done_rows} of the "
+                                         f"{count} rows put from row {row}: the rows in the "
+                                         "table are unknown, the connection is closed")
+                if failed is not None:
+                    applied_after.extend(range(row, row + count))
+                applied += count
+                row += count
+                continue
+            landed = reply.done_rows + (reply.put_inserted or 0)
+            if failed is not None:
+                applied_after.extend(range(row, row + landed))
+            applied += landed
+            error = _row_error(row + landed, reply)
+            if self.mode == BATCH:
+                cursor.batch_errors.append(error)
+                if row + landed + 1 < row + count:
+                    discarded.append((row + landed + 1, row + count))
+            elif failed is None:
+                failed = error
+            row += count
+        if failed is None or self.mode in (BATCH, UNLOGGED):
+            cursor.rowcount += applied
+        if failed is not None and self.mode == UNLOGGED and applied_after:
+            _note_applied_after(failed, applied_after)
+        return failed, discarded
+
+    def _put_repair(self, first: int, blocks: ic.Blocks, failed: Error):
+        """``_repair`` for PUT: undo the chunk, put exactly the rows before the failing one."""
+        session = self.session
+        upto = failed.row_index - first
+        while True:
+            yield from self._undo_chunk()
+            guard = self._open_chunk()
+            items = blocks.items[:upto]
+            again = ic.Blocks(*self.put.requests(items), items)
+            expects = session.send_many(list(again), begin=guard is None)
+            yield FLUSH
+            if guard is not None and not expects:
+                yield guard
+            if expects:
+                yield expects[-1]
+            if guard is not None:
+                st.raise_for(guard.reply)
+            if not expects:
+                return
+            again_failed, _ = self._put_account(first, again, expects)
+            if again_failed is None:
+                return
+            failed.row_index, upto = again_failed.row_index, again_failed.row_index - first
+            failed.args = again_failed.args
 
     def _undo_chunk(self):
         session = self.session
@@ -379,6 +492,13 @@ def _row_error(index: int, reply) -> Error:
     raise AssertionError("a failed reply without an error")  # pragma: no cover
 
 
+def _note_applied_after(failed: Error, applied_after: list[int]) -> None:
+    failed.applied_after = applied_after
+    failed.args = (f"{failed.args[0]} (database without logging: rows "
+                   f"{_ranges(applied_after)} after it in the same chunk were "
+                   "applied and cannot be rolled back)",)
+
+
 def _ranges(indices: list[int]) -> str:
     return f"{indices[0]}..{indices[-1]}" if len(indices) > 1 else str(indices[0])
 
@@ -396,7 +516,8 @@ class ProgressReport:
 
     def chunk_done(self, chunk: tuple[int, list[bytes]]) -> None:
         first, requests = chunk
-        self.rows = first + len(requests)
+        counts = getattr(requests, "counts", None)
+        self.rows = first + (len(requests) if counts is None else sum(counts))
         self.sent += sum(map(len, requests))
         if self.callback is not None:
             self.callback(self.rows, self.sent, time.perf_counter() - self.start)

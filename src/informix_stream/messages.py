@@ -11,6 +11,10 @@ methods) and informix-driver's PDU builders; docs/protocol.md has the tables.
 The choices that depend on negotiated capabilities are fixed to what a real
 14.10 server negotiates with both clients: 4-byte SQL text lengths, 4-byte
 error offsets, 2-byte tuple size in DESCRIBE, 4-byte row counts in SQ_DONE.
+
+This module is longer than 600 lines because every request layout must be
+parsed in one place (see above); the insert cursor's SQ_PUT/SQ_PUTERR took it
+past the limit.
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ class Tag(IntEnum):
     ERR = 13
     TUPLE = 14
     DONE = 15
+    PUT = 17
+    PUTERR = 18
     CMMTWORK = 19
     RBWORK = 20
     NDESCRIBE = 22
@@ -117,6 +123,14 @@ class StmtId(NamedTuple):
 
 class Bind(NamedTuple):
     values: list
+
+
+class Put(NamedTuple):
+    """SQ_PUT ``[int tuple size][short rows][rows, each padded to even]``:
+    rows for the open insert cursor, in the row format of SQ_TUPLE (JDBC
+    ``IfxSqli.sendPut``)."""
+    size: int
+    rows: list  # each row image (bytes), without its pad
 
 
 class NFetch(NamedTuple):
@@ -231,7 +245,15 @@ _PARSERS.update({
     Tag.RET_TYPE: lambda r, _rp: _parse_ret_type(r),
     Tag.FETCHBLOB: lambda r, _rp: FetchBlob(r.raw(56)),
     Tag.BBIND: lambda r, _rp: _parse_blob_bind(r),
+    Tag.PUT: lambda r, _rp: _parse_put(r),
 })
+
+
+def _parse_put(r: Reader) -> Put:
+    size, count = r.int(), r.short()
+    if size < 0 or count < 0:
+        raise ProtocolError(f"SQ_PUT of {count} rows of {size} bytes")
+    return Put(size, [r.padded(size) for _ in range(count)])
 
 
 def _parse_blob_bind(r: Reader) -> BlobBind:
@@ -330,6 +352,12 @@ def write_done(w: Writer, rows: int, rowid: int = 0, serial: int = 0,
     w.short(Tag.DONE).short(warnings).int(rows).int(rowid).int(serial)
 
 
+def write_puterr(w: Writer, inserted: int, sqlcode: int, isam: int, near: bytes) -> None:
+    """SQ_PUTERR: the rows of the failed PUT that were inserted before the
+    failing one, then SQ_ERR's body without its tag (JDBC receivePutErr)."""
+    w.short(Tag.PUTERR).int(inserted).short(sqlcode).short(isam).int(0).short_string(near)
+
+
 def write_cost(w: Writer, est_rows: int, est_cost: int) -> None:
     w.short(Tag.COST).int(est_rows).int(est_cost)
 
@@ -399,7 +427,7 @@ class Reply:
     __slots__ = ("rows", "describe", "rowcount", "serial", "warnings", "error",
                  "serial8", "bigserial", "tupid", "protocols", "closed",
                  "version", "exited", "done", "decode_error", "encoding", "blob",
-                 "blob_limit", "blob_ended")
+                 "blob_limit", "blob_ended", "done_rows", "put_inserted")
 
     def __init__(self, rows: list | None = None, encoding: str = "iso-8859-1") -> None:
         self.rows = [] if rows is None else rows
@@ -421,6 +449,8 @@ class Reply:
         self.blob: bytearray | None = None   # SQ_FETCHBLOB's reply collects here
         self.blob_limit = 0                  # the size its descriptor declared
         self.blob_ended = False              # the zero-length SQ_BLOB arrived
+        self.done_rows = 0                   # the row counts of all its SQ_DONEs
+        self.put_inserted: int | None = None  # SQ_PUTERR: rows in before the error
 
 
 # The tuple size is read unsigned: a negative size then fails the same
@@ -491,6 +521,7 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
             if pos + 16 > end:
                 return pos, False
             reply.warnings, reply.rowcount, _, reply.serial = _DONE.unpack_from(buf, pos + 2)
+            reply.done_rows += reply.rowcount
             reply.done = True
             pos += 16
             continue
@@ -513,7 +544,9 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
 def _parse_reply_message(tag: int, r: Reader, reply: Reply) -> bool:
     if tag == Tag.EOT:
         return True
-    if tag == Tag.ERR:
+    if tag == Tag.ERR or tag == Tag.PUTERR:
+        if tag == Tag.PUTERR:
+            reply.put_inserted = r.int()
         sqlcode, isam, offset = r.short(), r.short(), r.int()
         # a message is diagnostics: a byte the code set lacks must not hide it
         text = r.short_string().decode(reply.encoding, "replace")

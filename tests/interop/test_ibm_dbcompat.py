@@ -31,12 +31,7 @@ pytestmark = pytest.mark.interop
 
 # Differences still open, each named by the feature it lacks (strict: a fix
 # that makes one pass turns its xfail into a failure, to be removed here).
-_GAPS = {
-    "ops.json": (
-        "system catalog of a real database: IBM's server answers count(*) FROM systables WHERE tabid < 99 "
-        "/ < 10 / < 11 with 69 / 9 / 10 (its sys* tables at their fixed tabids); the emulator answers "
-        "7 / 5 / 5, listing only its few catalog tables (issue 11 item 4)"),
-}
+_GAPS: dict[str, str] = {}
 
 # IBM's database was UTF-8: its URL set no DB_LOCALE (results_java_ifxjdbc.debug.log), so the driver
 # took the code set from systables' ' GL_COLLATE' row (IfxSqliConnect.setDatabaseLocale), and

@@ -11,6 +11,8 @@ DATETIME/INTERVAL precision is the digit count plus one separator per field.
 
 from __future__ import annotations
 
+import datetime
+import decimal
 import os
 import subprocess
 from collections.abc import Iterator
@@ -18,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from test_driver import private  # noqa: F401 - a fixture: a private emulator recording requests
 
 from .jdbc_runner import (
     CLASSPATH_SCRIPT,
@@ -619,3 +623,46 @@ def test_routines_through_call_and_execute_procedure(jdbc: JdbcClient, ifx_targe
     assert records_of(records, "execute") == [("1", "r1"), ("2", "r2")]
     errors = records_of(records, "ERROR")
     assert len(errors) == 1 and errors[0][0] == "-746" and "spl says no" in errors[0][1], errors
+
+
+# ------------------------------------------------------------- insert cursors
+
+
+@pytest.mark.interop
+@pytest.mark.parametrize("duplicate", [-1, 1500])
+def test_jdbc_batch_through_an_insert_cursor(jdbc: JdbcClient, private: Any,
+                                             duplicate: int) -> None:
+    """IBM's driver with IFX_USEPUT=1 loads a batch through an insert cursor
+    (SQ_PUT messages, as the emulator saw them) and what it PUT reads back
+    exactly with ours; a duplicate key in the middle of the batch reaches it
+    as its error (-239/-268 family) and the rows before it are what the
+    commit keeps, as the server's SQ_PUTERR count says."""
+    import informix_stream
+    from informix_stream.messages import Put
+
+    table = f"putb_{os.getpid()}_{duplicate + 1}"
+    kw = dict(host=private.host, port=private.port, user=private.user,
+              password=private.password, database=private.database, autocommit=True)
+    with informix_stream.connect(**kw) as conn:
+        conn.cursor().execute(f"CREATE TABLE {table} (id INTEGER UNIQUE, name VARCHAR(20),"
+                              " amount DECIMAL(10,2), day DATE)")
+    start = len(private.rec)
+    records = jdbc.run(private, "putbatch", table, "3000", str(duplicate)).check().records
+    puts = sum(isinstance(m, Put) for msgs in private.rec.messages(start) for m in msgs)
+    assert puts > 0                                  # JDBC really used the insert cursor
+    with informix_stream.connect(**kw) as conn:
+        cur = conn.cursor()
+        cur.execute(f"SELECT count(*), min(id), max(id), sum(amount) FROM {table}")
+        count, low, high, total = cur.fetchone()
+        cur.execute(f"SELECT name, amount, day FROM {table} WHERE id = 1234")
+        sample = cur.fetchall()
+        cur.execute(f"DROP TABLE {table}")
+    if duplicate < 0:
+        # JDBC reports the insert cursor's total on the first entry and
+        # SUCCESS_NO_INFO (-2) on the others: 3000 + 2999 * -2.
+        assert records_of(records, "counts") == [("3000", "-2998", "[-2, 3000]")]
+        assert (count, low, high) == (3000, 0, 2999)
+        assert sample == [("name 1234", decimal.Decimal("12.34"), datetime.date(2020, 8, 22))]
+    else:
+        assert records_of(records, "ERROR"), records
+        assert count == duplicate and high == duplicate - 1

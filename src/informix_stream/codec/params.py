@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import functools
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -212,6 +213,7 @@ def _read_str(r: Reader, encoding: str, n: int) -> str:
         raise ProtocolError(f"parameter text is not {encoding}") from exc
 
 
+@functools.lru_cache(maxsize=256)
 def _temporal_type(code: TypeCode, prec: int) -> ColumnType:
     """Validate a DATETIME/INTERVAL qualifier sent by a client."""
     ctype = ColumnType(code, prec & 0xFFFF)
@@ -243,12 +245,7 @@ def _read_packed(r: Reader, code: TypeCode, prec: int) -> object:
     raw = r.padded(r.short())
     if len(raw) < 2 or is_bcd_null(raw):
         return None
-    if code in (TypeCode.DECIMAL, TypeCode.MONEY):
-        return _param_decimal(raw, prec)
-    ctype = _temporal_type(code, prec)
-    if code == TypeCode.DATETIME:
-        return datetime_value(raw, ctype)
-    return interval_value(raw, ctype)
+    return _packed_value(raw, code, prec)
 
 
 def _read_int(r: Reader, code: TypeCode) -> int | None:
@@ -332,6 +329,41 @@ def _text_param_reader(reader: Reader, buf: bytes | bytearray | memoryview, pos:
     return text
 
 
+def _packed_param_reader(reader: Reader, buf: bytes | bytearray | memoryview, pos: int,
+                         encoding: str) -> object:
+    """DECIMAL/MONEY/DATETIME/INTERVAL: a short length, then the packed
+    bytes.  Only the code and precision it needs are re-read from the head;
+    any block the slow reader would refuse or decode otherwise goes to it."""
+    start = pos + 2
+    if start > reader.end:
+        return _SLOW
+    n = _SHORT.unpack_from(buf, pos)[0]
+    stop = start + n
+    if n < 2 or stop + (n & 1) > reader.end:
+        return _SLOW
+    code, _, prec = _PARAM_HEAD.unpack_from(buf, pos - 6)
+    raw = bytes(buf[start:stop])
+    if is_bcd_null(raw):
+        value = None
+    else:
+        try:
+            value = _packed_value(raw, TypeCode(code), prec)
+        except (ProtocolError, DataError, ArithmeticError, ValueError):
+            return _SLOW
+    reader.pos = stop + (n & 1)
+    return value
+
+
+def _packed_value(raw: bytes, code: TypeCode, prec: int) -> object:
+    """What _read_packed makes of a non-NULL block."""
+    if code in (TypeCode.DECIMAL, TypeCode.MONEY):
+        return _param_decimal(raw, prec)
+    ctype = _temporal_type(code, prec)
+    if code == TypeCode.DATETIME:
+        return datetime_value(raw, ctype)
+    return interval_value(raw, ctype)
+
+
 _INT_PARAM_READER = _fixed_param_reader(_INT, -0x80000000)
 _BIGINT_PARAM_READER = _fixed_param_reader(_BIGINT, -0x8000000000000000)
 _PARAM_READERS: dict[int, _FastReader] = {
@@ -343,6 +375,7 @@ _PARAM_READERS: dict[int, _FastReader] = {
     TypeCode.FLOAT: _fixed_param_reader(_DOUBLE, None),
     TypeCode.SMALLFLOAT: _fixed_param_reader(_REAL, None),
     TypeCode.DATE: _fixed_param_reader(_INT, None, date_from_days),
+    **{code: _packed_param_reader for code in PACKED_CODES},
 }
 # Type shorts whose block has no extended owner/name: a NULL needs no more.
 _PLAIN_PARAM_CODES = frozenset([*range(TypeCode.SERIAL8 + 1), TypeCode.BIGINT,

@@ -21,7 +21,7 @@ from .rowencode_ref import CELL_ENCODERS, cellwise_encoder, cellwise_tuple_encod
 from .scalars import EPOCH_ORDINAL, FLOAT_STRUCT, INT_NULL, INT_STRUCT, _UTF8_NAMES, fit_encoded
 from .typeinfo import VARCHAR_CODES, ColumnType, TypeCode
 
-__all__ = ["make_row_encoder", "make_tuple_encoder"]
+__all__ = ["cell_width", "make_row_encoder", "make_tuple_encoder"]
 
 
 def make_row_encoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
@@ -78,6 +78,27 @@ class _EncoderPlan:
         self.prelude += [f"{var} = {make}", f"n{var} = len({var})"]
         self.fields.append(("{0}s", var))
         self.lengths.append(f"n{var}")
+
+
+def cell_width(ctype: ColumnType) -> int | None:
+    """Bytes one cell of ``ctype`` takes in the images these encoders make
+    (the layout ``_plan_cell`` writes), so a server keeping images can cut
+    cells out of them; None for a VARCHAR/NVARCHAR cell, whose first byte is
+    its length.  ValueError for a cell of any other variable length."""
+    code = ctype.code
+    if code == TypeCode.DATE:
+        return 4
+    if code in INT_STRUCT:
+        return INT_STRUCT[code].size
+    if code in FLOAT_STRUCT:
+        return FLOAT_STRUCT[code].size
+    if code in (TypeCode.CHAR, TypeCode.NCHAR):
+        return ctype.length
+    if code in VARCHAR_CODES:
+        return None
+    if code in CELL_ENCODERS and code not in (TypeCode.LVARCHAR, TypeCode.BOOLEAN):
+        return 10 if code in (TypeCode.INT8, TypeCode.SERIAL8) else ctype.wire_width
+    raise ValueError(f"no fixed cell layout for {code.name}")
 
 
 def _float_null(packer: struct.Struct) -> float | None:

@@ -203,11 +203,12 @@ class ClientSession:
         self._op.append(expect)
         return expect
 
-    def send_many(self, bodies: list[bytes]) -> list[Expect]:
-        """Queue requests back to back (a pipelined chunk); their Expects."""
+    def send_many(self, bodies: list[bytes], begin: bool = False) -> list[Expect]:
+        """Queue requests back to back (a pipelined chunk); their Expects
+        (``begin``: as ``send``'s, for the first)."""
         if not bodies:
             return []
-        first = self.send(bodies[0])
+        first = self.send(bodies[0], begin=begin)
         out = self._out
         out += EOT.join(bodies[1:])
         if len(bodies) > 1:

@@ -15,15 +15,16 @@ from informix_stream.codecs import ColumnType, TypeCode, parse_type
 from informix_stream.errors import DataError
 from informix_stream.locales import DEFAULT_LOCALE, Locale, parse_locale
 
-from .statements import (IMAGE_COLUMN, Bind, ColumnDef, CreateIndex, CreateTable, Drop, SqlError,
+from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable, Drop, SqlError,
                          TableDef, exact_decimal)
-from . import blobs
+from . import blobs, syscatalog
 from .sequences import SEQUENCE_DDL, Sequences
 from .spl_catalog import ROUTINE_DDL, SYSTEM_TABLES as SPL_SYSTEM_TABLES
 from .logmode import read_logging
+from .typerules import TODAY_SQL
 from .values import DAY0, TEXT_CODES, ExactAvg, ExactSum, decimal_order, image_maker, writer_for
 
-OWNER = "informix"
+OWNER = syscatalog.OWNER
 _STORAGE = {TypeCode.FLOAT: "REAL", TypeCode.SMALLFLOAT: "REAL", TypeCode.DECIMAL: "BLOB",
             TypeCode.MONEY: "BLOB", TypeCode.DATETIME: "TEXT", TypeCode.BYTE: "BLOB",
             TypeCode.TEXT: "BLOB"}     # BYTE/TEXT: a reference into _ifx_blobs (blobs.py)
@@ -40,35 +41,6 @@ class _Index:
     columns: list[str]
     unique: bool
     constraint: str | None      # 'P', 'U' or None for a plain index
-
-
-def _system_tables() -> dict[str, list[tuple[str, str]]]:
-    v128, c32 = "VARCHAR(128)", "CHAR(32)"
-    return {
-        "systables": [("tabname", v128), ("owner", c32), ("partnum", "INTEGER"),
-                      ("tabid", "INTEGER"), ("rowsize", "SMALLINT"), ("ncols", "SMALLINT"),
-                      ("nindexes", "SMALLINT"), ("nrows", "FLOAT"), ("created", "DATE"),
-                      ("version", "INTEGER"), ("tabtype", "CHAR(1)"),
-                      ("locklevel", "CHAR(1)"), ("npused", "FLOAT"),
-                      ("fextsize", "INTEGER"), ("nextsize", "INTEGER"),
-                      ("flags", "SMALLINT"), ("site", v128), ("dbname", v128)],
-        "syscolumns": [("colname", v128), ("tabid", "INTEGER"), ("colno", "SMALLINT"),
-                       ("coltype", "SMALLINT"), ("collength", "SMALLINT"),
-                       ("colmin", "INTEGER"), ("colmax", "INTEGER"),
-                       ("extended_id", "INTEGER")],
-        "sysindexes": [("idxname", v128), ("owner", c32), ("tabid", "INTEGER"),
-                       ("idxtype", "CHAR(1)"), ("clustered", "CHAR(1)"),
-                       *[(f"part{i}", "SMALLINT") for i in range(1, 9)]],
-        "sysconstraints": [("constrid", "INTEGER"), ("constrname", v128), ("owner", c32),
-                           ("tabid", "INTEGER"), ("constrtype", "CHAR(1)"),
-                           ("idxname", v128)],
-        # IBM Informix Guide to SQL: Reference, "SYSSEQUENCES".
-        "syssequences": [("seqid", "INTEGER"), ("tabid", "INTEGER"), ("start_val", "INT8"),
-                         ("inc_val", "INT8"), ("max_val", "INT8"), ("min_val", "INT8"),
-                         ("cycle", "CHAR(1)"), ("restart_val", "INT8"), ("cache", "INTEGER"),
-                         ("order", "CHAR(1)")],
-        **SPL_SYSTEM_TABLES,
-    }
 
 
 # The locale rows of systables (tabids 90 and 91, tabtype 'L', the locale in
@@ -89,26 +61,6 @@ CREATE TABLE IF NOT EXISTS _ifx_columns (
 CREATE TABLE IF NOT EXISTS _ifx_indexes (
     idxname TEXT PRIMARY KEY, tabid INTEGER, idxtype TEXT, constrtype TEXT, cols TEXT,
     constrid INTEGER);
-CREATE VIEW IF NOT EXISTS systables AS SELECT tabname, owner, tabid * 1048576 AS partnum,
-    tabid, rowsize, ncols,
-    (SELECT count(*) FROM _ifx_indexes i WHERE i.tabid = t.tabid) AS nindexes,
-    0.0 AS nrows, created, 1 AS version, tabtype, 'R' AS locklevel, 0.0 AS npused,
-    16 AS fextsize, 16 AS nextsize, 0 AS flags, NULL AS site, NULL AS dbname
-    FROM _ifx_tables t
-    UNION ALL SELECT tabname, 'informix', 0, tabid, 0, 0, 0, 0.0, NULL, 1, 'L', 'R', 0.0,
-    0, 0, 0, site, NULL FROM _ifx_locale;
-CREATE VIEW IF NOT EXISTS syscolumns AS SELECT colname, tabid, colno,
-    syscoltype AS coltype, collength, NULL AS colmin, NULL AS colmax, extended_id
-    FROM _ifx_columns;
-CREATE VIEW IF NOT EXISTS sysindexes AS SELECT idxname, '{OWNER}' AS owner, tabid, idxtype,
-    'F' AS clustered, {", ".join(
-        f"(SELECT c.colno FROM _ifx_columns c WHERE c.tabid = i.tabid AND c.colname = "
-        f"(SELECT value FROM json_each(i.cols) WHERE key = {k})) AS part{k + 1}"
-        for k in range(8))}
-    FROM _ifx_indexes i;
-CREATE VIEW IF NOT EXISTS sysconstraints AS SELECT constrid, idxname AS constrname,
-    '{OWNER}' AS owner, tabid, constrtype, idxname FROM _ifx_indexes
-    WHERE constrtype IS NOT NULL;
 """
 
 
@@ -148,7 +100,11 @@ class Database:
         self.keeper.executescript(SEQUENCE_DDL)      # databases made before sequences too
         self.keeper.execute(blobs.SIDE_TABLE_DDL)   # databases made before BYTE/TEXT too
         self.keeper.executescript(ROUTINE_DDL)      # SPL routines (spl_session.py)
-        self._register_system_tables()
+        syscatalog.install(self.keeper, dt.date.today().toordinal() - DAY0,
+                           lambda name, typ: column_sql(ColumnDef(name, parse_type(typ))),
+                           lambda conn, tabid, colno, name, typ: add_column(
+                               conn, tabid, colno, ColumnDef(name, parse_type(typ))),
+                           SPL_SYSTEM_TABLES)
         self.sequences = Sequences()
         self._settle_locale()
         self.logging = read_logging(self.keeper)
@@ -194,24 +150,6 @@ class Database:
             self.failures.error = exc
             raise
 
-    def _register_system_tables(self) -> None:
-        """Catalog rows for the system tables a database lacks (all of them
-        when it is new; those added since, for one made by an older version)."""
-        today = dt.date.today().toordinal() - DAY0
-        present = {name for (name,) in self.keeper.execute("SELECT tabname FROM _ifx_tables")}
-        with self.keeper:
-            self.keeper.execute("BEGIN")
-            for tabid, (tabname, cols) in enumerate(_system_tables().items(), start=1):
-                if tabname in present:
-                    continue
-                self.keeper.execute(
-                    "INSERT INTO _ifx_tables (tabid, tabname, owner, created, tabtype, ncols,"
-                    " rowsize) VALUES (?, ?, ?, ?, 'T', ?, 0)",
-                    (tabid, tabname, OWNER, today, len(cols)))
-                for colno, (colname, type_text) in enumerate(cols, start=1):
-                    ctype = parse_type(type_text)
-                    _add_column(self.keeper, tabid, colno, ColumnDef(colname, ctype))
-
     def schema_changed(self) -> None:
         """Forget every translation: the catalog they were made against changed."""
         self.generation += 1
@@ -227,9 +165,10 @@ class Database:
             imaged = {name for (name,) in conn.execute(
                 "SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) p"
                 " WHERE m.type = 'table' AND p.name = ?", (IMAGE_COLUMN,))}
-            for tabid, tabname in conn.execute(
-                    "SELECT tabid, tabname FROM _ifx_tables WHERE tabtype <> 'Q'"):
-                tables[tabname] = TableDef(tabname, [], tabname in imaged)
+            for tabid, tabname, tabtype in conn.execute(
+                    "SELECT tabid, tabname, tabtype FROM _ifx_tables WHERE tabtype <> 'Q'"):
+                tables[tabname] = TableDef(tabname, [], tabname in imaged,
+                                           view=tabtype == "V")
                 tabids[tabname] = tabid
                 names[tabid] = tabname
             for tabid, colname, coltype, collength, defsql, start in conn.execute(
@@ -372,12 +311,30 @@ def create_table(db: Database, conn: sqlite3.Connection, ddl: CreateTable) -> No
                  (tabid, ddl.name, OWNER, dt.date.today().toordinal() - DAY0,
                   len(ddl.columns), sum(c.type.wire_width for c in ddl.columns)))
     for colno, col in enumerate(ddl.columns, start=1):
-        _add_column(conn, tabid, colno, col)
+        add_column(conn, tabid, colno, col)
+        _record_column_rules(conn, tabid, colno, col)
     for seq, (cname, cols, primary) in enumerate(ddl.uniques, start=1):
         name = cname or f"u{tabid}_{seq}"
         _add_index(db, conn, _Index(name, ddl.name, cols, True, "P" if primary else "U"),
                    tabid)
+    for name, text in ddl.check_sources:
+        syscatalog.record_check(conn, tabid, name, text)
     db.reload(conn)
+
+
+def _record_column_rules(conn: sqlite3.Connection, tabid: int, colno: int,
+                         col: ColumnDef) -> None:
+    """sysconstraints/sysdefaults rows of one column: an 'N' constraint for
+    NOT NULL (not for SERIAL, whose NOT NULL is implied), its DEFAULT."""
+    if not col.type.nullable and col.type.code not in SERIAL_CODES:
+        syscatalog.record_not_null(conn, tabid, colno)
+    default = col.default
+    if isinstance(default, Bind):
+        syscatalog.record_default(conn, tabid, colno, "L", str(default.const))
+    elif isinstance(default, str):
+        # The dialect hands TODAY/CURRENT/USER over as SQLite SQL.
+        kind = "U" if default == "'informix'" else "T" if TODAY_SQL in default else "C"
+        syscatalog.record_default(conn, tabid, colno, kind, None)
 
 
 def _image_triggers(table: str, columns: Sequence[ColumnDef]) -> list[str]:
@@ -394,7 +351,7 @@ def _image_triggers(table: str, columns: Sequence[ColumnDef]) -> list[str]:
             f" BEGIN {refresh} END"]
 
 
-def _add_column(conn: sqlite3.Connection, tabid: int, colno: int, col: ColumnDef) -> None:
+def add_column(conn: sqlite3.Connection, tabid: int, colno: int, col: ColumnDef) -> None:
     """Record a column: ``coltype`` is the type the engine stores, while
     syscolumns shows ``syscoltype``/``extended_id`` as Informix does, with
     LVARCHAR and BOOLEAN as built-in opaque types."""
@@ -423,7 +380,8 @@ def _add_index(db: Database, conn: sqlite3.Connection, idx: _Index, tabid: int) 
     sqlite_index(conn, idx.name, idx.name, idx.table, idx.columns, idx.unique)
     conn.execute("INSERT INTO _ifx_indexes VALUES (?, ?, ?, ?, ?, ?)",
                  (idx.name, tabid, "U" if idx.unique else "D", idx.constraint,
-                  _json_text(idx.columns), len(db.indexes) + 1))
+                  _json_text(idx.columns),
+                  syscatalog.next_constrid(conn) if idx.constraint else None))
     db.indexes[idx.name] = idx
 
 
@@ -457,6 +415,7 @@ def drop(db: Database, conn: sqlite3.Connection, ddl: Drop) -> None:
         raise SqlError(-201, 0, ddl.name, "system catalog tables cannot be dropped")
     blobs.free_table(conn, ddl.name, db.tables[ddl.name].columns)
     conn.execute(f'DROP TABLE "{ddl.name}"')
+    syscatalog.forget_table(conn, tabid)
     for meta in ("_ifx_tables", "_ifx_columns", "_ifx_indexes"):
         conn.execute(f"DELETE FROM {meta} WHERE tabid = ?", (tabid,))
     for key in [k for k in db.counters if k[0] == ddl.name]:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from .catalog import OWNER, create_index, create_table, drop
 from .sequences import CreateSequence
 from .spl_session import CreateRoutine, DropRoutine
+from . import views
 from .statements import CreateIndex, CreateTable, Drop, SqlError, StatementKind, Translation
 
 
@@ -34,11 +35,21 @@ class DdlRunner:
                 create_table(self._db, self._conn, ddl)
             elif isinstance(ddl, CreateIndex):
                 create_index(self._db, self._conn, ddl)
+            elif isinstance(ddl, views.CreateView):
+                views.create(self._db, self._conn, ddl, self._db.next_tabid(self._conn), OWNER)
+                self._db.reload(self._conn)
+            elif isinstance(ddl, Drop) and ddl.what == "VIEW":
+                if views.drop(self._db, self._conn, ddl.name, ddl.if_exists):
+                    self._db.reload(self._conn)
             elif isinstance(ddl, Drop):
                 drop(self._db, self._conn, ddl)
+                if ddl.what == "TABLE":
+                    views.drop_dependents(self._conn)
+                    self._db.reload(self._conn)
             elif isinstance(ddl, (CreateRoutine, DropRoutine)):
                 self._routine_ddl(ddl)
-        if isinstance(ddl, CreateTable) or (isinstance(ddl, Drop) and ddl.what == "TABLE"):
+        if isinstance(ddl, (CreateTable, views.CreateView)) or (
+                isinstance(ddl, Drop) and ddl.what in ("TABLE", "VIEW")):
             versions = self._db.table_versions
             versions[ddl.name] = versions.get(ddl.name, 0) + 1
         self._db.schema_changed()

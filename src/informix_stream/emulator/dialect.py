@@ -19,9 +19,12 @@ from informix_stream.codecs import ColumnType, TypeCode
 
 from .statements import (IMAGE_COLUMN, NOT_SUPPORTED, Bind, ColumnDef, SqlError, StatementKind,
                          TableDef, Translation, exact_decimal)
+from .outer_joins import has_informix_outer, rewrite_outer
 from .tokens import COLLECTIONS, Token, quote, tokenize
 from .translate_ddl import DdlRules
 from .translate_expr import ExprRules
+from .translate_with import CteRules
+from .views import ViewRules
 from .translate_select import SelectRules
 from .translate_write import WriteRules
 from .typerules import (CLAUSE_END, CMP_OPS, DECIMAL_CODES, FUNCTION_RENAMES, INT_CODES,
@@ -50,6 +53,8 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
         raise SqlError(-201, message="empty statement")
     if any(t.kind == "word" and t.text == IMAGE_COLUMN.upper() for t in tokens):
         raise SqlError(-217, 0, IMAGE_COLUMN, f"column {IMAGE_COLUMN} not found")
+    if has_informix_outer(tokens):
+        tokens = rewrite_outer(tokens, lookup)
     try:
         return _Translator(sql, tokens, lookup, sequences, functions or {}).run()
     except (IndexError, ValueError):
@@ -57,7 +62,13 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
         raise SqlError(-201, message="a syntax error has occurred") from None
 
 
-class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
+# Words SQLite reserves that Informix catalog columns are named
+# (sysdefaults.default, sysreferences.primary, syssequences.order): after
+# "alias." they can only be a column and are quoted for SQLite.
+_SQLITE_RESERVED = frozenset({"DEFAULT", "PRIMARY", "ORDER", "CHECK", "GROUP", "INDEX"})
+
+
+class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRules):
     """Single-use translator over one statement's tokens."""
 
     def __init__(self, sql: str, tokens: list[Token], lookup: Lookup,
@@ -70,7 +81,11 @@ class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
         self.sequences = sequences
         self.nextvals: set[str] = set()
         self.binds: list[Bind] = []
-        self.param_count = sum(1 for t in tokens if t.kind == "param")
+        # Each marker's client index, by its place in the text: the outer-join
+        # rewrite moves WHERE conditions (and their markers) into ON clauses.
+        self.param_numbers = {pos: n for n, pos in
+                              enumerate(sorted(t.pos for t in tokens if t.kind == "param"))}
+        self.param_count = len(self.param_numbers)
         self.scope: list[tuple[str, TableDef]] = []   # (alias, table) of every FROM
 
     # -- token helpers ----------------------------------------------------
@@ -157,10 +172,7 @@ class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
         if first in ("LOCK", "UNLOCK", "CLOSE"):
             return Translation(StatementKind.OTHER)
         if first == "WITH":
-            # Informix 14.10+ has common table expressions; the emulator does
-            # not yet, and must not blame valid SQL for it.
-            raise SqlError(NOT_SUPPORTED, message="WITH (common table expressions) is not "
-                                                  "supported by the emulator")
+            return self.with_select()
         if self.text(0) == "(":
             return self.select()
         raise SqlError(-201, message=f"unsupported statement {self.toks[0].raw}")
@@ -214,6 +226,10 @@ class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
                 if step:
                     i += step
                     continue
+                if self.text(i - 1) == "." and t.text in _SQLITE_RESERVED:
+                    out.append(f'"{t.raw.lower()}"')    # d.default, r.primary (catalog)
+                    i += 1
+                    continue
                 out.append(t.raw)
             elif t.kind == "str":
                 if in_from and self.text(i + 1) == ".":
@@ -266,7 +282,7 @@ class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
         return tdef.sql_name if aliased else tdef.sql_ref()
 
     def param_index(self, i: int) -> int:
-        return sum(1 for t in self.toks[:i] if t.kind == "param")
+        return self.param_numbers[self.toks[i].pos]
 
     def literal(self, i: int, out: list[str]) -> None:
         """Emit a string literal; ones compared with typed columns become binds."""
@@ -343,6 +359,10 @@ class _Translator(SelectRules, WriteRules, DdlRules, ExprRules):
             return close + 1 - i
         if w == "MATCHES":
             out.append("GLOB")
+            return 1
+        if w == "MINUS":
+            # Informix's name for EXCEPT (set operators, 11.70+).
+            out.append("EXCEPT")
             return 1
         if w == "USER" and nxt != "(":
             out.append("'informix'")

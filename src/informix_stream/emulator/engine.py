@@ -61,6 +61,7 @@ from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error
 from .statements import NOT_SUPPORTED, ResultColumn, SqlError, StatementKind, Translation
 from .temp_tables import TempTables
+from .image_slice import make_slicer
 from . import blobs
 from .values import image_failure, row_converter, writer_for
 
@@ -188,6 +189,10 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
     def database(self) -> Database:
         return self._db
 
+    def table_def(self, name: str):
+        """The table a name means in this session (temp tables shadow)."""
+        return self._temps.lookup(self._db.tables)(name)
+
     def _need_log(self) -> None:
         """-256: a database without logging has no transactions (logmode.py)."""
         if not self._db.logging.logged:
@@ -298,9 +303,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         versions = self._db.table_versions
         depends = {name: versions.get(name, 0)
                    for name in set(_WORD.findall(sql.lower())) if name in self._db.tables}
-        convert = None
-        if t.kind is StatementKind.SELECT and t.columns:
-            convert = _images if t.encoded else row_converter(t.columns) or _identity
+        convert = _row_maker(t) if t.kind is StatementKind.SELECT and t.columns else None
         return Prepared(sql, t.kind, t.columns, t.param_count, param_types, t.table, t,
                         binds, direct, convert, image=self._image_binder(t), depends=depends)
 
@@ -424,7 +427,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
             raise map_error(exc, stmt.kind, self._db) from None
         encoded = stmt.translation.encoded
         if stmt.convert is None and stmt.columns:
-            stmt.convert = _images if encoded else row_converter(stmt.columns) or _identity
+            stmt.convert = _row_maker(stmt.translation)
         convert = None if stmt.convert is _identity else stmt.convert
         source = RowSource(cursor, stmt.columns, convert, stmt.kind, encoded)
         if reader is not None:
@@ -546,6 +549,20 @@ _first = operator.itemgetter(0)
 
 def _images(rows: list) -> list:
     return list(map(_first, rows))
+
+
+def _row_maker(t: Translation) -> Callable[[list], list]:
+    """What turns a SELECT's SQLite rows into what its cursor serves: whole
+    stored images as they are, cells cut out of them for a projection
+    (image_slice.py), or values converted for the row encoder."""
+    if not t.encoded:
+        return row_converter(t.columns) or _identity
+    if t.image_cells is None:
+        return _images
+    cut = make_slicer(*t.image_cells)
+    if cut is None:     # the translator only picks cells with a layout
+        raise AssertionError(f"no cell layout for {t.image_cells}")
+    return cut
 
 
 class _Savepoint:

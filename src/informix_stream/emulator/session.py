@@ -30,11 +30,11 @@ from .. import codecs
 from ..framing import Writer
 from ..locales import Locale
 from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
-                        NFetch, Protocols, RetType, Rollback, SFetch, StmtId,
+                        NFetch, Protocols, Put, RetType, Rollback, SFetch, StmtId,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
-                        write_protocols)
-from . import blobs
+                        write_protocols, write_puterr)
+from . import blobs, insert_cursor
 from .cursors import ServerCursor, close_unheld
 from .dbstatements import DatabaseStatement, DatabaseStatements, parse_database_statement
 from .engine import Engine
@@ -237,7 +237,10 @@ class Session(DatabaseStatements):
         if err.sqlcode == NOT_SUPPORTED and not near:
             # The only text SQ_ERR carries: say what the emulator lacks.
             near = err.message[:200]
-        write_error(w, err.sqlcode, err.isam, 0, near.encode(self.encoding, "replace"))
+        if isinstance(err, insert_cursor.PutFailed):
+            write_puterr(w, err.inserted, err.sqlcode, err.isam, near.encode(self.encoding, "replace"))
+        else:
+            write_error(w, err.sqlcode, err.isam, 0, near.encode(self.encoding, "replace"))
         st = self.current
         if st is not None and st.immediate:
             self._release(st)
@@ -259,8 +262,11 @@ class Session(DatabaseStatements):
         sid = next(i for i in range(MAX_STATEMENTS + 1) if i not in self.statements)
         if sid == MAX_STATEMENTS:
             raise SqlError(-404, message="too many prepared statements")
-        st = _Statement(sid, prepared, list(prepared.columns) if prepared else [],
-                        immediate=msg.tag is Tag.COMMAND)
+        columns = list(prepared.columns) if prepared else []
+        if not columns and not isinstance(prepared, DatabaseStatement):
+            # DESCRIBE of INSERT ... VALUES (?, ...) reports its columns
+            columns = insert_cursor.put_columns(self.db, prepared) or []
+        st = _Statement(sid, prepared, columns, immediate=msg.tag is Tag.COMMAND)
         self.statements[sid] = st
         self.current = st
 
@@ -294,6 +300,11 @@ class Session(DatabaseStatements):
 
     def _want_done(self, _msg, w: Writer) -> None:
         _done(w, 0)
+
+    @staticmethod
+    def put_done(w: Writer, rows: int) -> None:
+        """An insert cursor's block went in whole."""
+        _done(w, rows)
 
     def _input_describe(self, _msg, w: Writer) -> None:
         st = self._need_current()
@@ -330,6 +341,9 @@ class Session(DatabaseStatements):
         # SCROLL and HOLD describe this OPEN only: both clients send them
         # again with every OPEN (JDBC IfxSqli.sendQuery).
         scroll, hold, st.scroll, st.hold = st.scroll, st.hold, False, False
+        if not isinstance(st.prepared, DatabaseStatement) and st.prepared.kind is StatementKind.INSERT:
+            insert_cursor.open_insert(self, st)
+            return
         if isinstance(st.prepared, DatabaseStatement) or st.prepared.kind not in _CURSOR_KINDS:
             raise SqlError(-481, message="invalid statement to open as a cursor")
         if st.cursor is not None:
@@ -498,6 +512,7 @@ _HANDLERS = {
     NFetch: Session._nfetch,
     SFetch: Session._sfetch,
     Tag.CLOSE: Session._close_cursor,
+    Put: insert_cursor.put,
     Tag.RELEASE: Session._release_msg,
     Tag.EXECUTE: Session._execute,
     DbOpen: Session._dbopen,

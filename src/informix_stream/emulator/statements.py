@@ -89,6 +89,7 @@ class TableDef:
     # sessions' temp tables of one name, and a permanent table of that name,
     # never meet; the SQL the dialect emits names this storage table.
     storage: str = ""
+    view: bool = False       # a view (views.py): read like a table, never written
 
     @property
     def sql_name(self) -> str:
@@ -132,6 +133,8 @@ class CreateTable:
     if_not_exists: bool = False
     temp: bool = False       # CREATE TEMP TABLE / SELECT ... INTO TEMP
     as_select: str = ""      # SELECT ... INTO TEMP: SQLite text of the SELECT
+    # (constraint name or None, Informix text) of each CHECK, for syschecks.
+    check_sources: list[tuple[str | None, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -161,6 +164,9 @@ class Translation:
     option: tuple[str, ...] = ()       # SET/DATABASE details for the engine
     # SELECT: the statement reads the row images of ``table`` instead of values.
     encoded: bool = False
+    # ... and, for a projection, cuts these cells out of them: (the table's
+    # column types, the table position of each result column); see image_slice.
+    image_cells: tuple[list[ColumnType], list[int]] | None = None
     # SELECT ... FOR UPDATE: a scroll cursor may not be opened on it (-526).
     for_update: bool = False
     # INSERT: positions in ``binds`` of each table column's value, table order;

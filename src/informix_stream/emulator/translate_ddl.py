@@ -89,6 +89,8 @@ class DdlRules:
             return self.create_index(i + 1, unique)
         if self.word(i) == "SEQUENCE":
             return self.create_sequence(i + 1)
+        if self.word(i) == "VIEW":
+            return self.create_view(i + 1)
         self.refuse_unimplemented("CREATE", i)
 
     def refuse_unimplemented(self, verb: str, i: int) -> None:
@@ -206,7 +208,9 @@ class DdlRules:
             elif w == "CHECK":
                 close = self.close_paren(j + 1, b)
                 spec.checks.append(" ".join(self.rewrite(j + 1, close + 1)))
-                _, j = self.constraint_name(close + 1)
+                source = self.source(j + 1, close + 1)
+                cname, j = self.constraint_name(close + 1)
+                spec.check_sources.append((cname, source))
             elif w == "CONSTRAINT":
                 j += 2
             elif w == "REFERENCES":
@@ -218,6 +222,12 @@ class DdlRules:
         cdef.type = ColumnType(ctype.code, ctype.length,
                                nullable and ctype.code not in SERIAL_CODES)
         spec.columns.append(cdef)
+
+    def source(self, start: int, end: int) -> str:
+        """The statement's own text of tokens start..end-1 (what the
+        server keeps in syschecks)."""
+        last = self.toks[end - 1]
+        return self.sql[self.toks[start].pos:last.pos + len(last.raw)]
 
     def constraint_name(self, j: int) -> tuple[str | None, int]:
         if self.word(j) == "CONSTRAINT" and j + 1 < len(self.toks):
@@ -247,6 +257,8 @@ class DdlRules:
         if w == "CHECK":
             close = self.close_paren(a + 1, b)
             spec.checks.append(" ".join(self.rewrite(a + 1, close + 1)))
+            later, _ = self.constraint_name(close + 1)
+            spec.check_sources.append((cname or later, self.source(a + 1, close + 1)))
             return
         if w == "FOREIGN":
             return          # referential integrity is not emulated
@@ -273,7 +285,7 @@ class DdlRules:
 
     def drop(self) -> Translation:
         what = self.word(1)
-        if what not in ("TABLE", "INDEX", "SEQUENCE"):
+        if what not in ("TABLE", "INDEX", "SEQUENCE", "VIEW"):
             self.refuse_unimplemented("DROP", 1)
         if_exists, i = self.if_clause(2, False)
         name, _ = self.table_name(i)

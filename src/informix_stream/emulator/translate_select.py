@@ -1,5 +1,5 @@
 """SELECT translation: the select list and its DESCRIBE, FROM scopes and
-joins, FIRST/SKIP/LIMIT, and serving whole-row images for ``SELECT *``."""
+joins, FIRST/SKIP/LIMIT, and serving stored row images for plain column lists of one table."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from informix_stream.codecs import ColumnType, TypeCode
 
 from .statements import (IMAGE_COLUMN, Bind, ColumnDef, CreateTable, ResultColumn, SqlError,
                          StatementKind, TableDef, Translation)
+from .image_slice import can_slice
 from .typerules import (AGGREGATES, CLAUSE_END, DECIMAL_CODES, FLOAT_CODES, FUNCTION_RESULTS,
                         FUNCTION_TYPES, JOIN_WORDS, NOT_ROW_PRESERVING, T_BIGINT, T_DATE,
                         T_DECIMAL, T_FLOAT, T_INTEGER, T_VARCHAR, UNIT_WORDS, combine,
@@ -26,13 +27,21 @@ class SelectRules:
             return self.select_into_temp(into)
         end = len(self.toks)
         self.collect_scope(0, end)
-        encoded = self.reads_whole_rows() and not self.values_only
+        layout = None if self.values_only else self.image_picks()
+        encoded = layout is not None
+        if layout is not None:
+            types, picks = layout
+            if picks == list(range(len(types))):
+                layout = None                   # whole rows: the images as they are
+            elif [types[k] for k in picks] != [c.type for c in self.describe(0)] \
+                    or not can_slice(types, picks):
+                layout, encoded = None, False   # cells the images cannot give
         pieces = self.select_body(0, end, encoded) if encoded else self.rewrite(0, end)
         columns = self.describe(0) if self.word(0) == "SELECT" else []
         clause = self.find_top(frozenset({"FOR"}), 0, end)
         for_update = clause + 1 < end and self.word(clause + 1) == "UPDATE"
         return self.finish(StatementKind.SELECT, pieces, columns=columns, encoded=encoded,
-                           for_update=for_update)
+                           for_update=for_update, image_cells=layout)
 
     values_only = False      # SELECT ... INTO TEMP: the values, never row images
 
@@ -58,36 +67,42 @@ class SelectRules:
         return Translation(StatementKind.DDL, table=name, ddl=spec, binds=inner.binds,
                            param_count=inner.param_count)
 
-    def reads_whole_rows(self) -> bool:
-        """Does this SELECT return exactly the columns of one table with row
-        images, in table order, one result row per table row?  Then it can
-        read the stored images instead of the values."""
+    def image_picks(self) -> tuple[list[ColumnType], list[int]] | None:
+        """(the table's column types, the position of each selected column)
+        when this SELECT returns only plain columns of one table with row
+        images, one result row per table row: its rows can then be cut out
+        of the stored images (image_slice.py) instead of encoded from values."""
         end = len(self.toks)
         if self.word(0) != "SELECT":
-            return False
+            return None
         i = self.select_list_start(0)
         if self.word(i) in ("DISTINCT", "UNIQUE"):
-            return False
+            return None
         i += self.word(i) == "ALL"
         list_end = self.find_top(frozenset({"FROM"}) | CLAUSE_END, i, end)
         if self.word(list_end) != "FROM" or self.find_top(NOT_ROW_PRESERVING, i, end) < end:
-            return False
+            return None
         from_end = self.find_top(CLAUSE_END, list_end + 1, end)
         if any(self.word(k) in JOIN_WORDS or self.text(k) == "," or self.word(k) == "TABLE"
                for k in range(list_end + 1, from_end)):
-            return False
+            return None
         items = self.from_items(list_end + 1, from_end)
         if len(items) != 1 or not items[0][1].image:
-            return False
+            return None
         alias, tdef = items[0]
-        names: list[str] = []
+        names = [c.name for c in tdef.columns]
+        picks: list[int] = []
         for a, b in self.split_commas(i, list_end):
             named = self.plain_column(a, b, (alias, tdef.name))
-            if named is None:
-                return False
-            names += [c.name for c in tdef.columns] if named == "*" else [named]
-        return names == [c.name for c in tdef.columns] and not self.orders_by_position(
-            list_end, end)
+            if named == "*":
+                picks += range(len(names))
+            elif named in names:
+                picks.append(names.index(named))
+            else:
+                return None
+        if not picks or self.orders_by_position(list_end, end):
+            return None
+        return [c.type for c in tdef.columns], picks
 
     def plain_column(self, a: int, b: int, names: tuple[str, str]) -> str | None:
         """'*' or the column name when [a, b) is ``*``, ``col``, ``t.*`` or
@@ -231,7 +246,7 @@ class SelectRules:
         columns: list[ResultColumn] = []
         for a, b in self.split_commas(i, stop):
             columns += self.describe_item(a, b, from_scope)
-        return columns
+        return self.combine_branches(columns, stop, end)
 
     def describe_item(self, a: int, b: int,
                       scope: list[tuple[str, TableDef]]) -> list[ResultColumn]:

@@ -19,7 +19,7 @@ class WriteRules:
         if self.word(1) != "INTO":
             raise SqlError(-201, message="INSERT INTO expected")
         name, i = self.table_name(2)
-        tdef = self.table(name)
+        tdef = self.target(name)
         self.scope = [(name, tdef)]
         targets = [c.name for c in tdef.columns]
         explicit = self.text(i) == "("
@@ -142,7 +142,7 @@ class WriteRules:
 
     def update(self) -> Translation:
         name, i = self.table_name(1)
-        tdef = self.table(name)
+        tdef = self.target(name)
         self.scope = [(name, tdef)]
         self.collect_scope(i, len(self.toks))
         if self.word(i) != "SET":
@@ -165,7 +165,7 @@ class WriteRules:
     def delete(self) -> Translation:
         i = 2 if self.word(1) == "FROM" else 1
         name, i = self.table_name(i)
-        tdef = self.table(name)
+        tdef = self.target(name)
         self.scope = [(name, tdef)]
         self.collect_scope(i, len(self.toks))
         pieces = ["DELETE", "FROM", tdef.sql_ref()] + self.rewrite(i, len(self.toks))
@@ -174,5 +174,5 @@ class WriteRules:
     def truncate(self) -> Translation:
         i = 2 if self.word(1) == "TABLE" else 1
         name, i = self.table_name(i)
-        tdef = self.table(name)
+        tdef = self.target(name)
         return self.finish(StatementKind.DELETE, ["DELETE", "FROM", tdef.sql_name], table=name)

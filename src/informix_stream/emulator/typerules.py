@@ -26,8 +26,10 @@ NUMERIC_CODES = INT_CODES | FLOAT_CODES | DECIMAL_CODES
 CMP_OPS = frozenset({"=", "<>", "!=", "<", ">", "<=", ">=", "LIKE", "MATCHES"})
 AGGREGATES = frozenset({"COUNT", "SUM", "AVG", "MIN", "MAX"})
 CLAUSE_END = frozenset({"WHERE", "GROUP", "HAVING", "ORDER", "UNION", "INTO",
-                         "FOR", "LIMIT", "OFFSET", "INTERSECT", "EXCEPT"})
-NOT_ROW_PRESERVING = frozenset({"GROUP", "HAVING", "UNION", "INTERSECT", "EXCEPT", "INTO"})
+                         "FOR", "LIMIT", "OFFSET", "INTERSECT", "EXCEPT", "MINUS"})
+NOT_ROW_PRESERVING = frozenset({"GROUP", "HAVING", "UNION", "INTERSECT", "EXCEPT", "MINUS",
+                                "INTO"})
+SET_OPERATORS = frozenset({"UNION", "INTERSECT", "EXCEPT", "MINUS"})
 JOIN_WORDS = frozenset({"JOIN", "INNER", "LEFT", "RIGHT", "FULL", "OUTER", "CROSS",
                          "NATURAL", "ON", "USING"})
 

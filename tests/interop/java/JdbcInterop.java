@@ -78,6 +78,7 @@ public final class JdbcInterop {
             case "hold": hold(); break;
             case "query": query(args); break;
             case "reopen": reopen(args); break;
+            case "putbatch": putBatch(args); break;
             case "routines": routines(args[0]); break;
             case "lobs": lobs(args); break;
             case "conformance": conformance(args); break;
@@ -602,6 +603,41 @@ public final class JdbcInterop {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * executeBatch of a plain INSERT with IFX_USEPUT=1, so the driver loads
+     * through an insert cursor (PUT/FLUSH). Arguments: TABLE (id INTEGER
+     * UNIQUE, name VARCHAR, amount DECIMAL(10,2), day DATE), ROWS, DUPLICATE
+     * (a row index whose id repeats row 0's, or -1). Prints the update
+     * counts, or the error and the counts it carries, then commits.
+     */
+    private void putBatch(String[] args) throws SQLException {
+        String extra = System.getProperty("interop.urlExtra", "");
+        System.setProperty("interop.urlExtra", extra.isEmpty() ? "IFX_USEPUT=1" : extra + ";IFX_USEPUT=1");
+        int rows = Integer.parseInt(args[1]);
+        int duplicate = Integer.parseInt(args[2]);
+        try (Connection c = session()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + args[0] + " VALUES (?, ?, ?, ?)")) {
+                for (int i = 0; i < rows; i++) {
+                    ps.setInt(1, i == duplicate ? 0 : i);
+                    ps.setString(2, "name " + i);
+                    ps.setBigDecimal(3, new BigDecimal(i).movePointLeft(2));
+                    ps.setDate(4, Date.valueOf(java.time.LocalDate.of(2020, 1, 1).plusDays(i % 1000)));
+                    ps.addBatch();
+                }
+                int[] counts = ps.executeBatch();
+                emit("counts", counts.length, Arrays.stream(counts).sum(),
+                     Arrays.stream(counts).distinct().sorted().boxed().toList().toString());
+            } catch (java.sql.BatchUpdateException e) {
+                emitError(e);
+                emit("batch_counts", e.getUpdateCounts().length);
+            } catch (SQLException e) {
+                emitError(e);
+            }
+            c.commit();
+        }
     }
 
     /**

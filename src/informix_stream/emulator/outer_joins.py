@@ -1,0 +1,191 @@
+"""Informix-extension outer joins (``FROM a, OUTER b WHERE a.k = b.k``) as
+ANSI LEFT JOINs, rewritten on the token list before translation.
+
+What the server does (HCL Informix 14.10 Guide to SQL: Syntax,
+"Informix-Extension Outer Joins", and Guide to SQL: Tutorial, "HCL Informix
+extension to outer join syntax", "Outer join of two tables to a third
+table"): the OUTER keyword before a table in the FROM list makes it
+subservient to the tables before it; the join conditions are written in the
+WHERE clause; every row of the dominant tables is returned, with NULLs for a
+subservient table's columns where no row of it qualifies.  Conditions on a
+subservient table are join filters, applied before the join ("an outer join
+allows you to apply join filters to the inner table before the join
+condition is applied", Tutorial, "Outer joins"), so they can not remove
+dominant rows.  Join relationships are between the dominant table and each
+subservient one; a condition relating two subservient tables needs the
+parenthesised form.
+
+So each WHERE conjunct naming a subservient table moves into that table's
+ON clause, and the rest stay in WHERE.  Forms the rewrite does not cover
+(``OUTER (b, c)`` and nested OUTER, a WHERE with a top-level OR, OUTER in a
+subquery or a later UNION branch, OUTER mixed with ANSI joins) are refused
+as not supported by the emulator rather than answered differently.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .statements import NOT_SUPPORTED, SqlError, TableDef
+from .tokens import Token
+
+Lookup = Callable[[str], "TableDef | None"]
+
+_WHERE_END = frozenset({"GROUP", "HAVING", "ORDER", "UNION", "INTERSECT", "EXCEPT", "MINUS",
+                        "INTO", "FOR", "LIMIT", "OFFSET"})
+_FROM_END = _WHERE_END | {"WHERE"}
+_ANSI = frozenset({"JOIN", "ON", "USING"})
+
+
+def _refuse(what: str) -> SqlError:
+    return SqlError(NOT_SUPPORTED, message=f"{what} (Informix-extension outer join) is not "
+                                           "supported by the emulator")
+
+
+def _word(t: Token) -> str:
+    return t.text if t.kind == "word" else ""
+
+
+def _syn(text: str, kind: str = "word") -> Token:
+    return Token(kind, text, -1, text)
+
+
+def has_informix_outer(toks: list[Token]) -> bool:
+    """Is there an ``, OUTER`` (a subservient table in a FROM list)?"""
+    return any(_word(t) == "OUTER" and i and toks[i - 1].text == ","
+               for i, t in enumerate(toks))
+
+
+def _depths(toks: list[Token]) -> list[int]:
+    out, depth = [], 0
+    for t in toks:
+        if t.kind == "op" and t.text == ")":
+            depth -= 1
+        out.append(depth)
+        if t.kind == "op" and t.text == "(":
+            depth += 1
+    return out
+
+
+def _first(toks: list[Token], depth: list[int], words: frozenset[str], start: int) -> int:
+    for j in range(start, len(toks)):
+        if depth[j] == 0 and _word(toks[j]) in words:
+            return j
+    return len(toks)
+
+
+def _split(toks: list[Token], depth: list[int], a: int, b: int, sep: str) -> list[tuple[int, int]]:
+    """Depth-0 pieces of [a, b) between ``sep`` (',' or 'AND'; the AND of a
+    BETWEEN is not a separator)."""
+    parts, first, between = [], a, False
+    for j in range(a, b):
+        if depth[j] != 0:
+            continue
+        if _word(toks[j]) == "BETWEEN":
+            between = True
+        elif toks[j].text == sep and (toks[j].kind == "op" or sep == "AND"):
+            if sep == "AND" and between:
+                between = False
+                continue
+            parts.append((first, j))
+            first = j + 1
+    parts.append((first, b))
+    return parts
+
+
+def rewrite_outer(toks: list[Token], lookup: Lookup) -> list[Token]:
+    """The statement with its Informix OUTER tables as LEFT JOINs."""
+    depth = _depths(toks)
+    if _word(toks[0]) != "SELECT":
+        raise _refuse("OUTER outside a SELECT's own FROM list")
+    frm = _first(toks, depth, frozenset({"FROM"}), 1)
+    from_end = _first(toks, depth, _FROM_END, frm + 1)
+    items = _split(toks, depth, frm + 1, from_end, ",")
+    for j, t in enumerate(toks):
+        if _word(t) == "OUTER" and toks[j - 1].text == "," and not frm < j < from_end \
+                or depth[j] and frm < j < from_end and _word(t) == "OUTER":
+            raise _refuse("OUTER in a subquery, a later set-operation branch or OUTER (...)")
+    if any(_word(toks[j]) in _ANSI for j in range(frm + 1, from_end)):
+        raise _refuse("OUTER mixed with ANSI JOIN")
+    dominant, subservient = [], []
+    for a, b in items:
+        if _word(toks[a]) == "OUTER":
+            a += 1
+            if toks[a].text == "(":
+                if toks[b - 1].text != ")" or any(toks[j].text == "," for j in range(a, b)):
+                    raise _refuse("OUTER (b, c)")
+                a, b = a + 1, b - 1
+            subservient.append((a, b))
+        elif subservient:
+            raise _refuse("a dominant table after an OUTER one")
+        else:
+            dominant.append((a, b))
+    names = {span: _item_names(toks, span, lookup) for span in dominant + subservient}
+    has_where = from_end < len(toks) and _word(toks[from_end]) == "WHERE"
+    where_end = _first(toks, depth, _WHERE_END, from_end + 1) if has_where else from_end
+    conjuncts = _split(toks, depth, from_end + 1, where_end, "AND") if has_where else []
+    if any(_word(toks[j]) == "OR" and depth[j] == 0 for j in range(from_end, where_end)):
+        raise _refuse("a WHERE with a top-level OR")
+    ons: dict[tuple[int, int], list[tuple[int, int]]] = {s: [] for s in subservient}
+    kept: list[tuple[int, int]] = []
+    for c in conjuncts:
+        refs = _references(toks, c, names)
+        outer = [s for s in subservient if s in refs]
+        if len(outer) > 1:
+            raise _refuse("a condition relating two OUTER tables")
+        (ons[outer[0]] if outer else kept).append(c)
+    out = list(toks[:frm + 1])
+    for n, (a, b) in enumerate(dominant):
+        out += ([_syn(",", "op")] if n else []) + toks[a:b]
+    for s in subservient:
+        out += [_syn("LEFT"), _syn("OUTER"), _syn("JOIN"), *toks[s[0]:s[1]], _syn("ON")]
+        out += _conjunction(toks, ons[s]) or [_syn("1", "num"), _syn("=", "op"),
+                                              _syn("1", "num")]
+    if kept:
+        out += [_syn("WHERE"), *_conjunction(toks, kept)]
+    return out + toks[where_end:]
+
+
+def _conjunction(toks: list[Token], parts: list[tuple[int, int]]) -> list[Token]:
+    out: list[Token] = []
+    for n, (a, b) in enumerate(parts):
+        out += ([_syn("AND")] if n else []) + [_syn("(", "op"), *toks[a:b], _syn(")", "op")]
+    return out
+
+
+def _item_names(toks: list[Token], span: tuple[int, int],
+                lookup: Lookup) -> tuple[set[str], set[str]]:
+    """(names the item answers to, its column names) for a FROM item."""
+    a, b = span
+    words = [t for t in toks[a:b] if t.kind == "word" and t.text != "AS"]
+    if not words or toks[a].text == "(":
+        raise _refuse("a derived table beside OUTER")
+    table = words[0].raw.lower()
+    for j in range(a, b - 1):                 # owner.table / db:table
+        if toks[j + 1].text in (".", ":") and toks[j].kind in ("word", "str"):
+            table = toks[j + 2].raw.lower()
+    tdef = lookup(table)
+    if tdef is None:
+        raise SqlError(-206, -111, table, f"table {table} not found")
+    alias = words[-1].raw.lower()
+    return {table, alias}, {c.name for c in tdef.columns}
+
+
+def _references(toks: list[Token], span: tuple[int, int],
+                names: dict[tuple[int, int], tuple[set[str], set[str]]]) -> set:
+    """The FROM items a WHERE conjunct names (qualified or by a column only one has)."""
+    a, b = span
+    found: set = set()
+    for j in range(a, b):
+        t = toks[j]
+        if t.kind != "word" or j and toks[j - 1].text == ".":
+            continue
+        word = t.raw.lower()
+        if j + 1 < b and toks[j + 1].text == ".":
+            found |= {s for s, (labels, _) in names.items() if word in labels}
+        elif not (j + 1 < b and toks[j + 1].text == "("):
+            owners = {s for s, (_, cols) in names.items() if word in cols}
+            if len(owners) > 1:
+                raise _refuse(f"the unqualified column {word} of more than one table")
+            found |= owners
+    return found
