@@ -9,6 +9,8 @@ shapes and bytes: add the new decoder to the list given to
 
 ``column_types()`` draws every type, every DECIMAL precision/scale
 (floating DECIMAL too), every DATETIME/INTERVAL qualifier, nullable or not.
+``packed_images(ctype)`` draws near-valid and invalid bytes of one
+DECIMAL/MONEY/DATETIME/INTERVAL cell for the fast base-100 decoders.
 ``cells(ctype)`` draws ``(value to store, value a decoder must return)``
 pairs: DECIMAL with 32 digits, negatives, DATETIME years 1 and 9999,
 fractions beyond the qualifier's digits (which must come back truncated to
@@ -102,6 +104,32 @@ def column_types() -> st.SearchStrategy[ColumnType]:
         _varchar(TypeCode.VARCHAR), _varchar(TypeCode.NVARCHAR),
         _decimal_type(TypeCode.DECIMAL), _decimal_type(TypeCode.MONEY),
         _datetime_type(), _interval_type()))
+
+
+def packed_types() -> st.SearchStrategy[ColumnType]:
+    """DECIMAL/MONEY (every precision and scale, floating too), DATETIME and
+    INTERVAL (every qualifier): the base-100 columns with fast decoders."""
+    return _nullable(st.one_of(_decimal_type(TypeCode.DECIMAL), _decimal_type(TypeCode.MONEY),
+                               _datetime_type(), _interval_type()))
+
+
+@st.composite
+def packed_images(draw, ctype: ColumnType) -> bytes:
+    """One base-100 cell's bytes, mostly near valid: any head byte (the
+    NULL head 0, heads around the qualifier's, any other), then pairs that
+    are valid digits, the edges 0/99/100 (a complemented 0), or any byte."""
+    pairs = ctype.wire_width - 1
+    usual = 0x80 | (((ctype.length >> 8) + 10 - (ctype.length & 0xF) + 1) // 2 + 64)
+    head = draw(st.one_of(st.sampled_from([0, usual, usual - 1, usual - 2, usual ^ 0x7F,
+                                           0x80 | 64, 0x7F ^ 64, 0xFF, 0x7F, 0x80, 1]),
+                          st.integers(0, 255)))
+    digit = st.one_of(st.integers(0, 99), st.sampled_from([0, 99, 100, 101, 255]),
+                      st.integers(0, 255))
+    body = draw(st.lists(digit, min_size=pairs, max_size=pairs))
+    if draw(st.booleans()):  # trailing zero pairs, as values at a coarser scale have
+        cut = draw(st.integers(0, pairs))
+        body[pairs - cut:] = [0] * cut
+    return bytes([head, *body])
 
 
 def shapes(max_columns: int = 8) -> st.SearchStrategy[list[ColumnType]]:

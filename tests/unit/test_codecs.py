@@ -564,12 +564,21 @@ def test_encoder_struct_cache_is_bounded(monkeypatch) -> None:
     assert len(enc.__globals__["_p"]) <= 3
 
 
-def test_date_cache_is_bounded(monkeypatch) -> None:
-    monkeypatch.setattr(rowdecode, "_DATE_CACHE_SIZE", 2)
+def test_dates_decode_without_a_cache() -> None:
+    """DATE is date.fromordinal inlined (no value cache: it only wins on
+    repeats); its range ends are values, NULL is None, beyond them DataError."""
     dec = make_row_decoder([parse_type("date")])
     for days in range(10):
         assert dec(struct.pack("!i", days), 0)[0] == (dt.date(1899, 12, 31) + dt.timedelta(days),)
-    assert len(rowdecode._DATES) <= 2
+    first, last = dt.date(1, 1, 1), dt.date(9999, 12, 31)
+    epoch = dt.date(1899, 12, 31).toordinal()
+    for day in (first, last):
+        assert dec(struct.pack("!i", day.toordinal() - epoch), 0)[0] == (day,)
+    assert dec(struct.pack("!i", -2**31), 0)[0] == (None,)
+    for days in (first.toordinal() - epoch - 1, last.toordinal() - epoch + 1, 2**31 - 1):
+        with pytest.raises(DataError, match="column 1"):
+            dec(struct.pack("!i", days), 0)
+    assert not hasattr(rowdecode, "_DATES")
 
 
 def test_decoder_varchars_from_memoryview_and_offsets() -> None:

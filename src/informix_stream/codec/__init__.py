@@ -6,6 +6,8 @@
                    DATETIME, INTERVAL, INT8, DATE, text);
 * rowdecode     -- generated per-shape row decoders (the fetch hot path),
   rowdecode_ref -- and their plain reference;
+* packedcells   -- the generated code of their DECIMAL/MONEY/DATETIME/
+                   INTERVAL cells, straight from the digit pairs;
 * rowencode     -- generated per-shape row encoders (the emulator's serve
   rowencode_ref -- hot path), and their plain reference;
 * params        -- SQ_BIND parameter blocks, encoded and read;

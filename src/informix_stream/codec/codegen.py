@@ -15,16 +15,30 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..errors import DataError, ProtocolError
 
-__all__ = ["SHAPE_CACHE_SIZE", "STRUCT_CACHE_SIZE", "compile_function", "indent",
+__all__ = ["SHAPE_CACHE_SIZE", "STRUCT_CACHE_SIZE", "FixedCell", "compile_function", "indent",
            "struct_maker"]
 
 # Shapes repeat (the same query runs again and again), so the generated
 # functions are cached per shape; structs are made per text length on first use.
 SHAPE_CACHE_SIZE = 256
 STRUCT_CACHE_SIZE = 4096
+
+
+@dataclass(frozen=True)
+class FixedCell:
+    """How one fixed-width column decodes in a generated row decoder: its
+    struct letters inside the row's read, the names that read binds, the
+    statements that convert them (run after the whole row has framed), and
+    the expression of its value."""
+
+    fmt: str
+    raws: list[str]
+    expr: str
+    lines: tuple[str, ...] = ()
 
 
 def compile_function(source: str, namespace: dict, name: str) -> Callable:

@@ -4,7 +4,10 @@ The driver's fetch loop runs these once per row, so each result-set shape
 gets its own straight-line function: one struct call covers a run of
 fixed-width columns together with the VARCHAR that opens or interrupts it
 (a struct per text length, made on first use), NULL sentinels are compared
-inline, and the rarer types call the converters of scalars.py.
+inline, DECIMAL/MONEY/DATETIME/INTERVAL cells are built straight from their
+digit pairs by the code packedcells.py writes, and only BYTE/TEXT and
+uncommon forms of a value call the converters of scalars.py.  No value is
+cached: every cell costs its own decoding, whatever the data repeats.
 
 The contract, which rowdecode_ref.py states plainly and
 tests/unit/test_codec_differential.py checks on generated shapes, values and
@@ -18,7 +21,9 @@ arbitrary bytes:
   ProtocolError (the framing is wrong, so is the stream);
 * bytes that frame correctly but are no value of the column's type (text
   invalid in the code set, a base-100 digit over 99, February 30th) raise
-  DataError;
+  DataError -- the reference's, since any value the generated code cannot
+  vouch for is handed with its row to the reference decoder, which then
+  answers for the row (value or error; ``slow_rows`` counts such rows);
 * framing is checked for the whole row before any value is converted, so a
   row that is both cut short and holds a bad value is a ProtocolError.
 """
@@ -29,13 +34,14 @@ import codecs
 import datetime
 import functools
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from .codegen import SHAPE_CACHE_SIZE, compile_function, indent, struct_maker
+from .codegen import SHAPE_CACHE_SIZE, FixedCell, compile_function, indent, struct_maker
 from .lob import DESCRIPTOR_SIZE, cell_decoder
+from .packedcells import packed_cell, packed_namespace
 from .rowdecode_ref import RowDecoder, check_encoding, reference_decoder
 from .scalars import (EPOCH_ORDINAL, FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, REAL, TRUE_BYTES,
-                      int8_value, packed_converter)
+                      packed_converter)
 from .typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode, check_decodable
 
 __all__ = ["make_row_decoder", "RowDecoder"]
@@ -60,31 +66,15 @@ def make_row_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
     return _compiled_decoder(tuple(columns), encoding)
 
 
-# DATE values repeat a lot within a result set, and a dict hit is cheaper
-# than building the date.
-_DATES: dict[int, datetime.date] = {}
-_DATE_CACHE_SIZE = 4096
-
-
-def _new_date(days: int) -> datetime.date:
-    if len(_DATES) >= _DATE_CACHE_SIZE:
-        _DATES.clear()
-    _DATES[days] = value = datetime.date.fromordinal(EPOCH_ORDINAL + days)
-    return value
-
-
+_FLAG_LEN = struct.Struct("!Bi").unpack_from
 _SMALLFLOAT_NULL = b"\xff" * 4
 _DOUBLE_NULL = b"\xff" * 8
 # Bound by assignment: CPython 3.11 calls a method of an imported name
 # through a bound-method object, slower on these per-cell paths.
 _real_unpack = REAL.unpack
 _double_pack = FLOAT_STRUCT[TypeCode.FLOAT].pack
-
-
-def _smallfloat(raw: bytes) -> float | None:
-    """SMALLFLOAT from its raw bytes: a float32 NaN can change its bits on
-    the way through a Python float, so NULL is recognised by the bytes."""
-    return None if raw == _SMALLFLOAT_NULL else _real_unpack(raw)[0]
+# a BOOLEAN's first byte values that read as true
+_TRUE_INTS = frozenset(b[0] for b in TRUE_BYTES)
 
 
 def _double_nan_or_null(value: float) -> float | None:
@@ -93,9 +83,11 @@ def _double_nan_or_null(value: float) -> float | None:
     return None if _double_pack(value) == _DOUBLE_NULL else value
 
 
-# Framing runs first (the body), values are converted in the return
-# expression, so a value error always comes after the whole row framed.  The
-# error itself is worded by the reference decoder, which names the column.
+# Framing runs first (the body), values are converted after it (the
+# conversions, then the return expression), so a value error always comes
+# after the whole row framed.  A value the fast code cannot vouch for raises
+# there (see packedcells.py) and the reference decoder answers for the row:
+# the same value, or the error it words, naming the column.
 _DECODER = """\
 def decode_row(buf, start=0, stop=None):
     pos = start
@@ -103,9 +95,8 @@ def decode_row(buf, start=0, stop=None):
 {body}        return {row}, pos
     except (StructError, IndexError) as exc:
         raise ProtocolError(f"row image ends early: {{exc}}") from exc
-    except (ValueError, OverflowError, DataError) as exc:
-        _reference(buf, start, stop)
-        raise DataError(f"undecodable row value: {{exc}}") from exc
+    except (ValueError, ArithmeticError, TypeError, DataError):
+        return _slow_row(_reference, buf, start, stop)
     except AttributeError:
         if type(buf) is not memoryview:
             raise
@@ -114,43 +105,77 @@ def decode_row(buf, start=0, stop=None):
         return row, start + end
 """
 
+# How many rows the reference decoded for the generated decoders: only
+# rows holding a value the fast code leaves to it (bytes no valid value
+# has, a negative INTERVAL, a DATETIME with a shortened exponent) should.
+slow_rows = 0
+
+
+def _slow_row(reference: RowDecoder, buf: object, start: int, stop: int | None
+              ) -> tuple[tuple, int]:
+    global slow_rows
+    slow_rows += 1
+    return reference(buf, start, stop)
+
+
 # The envelope of BOOLEAN and LVARCHAR: [null flag][int length][bytes].  Its
 # bytes are kept and converted with the other cells, after all framing.
-_ENVELOPE_CELL = [
+_ENVELOPE_HEAD = [
     "z = buf[pos]",
     "n = _int_at(buf, pos + 1)[0]",
     "e = pos + 5 + n",
     "if n < 0 or e > len(buf):",
     "    raise ProtocolError('opaque-type value runs past the row image')",
-    "{v} = None if z == 1 else buf[pos + 5:e]",
-    "pos = e",
 ]
-_ENVELOPE_VALUES = {TypeCode.LVARCHAR: "{v}.decode(_enc)",
-                    TypeCode.BOOLEAN: "{v}[:1] in _TRUE_BYTES"}
+_LVARCHAR_CELL = [*_ENVELOPE_HEAD, "{v} = None if z == 1 else buf[pos + 5:e]", "pos = e"]
+# A BOOLEAN's length is 1 but for a server that says otherwise: its first
+# byte, or -1 when it has none.
+_BOOLEAN_CELL = [
+    "z{v}, n = _flag_len(buf, pos)",
+    "if n == 1:",
+    "    {v} = buf[pos + 5]",
+    "    pos += 6",
+    "else:",
+    *("    " + line for line in _ENVELOPE_HEAD[2:]),
+    "    {v} = buf[pos + 5] if n else -1",
+    "    pos = e",
+]
+_ENVELOPE_VALUES = {TypeCode.LVARCHAR: ("None if {v} is None else {v}.decode(_enc)",
+                                        _LVARCHAR_CELL),
+                    TypeCode.BOOLEAN: ("None if z{v} == 1 else {v} in _TRUE_INTS",
+                                       _BOOLEAN_CELL)}
 
 
-def _fixed_cell(ctype: ColumnType) -> tuple[str, int, str, object] | None:
-    """How a fixed-width column decodes: (struct format, raw values it
-    yields, expression over the raws {a} {b} {c}, helper {f} it calls), or
-    None for a variable-width column."""
-    code = ctype.code
+def _fixed_cell(ctype: ColumnType, k: int, ns: dict) -> FixedCell | None:
+    """How fixed-width column ``k`` decodes, or None for a variable-width
+    column.  Helpers go into ``ns`` under names ending in ``k``."""
+    code, r = ctype.code, f"r{k}"
     if code == TypeCode.DATE:
-        return "i", 1, "None if {a} == -2147483648 else (_dates.get({a}) or {f}({a}))", _new_date
+        return FixedCell("i", [r], f"None if {r} == -2147483648 else "
+                         f"_fromordinal({r} + {EPOCH_ORDINAL})")
     if code in INT_STRUCT:
         null = INT_NULL[code]
-        return INT_STRUCT[code].format[1:], 1, f"None if {{a}} == {null} else {{a}}", None
+        return FixedCell(INT_STRUCT[code].format[1:], [r], f"None if {r} == {null} else {r}")
     if code == TypeCode.FLOAT:
-        return "d", 1, "{a} if {a} == {a} else {f}({a})", _double_nan_or_null
+        return FixedCell("d", [r], f"{r} if {r} == {r} else _double_nan_or_null({r})")
     if code == TypeCode.SMALLFLOAT:
-        return "4s", 1, "{f}({a})", _smallfloat
+        # NULL by the bytes: a float32 NaN can change its bits as a Python float
+        return FixedCell("4s", [r], f"None if {r} == _SMALLFLOAT_NULL else _real_unpack({r})[0]")
     if code in (TypeCode.INT8, TypeCode.SERIAL8):
-        return "hII", 3, "{f}({a}, {b}, {c})", int8_value
+        sign, low, high = f"{r}_s", f"{r}_l", f"{r}_h"
+        return FixedCell("hII", [sign, low, high], f"None if {sign} == 0 else "
+                         f"({high} << 32 | {low}) if {sign} > 0 else -({high} << 32 | {low})")
     if code in (TypeCode.CHAR, TypeCode.NCHAR):
-        return f"{ctype.length}s", 1, "None if {a}[0] == 0 else {a}.decode(_enc)", None
+        return FixedCell(f"{ctype.length}s", [r], f"None if {r}[0] == 0 else {r}.decode(_enc)")
     if code in PACKED_CODES:
-        return f"{ctype.wire_width}s", 1, "{f}({a})", packed_converter(ctype)
+        cell = packed_cell(ctype, k, ns)
+        if cell is not None:
+            return cell
+        ns[f"_f{k}"] = packed_converter(ctype)
+        return FixedCell(f"{ctype.wire_width}s", [r], f"_f{k}({r})")
     if code in (TypeCode.BYTE, TypeCode.TEXT):
-        return f"{DESCRIPTOR_SIZE}s", 1, "{f}({a})", cell_decoder(code)
+        ns[f"_f{k}"] = cell_decoder(code)
+        return FixedCell(f"{DESCRIPTOR_SIZE}s", [r], f"_f{k}({r})")
     return None
 
 
@@ -160,7 +185,7 @@ class _DecoderPlan:
     a second VARCHAR or an opaque-type envelope starts a new read."""
 
     def __init__(self, ns: dict) -> None:
-        self.ns, self.body, self.cells = ns, [], []
+        self.ns, self.body, self.cells, self.conversions = ns, [], [], []
         self._fmt, self._raws = "", []
         self._varchar: tuple[int, str] | None = None
 
@@ -206,32 +231,32 @@ def _decoder_source(columns: tuple[ColumnType, ...], ns: dict) -> str:
     plan = _DecoderPlan(ns)
     for k, ctype in enumerate(columns):
         check_decodable(ctype)
-        cell = _fixed_cell(ctype)
+        cell = _fixed_cell(ctype, k, ns)
         if cell is not None:
-            fmt, count, expr, helper = cell
-            raws = [f"r{k}_{i}" for i in range(count)]
-            plan.fixed(fmt, raws)
-            if helper is not None:
-                ns[f"_f{k}"] = helper
-            plan.cells.append(expr.format(**dict(zip("abc", raws)), f=f"_f{k}"))
+            plan.fixed(cell.fmt, list(cell.raws))
+            plan.conversions += cell.lines
+            plan.cells.append(cell.expr)
         elif ctype.code in VARCHAR_CODES:
             plan.varchar(k)
         elif ctype.code in _ENVELOPE_VALUES:
+            value, lines = _ENVELOPE_VALUES[ctype.code]
             v = f"c{k}"
-            plan.statements([line.format(v=v) for line in _ENVELOPE_CELL])
-            value = _ENVELOPE_VALUES[ctype.code].format(v=v)
-            plan.cells.append(f"None if {v} is None else {value}")
+            plan.statements([line.format(v=v) for line in lines])
+            plan.cells.append(value.format(v=v))
         else:
             raise ValueError(f"no row decoding for {ctype.code!r}")
     plan.flush()
     row = f"({', '.join(plan.cells)},)" if plan.cells else "()"
-    return _DECODER.format(body=indent(plan.body, 8), row=row)
+    return _DECODER.format(body=indent(plan.body + plan.conversions, 8), row=row)
 
 
 @functools.lru_cache(maxsize=SHAPE_CACHE_SIZE)
 def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str) -> RowDecoder:
-    ns: dict = {"_enc": encoding, "_int_at": INT.unpack_from, "_TRUE_BYTES": TRUE_BYTES,
-                "_dates": _DATES, "_reference": reference_decoder(columns, encoding)}
+    ns: dict = {**packed_namespace(), "_enc": encoding, "_int_at": INT.unpack_from,
+                "_flag_len": _FLAG_LEN, "_TRUE_INTS": _TRUE_INTS,
+                "_fromordinal": datetime.date.fromordinal, "_real_unpack": _real_unpack,
+                "_SMALLFLOAT_NULL": _SMALLFLOAT_NULL, "_double_nan_or_null": _double_nan_or_null,
+                "_slow_row": _slow_row, "_reference": reference_decoder(columns, encoding)}
     source = _decoder_source(columns, ns)
     if codecs.lookup(encoding).name == "utf-8":
         # bytes.decode() without arguments is CPython's UTF-8 fast path: no

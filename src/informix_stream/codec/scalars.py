@@ -137,10 +137,12 @@ def decimal_from_bcd(raw: bytes | memoryview, scale: int | None) -> decimal.Deci
         drop = min(len(text) - len(trimmed), max(0, -exp10))
         text, exp10 = text[:len(text) - drop], exp10 + drop
     elif exp10 < -scale:
-        cut = -scale - exp10
-        if text[len(text) - cut:].strip("0"):
+        # max(): a cut longer than the digits must not wrap to a negative
+        # index (50E-6 read at scale 3 was once 5E-3, not an error)
+        keep = max(0, len(text) + scale + exp10)
+        if text[keep:].strip("0"):
             raise DataError(f"DECIMAL has more than {scale} fraction digits")
-        text, exp10 = text[:len(text) - cut], -scale
+        text, exp10 = text[:keep], -scale
     else:
         text, exp10 = text + "0" * (exp10 + scale), -scale
     sign = "-" if negative else ""
