@@ -6,7 +6,8 @@ Each round loads ``--rows`` rows of the realistic sales table (INTEGER,
 VARCHAR(32), DECIMAL(12,2), DATETIME YEAR TO SECOND, DATE, VARCHAR(64) with
 10% NULLs) into a fresh table of one emulator in its own process, three
 ways, interleaved: informix-driver's executemany of tuples, this driver's
-executemany of tuples, and this driver's ``load_arrow`` of a pyarrow Table.
+executemany of tuples (through its insert cursor, the default, and forced to
+BIND+EXECUTE), and this driver's ``load_arrow`` of a pyarrow Table.
 Also the client's encode-only rate of both of ours (the requests built,
 nothing sent), which shows how much of a load is the client.  Prints the
 median rows/s of each and the ratios.
@@ -97,7 +98,11 @@ def main() -> None:
 
         def ours_tuples(t: str) -> None:
             with connect(host, port, autocommit=True) as conn:
-                conn.cursor().executemany(INSERT.format(t), data)
+                conn.cursor().executemany(INSERT.format(t), data)       # insert cursor
+
+        def ours_bind(t: str) -> None:
+            with connect(host, port, autocommit=True) as conn:
+                conn.cursor().executemany(INSERT.format(t), data, insert_cursor=False)
 
         def ours_arrow(t: str) -> None:
             with connect(host, port, autocommit=True) as conn:
@@ -105,9 +110,9 @@ def main() -> None:
 
         for k in range(args.repeat):
             for name, load in [("informix-driver tuples", theirs), ("ours tuples", ours_tuples),
-                               ("ours Arrow", ours_arrow)]:
+                               ("ours tuples-bind", ours_bind), ("ours Arrow", ours_arrow)]:
                 elapsed = timed(load, f"ingest_{k}_{name.split()[0].replace('-', '_')}_"
-                                f"{name.split()[1].lower()}", host, port)
+                                f"{name.split()[1].lower().replace('-', '_')}", host, port)
                 rates.setdefault(name, []).append(n / elapsed)
     base = statistics.median(rates["informix-driver tuples"])
     print(f"{'load':<24}{'rows/s':>12}{'x informix-driver':>20}   ({n:,} sales rows, "
