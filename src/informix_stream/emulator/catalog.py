@@ -17,7 +17,7 @@ from informix_stream.locales import DEFAULT_LOCALE, Locale, parse_locale
 
 from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable, Drop, SqlError,
                          TableDef, exact_decimal)
-from . import blobs, syscatalog
+from . import blobs, references, syscatalog
 from .sequences import SEQUENCE_DDL, Sequences
 from .spl_catalog import ROUTINE_DDL, SYSTEM_TABLES as SPL_SYSTEM_TABLES
 from .logmode import read_logging
@@ -100,6 +100,7 @@ class Database:
         self.keeper.executescript(SEQUENCE_DDL)      # databases made before sequences too
         self.keeper.execute(blobs.SIDE_TABLE_DDL)   # databases made before BYTE/TEXT too
         self.keeper.executescript(ROUTINE_DDL)      # SPL routines (spl_session.py)
+        self.keeper.execute(references.REFERENCES_DDL)
         syscatalog.install(self.keeper, dt.date.today().toordinal() - DAY0,
                            lambda name, typ: column_sql(ColumnDef(name, parse_type(typ))),
                            lambda conn, tabid, colno, name, typ: add_column(
@@ -319,6 +320,13 @@ def create_table(db: Database, conn: sqlite3.Connection, ddl: CreateTable) -> No
                    tabid)
     for name, text in ddl.check_sources:
         syscatalog.record_check(conn, tabid, name, text)
+    if ddl.references:
+        keys: dict[str, list[tuple[list[str], bool]]] = {t: [] for t in db.tables}
+        for idx in db.indexes.values():
+            if idx.constraint in ("P", "U"):
+                keys.setdefault(idx.table, []).append((idx.columns, idx.constraint == "P"))
+        keys[ddl.name] = [(cols, primary) for _, cols, primary in ddl.uniques]
+        references.create(conn, ddl.name, tabid, ddl.references, keys)
     db.reload(conn)
 
 
@@ -414,6 +422,7 @@ def drop(db: Database, conn: sqlite3.Connection, ddl: Drop) -> None:
     if tabid < 100:
         raise SqlError(-201, 0, ddl.name, "system catalog tables cannot be dropped")
     blobs.free_table(conn, ddl.name, db.tables[ddl.name].columns)
+    references.forget_table(conn, ddl.name)
     conn.execute(f'DROP TABLE "{ddl.name}"')
     syscatalog.forget_table(conn, tabid)
     for meta in ("_ifx_tables", "_ifx_columns", "_ifx_indexes"):

@@ -42,6 +42,9 @@ def map_error(exc: sqlite3.Error, kind: StatementKind,
     if msg == "interrupted":
         # A cancel (or the server stopping) ended the statement.
         return SqlError(-213, 0, "", "statement interrupted by user")
+    m = re.search(r"ifx_fk (-\d+) (\S+)", msg)
+    if m:                                   # a referential constraint (references.py)
+        return SqlError(int(m[1]), 0, m[2], msg)
     patterns: list[tuple[str, Callable[[re.Match[str]], SqlError]]] = [
         (r"no such table: (?:\w+\.)?(\w+)", lambda m: SqlError(-206, -111, m[1])),
         (r"no such column: (?:\w+\.)?(\w+)", lambda m: SqlError(-217, 0, m[1])),

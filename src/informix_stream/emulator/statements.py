@@ -135,6 +135,9 @@ class CreateTable:
     as_select: str = ""      # SELECT ... INTO TEMP: SQLite text of the SELECT
     # (constraint name or None, Informix text) of each CHECK, for syschecks.
     check_sources: list[tuple[str | None, str]] = field(default_factory=list)
+    # (constraint name or None, columns, parent table, parent columns or None
+    # for its primary key, ON DELETE CASCADE) of each FOREIGN KEY/REFERENCES.
+    references: list[tuple] = field(default_factory=list)
 
 
 @dataclass

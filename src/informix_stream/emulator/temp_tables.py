@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from . import blobs
 from .catalog import column_sql, sqlite_index
-from .statements import CreateIndex, CreateTable, SqlError, TableDef
+from .statements import NOT_SUPPORTED, CreateIndex, CreateTable, SqlError, TableDef
 
 PREFIX = "_ifx_tmp"
 
@@ -51,6 +51,9 @@ class TempTables:
             if ddl.if_not_exists:
                 return 0
             raise SqlError(-310, 0, ddl.name, f"table {ddl.name} already exists")
+        if ddl.references:
+            raise SqlError(NOT_SUPPORTED, 0, ddl.name, "FOREIGN KEY/REFERENCES on a TEMP table "
+                           "is not supported by the emulator")
         storage = self.prefix + ddl.name
         body = [column_sql(c) for c in ddl.columns] + [f"CHECK {c}" for c in ddl.checks]
         conn.execute(f'CREATE TABLE "{storage}" ({", ".join(body)})')

@@ -214,9 +214,7 @@ class DdlRules:
             elif w == "CONSTRAINT":
                 j += 2
             elif w == "REFERENCES":
-                _, j = self.table_name(j + 1)
-                if self.text(j) == "(":
-                    j = self.close_paren(j) + 1
+                j = self.references_clause(j, [col], None, spec)
             else:
                 raise SqlError(-201, 0, self.toks[j].raw, "unexpected word in column definition")
         cdef.type = ColumnType(ctype.code, ctype.length,
@@ -228,6 +226,21 @@ class DdlRules:
         server keeps in syschecks)."""
         last = self.toks[end - 1]
         return self.sql[self.toks[start].pos:last.pos + len(last.raw)]
+
+    def references_clause(self, j: int, cols: list[str], cname: str | None,
+                          spec: CreateTable) -> int:
+        """REFERENCES table [(columns)] [ON DELETE CASCADE] [CONSTRAINT name] at j."""
+        parent, j = self.table_name(j + 1)
+        pcols = None
+        if self.text(j) == "(":
+            close = self.close_paren(j)
+            pcols = [self.toks[x].raw.lower() for x, _ in self.split_commas(j + 1, close)]
+            j = close + 1
+        cascade = [self.word(j + k) for k in range(3)] == ["ON", "DELETE", "CASCADE"]
+        j += 3 if cascade else 0
+        later, j = self.constraint_name(j)
+        spec.references.append((cname or later, cols, parent, pcols, cascade))
+        return j
 
     def constraint_name(self, j: int) -> tuple[str | None, int]:
         if self.word(j) == "CONSTRAINT" and j + 1 < len(self.toks):
@@ -261,7 +274,14 @@ class DdlRules:
             spec.check_sources.append((cname or later, self.source(a + 1, close + 1)))
             return
         if w == "FOREIGN":
-            return          # referential integrity is not emulated
+            if self.word(a + 1) != "KEY" or self.text(a + 2) != "(":
+                raise SqlError(-201, message="FOREIGN KEY (columns) expected")
+            close = self.close_paren(a + 2, b)
+            cols = [self.toks[x].raw.lower() for x, _ in self.split_commas(a + 3, close)]
+            if self.word(close + 1) != "REFERENCES":
+                raise SqlError(-201, message="REFERENCES expected")
+            self.references_clause(close + 1, cols, cname, spec)
+            return
         primary = w == "PRIMARY"
         j = a + (2 if primary else 1)
         if self.text(j) != "(":

@@ -1,0 +1,103 @@
+"""Referential constraints: FOREIGN KEY / REFERENCES enforced as the server does.
+
+IBM Informix Guide to SQL: Syntax ("REFERENCES clause", "DROP TABLE"): the
+referenced columns are the parent's primary key (when none are named) or a
+unique or primary-key constraint (-297 otherwise); a child row whose key is
+not NULL must match a parent row (-691); a parent row still referenced cannot
+be deleted or have its key changed (-692) unless the constraint says ON
+DELETE CASCADE, which deletes the children; DROP TABLE (CASCADE mode by
+default) drops the constraints that reference the table.  Codes from IBM's
+message catalog (JDBC 15.0.1.0, sql_en_US.properties).
+
+Each constraint is a set of SQLite triggers raising ``ifx_fk <code>
+<name>`` (sqlite_errors maps it) and a row of ``_ifx_references``; triggers
+rather than SQLite's own foreign keys because those cannot be dropped from a
+child table when its parent is dropped.  Checks run per row, as the rows are
+written, where the server checks at the end of the statement: a statement
+that passes through a state violating a constraint (e.g. renumbering keys
+in place) is refused here and accepted there.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+
+from .statements import SqlError
+
+REFERENCES_DDL = """CREATE TABLE IF NOT EXISTS _ifx_references (
+    constrname TEXT PRIMARY KEY, tabname TEXT, cols TEXT, ptabname TEXT, pcols TEXT,
+    cascade INTEGER)"""
+MISSING_KEY, STILL_REFERENCED, NO_UNIQUE_KEY = -691, -692, -297
+
+Reference = tuple  # (name | None, columns, parent table, parent columns | None, cascade)
+
+
+def create(conn: sqlite3.Connection, table: str, tabid: int, refs: Sequence[Reference],
+           unique_keys: Mapping[str, list[tuple[list[str], bool]]]) -> None:
+    """Record and enforce ``table``'s references.  ``unique_keys`` maps a
+    table name to its (columns, primary) unique keys, the new table's own
+    among them (a table may reference itself)."""
+    for seq, (name, cols, parent, pcols, cascade) in enumerate(refs, start=1):
+        name = name or f"r{tabid}_{seq}"
+        keys = unique_keys.get(parent)
+        if keys is None:
+            raise SqlError(-206, -111, parent, f"table {parent} not found")
+        if pcols is None:
+            primary = [k for k, is_primary in keys if is_primary]
+            if not primary:
+                raise SqlError(NO_UNIQUE_KEY, 0, parent, "no primary key on the referenced table")
+            pcols = primary[0]
+        if list(pcols) not in [list(k) for k, _ in keys]:
+            raise SqlError(NO_UNIQUE_KEY, 0, parent, "cannot find unique constraint or "
+                           "primary key on the referenced table")
+        if len(pcols) != len(cols):
+            raise SqlError(-201, message="the referencing and referenced columns differ in number")
+        conn.execute("INSERT INTO _ifx_references VALUES (?, ?, ?, ?, ?, ?)",
+                     (name, table, json.dumps(list(cols)), parent, json.dumps(list(pcols)),
+                      int(cascade)))
+        for sql in _triggers(name, table, cols, parent, pcols, cascade):
+            conn.execute(sql)
+
+
+def _triggers(name: str, child: str, cols: Sequence[str], parent: str,
+              pcols: Sequence[str], cascade: bool) -> list[str]:
+    def q(n: str) -> str:
+        return f'"{n}"'
+    given = " AND ".join(f"NEW.{q(c)} IS NOT NULL" for c in cols)
+    match_new = " AND ".join(f"p.{q(p)} = NEW.{q(c)}" for c, p in zip(cols, pcols))
+    match_old = " AND ".join(f"c.{q(c)} = OLD.{q(p)}" for c, p in zip(cols, pcols))
+    changed = " OR ".join(f"NEW.{q(p)} IS NOT OLD.{q(p)}" for p in pcols)
+    missing = (f"WHEN {given} AND NOT EXISTS (SELECT 1 FROM {q(parent)} p WHERE {match_new})"
+               f" BEGIN SELECT RAISE(ABORT, 'ifx_fk {MISSING_KEY} {name}'); END")
+    referenced = f"EXISTS (SELECT 1 FROM {q(child)} c WHERE {match_old})"
+    col_list = ", ".join(q(c) for c in cols)
+    pcol_list = ", ".join(q(p) for p in pcols)
+    out = [f'CREATE TRIGGER "_ifx_fk_{name}_ins" AFTER INSERT ON {q(child)} {missing}',
+           f'CREATE TRIGGER "_ifx_fk_{name}_upd" AFTER UPDATE OF {col_list} ON {q(child)}'
+           f" {missing}",
+           f'CREATE TRIGGER "_ifx_fk_{name}_pupd" AFTER UPDATE OF {pcol_list} ON {q(parent)}'
+           f" WHEN ({changed}) AND {referenced}"
+           f" BEGIN SELECT RAISE(ABORT, 'ifx_fk {STILL_REFERENCED} {name}'); END"]
+    if cascade:
+        where = " AND ".join(f"{q(c)} = OLD.{q(p)}" for c, p in zip(cols, pcols))
+        out.append(f'CREATE TRIGGER "_ifx_fk_{name}_pdel" AFTER DELETE ON {q(parent)}'
+                   f" BEGIN DELETE FROM {q(child)} WHERE {where}; END")
+    else:
+        out.append(f'CREATE TRIGGER "_ifx_fk_{name}_pdel" AFTER DELETE ON {q(parent)}'
+                   f" WHEN {referenced}"
+                   f" BEGIN SELECT RAISE(ABORT, 'ifx_fk {STILL_REFERENCED} {name}'); END")
+    return out
+
+
+def forget_table(conn: sqlite3.Connection, table: str) -> None:
+    """Before ``table`` is dropped: its own constraints, and (CASCADE) those
+    of other tables that reference it, go with it."""
+    names = [n for (n,) in conn.execute(
+        "SELECT constrname FROM _ifx_references WHERE tabname = ? OR ptabname = ?",
+        (table, table))]
+    for name in names:
+        for suffix in ("ins", "upd", "pupd", "pdel"):
+            conn.execute(f'DROP TRIGGER IF EXISTS "_ifx_fk_{name}_{suffix}"')
+    conn.executemany("DELETE FROM _ifx_references WHERE constrname = ?", [(n,) for n in names])
