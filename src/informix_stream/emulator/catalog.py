@@ -307,12 +307,8 @@ def create_table(db: Database, conn: sqlite3.Connection, ddl: CreateTable) -> No
             conn.execute(trigger)
     for trigger in blobs.triggers(ddl.name, ddl.columns):
         conn.execute(trigger)
-    conn.execute("INSERT INTO _ifx_tables (tabid, tabname, owner, created, tabtype, ncols,"
-                 " rowsize) VALUES (?, ?, ?, ?, 'T', ?, ?)",
-                 (tabid, ddl.name, OWNER, dt.date.today().toordinal() - DAY0,
-                  len(ddl.columns), sum(c.type.wire_width for c in ddl.columns)))
+    register_object(conn, tabid, ddl.name, "T", ddl.columns)
     for colno, col in enumerate(ddl.columns, start=1):
-        add_column(conn, tabid, colno, col)
         _record_column_rules(conn, tabid, colno, col)
     for seq, (cname, cols, primary) in enumerate(ddl.uniques, start=1):
         name = cname or f"u{tabid}_{seq}"
@@ -328,6 +324,17 @@ def create_table(db: Database, conn: sqlite3.Connection, ddl: CreateTable) -> No
         keys[ddl.name] = [(cols, primary) for _, cols, primary in ddl.uniques]
         references.create(conn, ddl.name, tabid, ddl.references, keys)
     db.reload(conn)
+
+
+def register_object(conn: sqlite3.Connection, tabid: int, name: str, tabtype: str,
+                    columns: Sequence[ColumnDef]) -> None:
+    """The catalog rows of a new table or view: systables, then syscolumns."""
+    conn.execute("INSERT INTO _ifx_tables (tabid, tabname, owner, created, tabtype, ncols,"
+                 " rowsize) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                 (tabid, name, OWNER, dt.date.today().toordinal() - DAY0, tabtype,
+                  len(columns), sum(c.type.wire_width for c in columns)))
+    for colno, col in enumerate(columns, start=1):
+        add_column(conn, tabid, colno, col)
 
 
 def _record_column_rules(conn: sqlite3.Connection, tabid: int, colno: int,

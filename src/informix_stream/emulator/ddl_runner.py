@@ -36,7 +36,7 @@ class DdlRunner:
             elif isinstance(ddl, CreateIndex):
                 create_index(self._db, self._conn, ddl)
             elif isinstance(ddl, views.CreateView):
-                views.create(self._db, self._conn, ddl, self._db.next_tabid(self._conn), OWNER)
+                views.create(self._db, self._conn, ddl, self._db.next_tabid(self._conn))
                 self._db.reload(self._conn)
             elif isinstance(ddl, Drop) and ddl.what == "VIEW":
                 if views.drop(self._db, self._conn, ddl.name, ddl.if_exists):

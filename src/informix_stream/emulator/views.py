@@ -19,16 +19,15 @@ are refused as not supported by the emulator.
 
 from __future__ import annotations
 
-import datetime as dt
 import sqlite3
 from dataclasses import dataclass
 
 from informix_stream.codecs import ColumnType, TypeCode
 
-from .catalog import add_column
+from .catalog import register_object
 from .statements import NOT_SUPPORTED, Bind, ColumnDef, SqlError, StatementKind, TableDef, \
     Translation
-from .values import DAY0, writer_for
+from .values import writer_for
 
 VIEWTEXT_PIECE = 64
 # A view's column is a plain number even over a SERIAL column.
@@ -123,18 +122,13 @@ def inline(spec: CreateView, codec: str) -> str:
     return "".join(out)
 
 
-def create(db, conn: sqlite3.Connection, spec: CreateView, tabid: int, owner: str) -> None:
+def create(db, conn: sqlite3.Connection, spec: CreateView, tabid: int) -> None:
     """Make the SQLite view and its catalog rows (systables, syscolumns, sysviews)."""
     if spec.name in db.tables or spec.name in db.sequences.states:
         raise SqlError(-310, 0, spec.name, f"table {spec.name} already exists")
     cols = ", ".join(f'"{c.name}"' for c in spec.columns)
     conn.execute(f'CREATE VIEW "{spec.name}" ({cols}) AS {inline(spec, db.codec)}')
-    conn.execute("INSERT INTO _ifx_tables (tabid, tabname, owner, created, tabtype, ncols,"
-                 " rowsize) VALUES (?, ?, ?, ?, 'V', ?, ?)",
-                 (tabid, spec.name, owner, dt.date.today().toordinal() - DAY0,
-                  len(spec.columns), sum(c.type.wire_width for c in spec.columns)))
-    for colno, col in enumerate(spec.columns, start=1):
-        add_column(conn, tabid, colno, col)
+    register_object(conn, tabid, spec.name, "V", spec.columns)
     text = spec.text
     conn.executemany("INSERT INTO sysviews (tabid, seqno, viewtext) VALUES (?, ?, ?)",
                      [(tabid, n, text[k:k + VIEWTEXT_PIECE])
