@@ -290,25 +290,33 @@ class Plan:
             return session.send(rq.execute(self.savepoint_id, [], release=False), begin=True)
         return None
 
-    def chunk_gen(self, chunk: tuple[int, list[bytes]], meanwhile=None):
-        first, requests = chunk
-        if isinstance(requests, ic.Blocks):
-            yield from self._put_chunk(first, requests, meanwhile)
-            return
-        session = self.session
-        guard = self._open_chunk()
-        expects = session.send_many(requests)
+    def _send_chunk(self, guard: Expect | None, requests: list[bytes], meanwhile,
+                    begin: bool = False):
+        """Send a chunk's requests back to back, let the caller encode the next
+        chunk (``meanwhile``) while the server works, then wait for the last
+        reply; a failed protection (BEGIN/savepoint) raises here.  Returns
+        the requests' Expects."""
+        expects = self.session.send_many(requests, begin=begin)
         yield FLUSH
         if meanwhile is not None:
             meanwhile()
         yield expects[-1]
         if guard is not None:
             st.raise_for(guard.reply)
+        return expects
+
+    def chunk_gen(self, chunk: tuple[int, list[bytes]], meanwhile=None):
+        first, requests = chunk
+        if isinstance(requests, ic.Blocks):
+            yield from self._put_chunk(first, requests, meanwhile)
+            return
+        guard = self._open_chunk()
+        expects = yield from self._send_chunk(guard, requests, meanwhile)
         failed = self._account(first, expects)
         if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE):
             yield from self._repair(first, requests, failed)
         if self.mode == AUTOCOMMIT or (self.commit_every_chunk and self.mode != UNLOGGED):
-            yield from _commit(session)
+            yield from _commit(self.session)
         if failed is not None and self.mode != BATCH:
             raise failed
 
@@ -374,13 +382,8 @@ class Plan:
         # batch_errors in autocommit mode gets one per chunk.
         own_tx = self.mode == BATCH and session.autocommit and session.logged
         guard = session.send(_BEGIN, opens=True) if own_tx else self._open_chunk()
-        expects = session.send_many(list(blocks), begin=guard is None)
-        yield FLUSH
-        if meanwhile is not None:
-            meanwhile()
-        yield expects[-1]
-        if guard is not None:
-            st.raise_for(guard.reply)
+        expects = yield from self._send_chunk(guard, list(blocks), meanwhile,
+                                              begin=guard is None)
         failed, discarded = self._put_account(first, blocks, expects)
         while discarded:         # batch_errors: rows a failed block dropped go again
             start, stop = discarded.pop(0)
