@@ -68,14 +68,24 @@ def _conversion_error(code: int, value: object) -> SqlError:
     return SqlError(code, message=f"cannot convert {value!r}")
 
 
+_INF = float("inf")
+
+
 def to_decimal(v: object) -> Decimal:
     """A client or stored value as a Decimal; -1213 for text that is no number."""
     if isinstance(v, Decimal):
         return v
     if isinstance(v, bool):
         return Decimal(int(v))
-    if isinstance(v, (int, float)):
-        return Decimal(repr(v)) if isinstance(v, float) else Decimal(v)
+    if isinstance(v, float):
+        if v != v or v in (_INF, -_INF):
+            # A double that is no number cannot become a DECIMAL: the
+            # overflow error (-1226), as for any value past the precision.
+            # (Unconfirmed against a server; it once crashed the session.)
+            raise _conversion_error(-1226, v)
+        return Decimal(repr(v))
+    if isinstance(v, int):
+        return Decimal(v)
     if isinstance(v, str):
         try:
             d = Decimal(v.strip())
