@@ -20,7 +20,7 @@ hypothesis-generated batches; bench/throughput/ingest_compare.py measures.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ..codec.rowencode import make_row_encoder
