@@ -23,7 +23,7 @@ from informix_stream.codec.scalars import floating_decimal_digits
 from informix_stream.errors import DataError
 from informix_stream.locales import fit_bytes
 
-from . import blobs
+from . import blobs, slobs
 from .statements import NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, exact_decimal
 
 DAY0 = dt.date(1899, 12, 31).toordinal()
@@ -375,6 +375,8 @@ def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1") -> Converter
     code = ctype.code
     if code in blobs.BLOB_CODES:
         return blobs.writer(code, codec)
+    if code in slobs.SLOB_CODES:
+        return slobs.writer(code, codec)
     if code in _INT_RANGE or code in (TypeCode.INT8, TypeCode.BIGINT, TypeCode.SERIAL8,
                                       TypeCode.BIGSERIAL):
         return _int_writer(code)
@@ -488,6 +490,8 @@ def reader_for(col: ResultColumn) -> Converter | None:
     code = ctype.code
     if code in blobs.BLOB_CODES:
         return blobs.reader()
+    if code in slobs.SLOB_CODES:
+        return slobs.reader()
     if code in _INT_RANGE or code in (TypeCode.INT8, TypeCode.BIGINT, TypeCode.SERIAL8,
                                       TypeCode.BIGSERIAL):
         return None if stored else _to_int
