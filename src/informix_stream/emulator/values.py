@@ -23,7 +23,7 @@ from informix_stream.codec.scalars import floating_decimal_digits
 from informix_stream.errors import DataError
 from informix_stream.locales import fit_bytes
 
-from . import blobs
+from . import blobs, composite
 from .statements import NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, exact_decimal
 
 DAY0 = dt.date(1899, 12, 31).toordinal()
@@ -382,6 +382,8 @@ def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1") -> Converter
         return _interval_writer(ctype)
     if code == TypeCode.BOOLEAN:
         return _bool_writer
+    if code in composite.COMPOSITE_CODES:
+        return composite.writer(ctype)
     return _generic_writer
 
 
