@@ -19,9 +19,10 @@ from collections.abc import Callable, Sequence
 from .codegen import SHAPE_CACHE_SIZE, compile_function, indent, struct_maker
 from .rowencode_ref import CELL_ENCODERS, cellwise_encoder, cellwise_tuple_encoder
 from .scalars import EPOCH_ORDINAL, FLOAT_STRUCT, INT_NULL, INT_STRUCT, _UTF8_NAMES, fit_encoded
-from .typeinfo import VARCHAR_CODES, ColumnType, TypeCode
+from .typeinfo import COMPOSITE_CODES, VARCHAR_CODES, ColumnType, TypeCode
 # Cells of variable width: the opaque-type envelope carries their length.
-_VARIABLE = frozenset({TypeCode.LVARCHAR, TypeCode.BOOLEAN, TypeCode.BLOB, TypeCode.CLOB})
+_VARIABLE = frozenset({TypeCode.LVARCHAR, TypeCode.BOOLEAN, TypeCode.BLOB, TypeCode.CLOB,
+                       *COMPOSITE_CODES})
 
 __all__ = ["cell_width", "make_row_encoder", "make_tuple_encoder"]
 
