@@ -36,6 +36,10 @@ CellEncoder = Callable[[object], bytes]
 # BCD byte 0xXY -> the base-100 pair 10*X + Y (only 0..9 nibbles occur).
 _BCD = bytes((b >> 4) * 10 + (b & 0xF) if (b >> 4) < 10 and (b & 0xF) < 10 else 0
              for b in range(256))
+# 99 - d for 0..99, and 100 - d as a one-byte string: a negative value's
+# pairs, all but the last non-zero one and that one.
+_NINETY_NINE = bytes(99 - d if d < 100 else 0 for d in range(256))
+_HUNDRED = [bytes((100 - d,)) if 0 < d < 100 else b"" for d in range(256)]
 _ATTRS = ("year", "month", "day", "hour", "minute", "second")
 
 
@@ -56,7 +60,9 @@ def _decimal_encoder(ctype: ColumnType, slow: CellEncoder) -> CellEncoder:
     null = bytes(width)
     zero = b"\xc0".ljust(width, b"\x00")
     dec = decimal.Decimal
-    heads = {(e, n): bcd_head(e, n) for e in range(-64, 64) for n in (False, True)}
+    # head byte by (exponent + 64) * 2 + negative
+    heads = [bytes((bcd_head(e, bool(n)),)) for e in range(-64, 64) for n in (0, 1)]
+    translate = bytes.translate
 
     def encode(value: object) -> bytes:
         if value is None:
@@ -64,26 +70,33 @@ def _decimal_encoder(ctype: ColumnType, slow: CellEncoder) -> CellEncoder:
         if type(value) is not dec:
             return slow(value)
         text = str(value)
+        if "E" in text or text[-1] > "9":
+            return slow(value)            # E-notation, NaN, Infinity
         negative = text[0] == "-"
-        if negative:
-            text = text[1:]
-        whole, point, fraction = text.partition(".")
-        if len(fraction) != scale or not whole.isdigit() or (scale and not fraction.isdigit()):
-            return slow(value)            # another exponent, E-notation, NaN, Infinity
-        digits = (whole + fraction).lstrip("0")
-        if len(digits) > precision:
+        whole, _, fraction = text.partition(".")
+        if len(fraction) != scale:
+            return slow(value)            # another exponent: the reference rounds
+        body = whole[1:] if negative else whole       # never a leading zero but "0"
+        digits = fraction.lstrip("0") if body == "0" else body + fraction
+        count = len(digits)
+        if count > precision:
             return slow(value)
-        if not digits:
+        if not count:
             return zero
-        before = len(digits) - scale       # digits before the decimal point
+        before = count - scale             # digits before the decimal point
         if before & 1:
             digits = "0" + digits
             before += 1
-        if len(digits) & 1:
+            count += 1
+        if count & 1:
             digits += "0"
-        if negative:
-            digits = str(10 ** len(digits) - int(digits)).rjust(len(digits), "0")
-        cell = bytes((heads[before // 2, negative],)) + bytes.fromhex(digits).translate(_BCD)
+            count += 1
+        pairs = translate(bytes.fromhex(digits), _BCD)
+        if negative:                       # scalars.complement, by tables
+            core = pairs.rstrip(b"\x00")
+            pairs = (translate(core[:-1], _NINETY_NINE) + _HUNDRED[core[-1]]
+                     + pairs[len(core):])
+        cell = heads[before + 128 + negative] + pairs
         return cell.ljust(width, b"\x00") if len(cell) <= width else slow(value)
     return encode
 
