@@ -6,9 +6,11 @@ column of all-distinct values, with and without NULLs, for
 * the same through the Arrow reference (each value's Python form, the
   column's check and cell encoder, as ``InsertCursor.item`` decides);
 * Python objects -> cells by the tuple path's generated row encoder
-  (codec.rowencode, one column), against the bare cost of reading the
-  object's own fields (``Decimal.as_tuple()``, a datetime's attributes,
-  ``str.encode``, ``int.to_bytes``), target: at most 1.5x.
+  (codec.rowencode) over rows of ``WIDE`` columns of the type, so the
+  figure is a cell's share of a row and not one call's overhead, against
+  the bare cost of reading the object's own fields (``Decimal.as_tuple()``,
+  a datetime's attributes, ``str.encode``, ``int.to_bytes``), target: at
+  most 1.5x.
 
     python bench/throughput/encode_per_type.py [--values 20000] [--repeat 5] [--write]
 
@@ -41,6 +43,7 @@ from informix_stream.codecs import make_row_encoder, parse_type  # noqa: E402
 from informix_stream.insert_cursor import value_check  # noqa: E402
 
 ENC = "iso-8859-1"
+WIDE = 8
 _D = struct.Struct(">d").pack
 
 # name, DDL type, Arrow type, value of the i-th row, reading the value's own fields
@@ -82,12 +85,12 @@ def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
     values = [None if nulls and i % 10 == 0 else make(i) for i in range(n)]
     array = pa.array(values, atype)
     check = value_check(ctype, ENC)
-    encode = make_row_encoder([ctype], ENC)
+    encode = make_row_encoder([ctype] * WIDE, ENC)
     fast = put_images.column_cells(np, array, ctype, check, ENC)
     plain = put_images._python_cells(np, array, ctype, check, ENC)
     assert fast.flat.tobytes() == plain.flat.tobytes() and fast.ok.all(), name
     present = [v for v in values if v is not None]
-    rows = [(v,) for v in values]
+    rows = [tuple(values[k:k + WIDE]) for k in range(0, n - n % WIDE, WIDE)]
 
     def python_encode():
         for r in rows:
@@ -96,7 +99,7 @@ def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
     def read_fields():
         for v in present:
             fields(v)
-    encode_ns = _best(python_encode, repeat) / n
+    encode_ns = _best(python_encode, repeat) / (len(rows) * WIDE)
     fields_ns = _best(read_fields, repeat) / n
     return {
         "arrow": _best(lambda: put_images.column_cells(np, array, ctype, check, ENC),

@@ -6,9 +6,9 @@ per-pair text; several microseconds a cell, most of a load of a realistic
 table.  These take the common form only and hand anything else, value and
 error alike, to the reference encoder of the same column:
 
-* DECIMAL(p,s)/MONEY: a ``Decimal`` already at the column's scale (its
-  exponent is -s, as Arrow's and most ETL sources' values are) with at most
-  p digits, so the quantize would change nothing.  Its text gives the
+* DECIMAL(p,s)/MONEY: a ``Decimal`` with at most s digits after the point
+  (``Decimal(n) / 100`` drops trailing zeros) and at most p digits at the
+  column's scale, so the quantize only appends zeros.  Its text gives the
   digits; ``bytes.fromhex`` reads each two decimal digits as one BCD byte,
   and a 256-entry table turns BCD into the 0..99 pair; a negative value's
   complement is 100^k minus the pairs read as one number.
@@ -75,7 +75,9 @@ def _decimal_encoder(ctype: ColumnType, slow: CellEncoder) -> CellEncoder:
         negative = text[0] == "-"
         whole, _, fraction = text.partition(".")
         if len(fraction) != scale:
-            return slow(value)            # another exponent: the reference rounds
+            if len(fraction) > scale:
+                return slow(value)        # more digits than the scale: the reference rounds
+            fraction = fraction.ljust(scale, "0")     # fewer: the quantize is exact
         body = whole[1:] if negative else whole       # never a leading zero but "0"
         digits = fraction.lstrip("0") if body == "0" else body + fraction
         count = len(digits)
