@@ -138,16 +138,55 @@ def _converter(types: tuple, codec: str) -> put_rows.RowConverter | None:
     return put_rows.row_converter(types, codec)
 
 
-def put(session, msg: Put, w) -> None:
-    """SQ_PUT: insert the block's rows; SQ_DONE with their count, or
-    SQ_PUTERR (raised as PutFailed) with the count before the failing row."""
+def put_run(session, puts: list[Put], w) -> None:
+    """Consecutive SQ_PUT messages of one request: one SQLite batch when
+    every block converts and the batch goes in whole (each block still gets
+    its own SQ_DONE); otherwise, the batch undone, block by block exactly as
+    if each came alone (the first failing one ends the request)."""
+    if len(puts) > 1:
+        st, cursor, db = _open_cursor(session)
+        counts: list[int] = []
+
+        def rows():
+            # converted block by block as SQLite takes them (the rows of a
+            # block stay in the CPU's caches); any refusal undoes the batch
+            for msg in puts:
+                block, failed = _stored_rows(db, st.prepared, cursor, msg.rows)
+                if failed is not None:
+                    raise _Fallback
+                counts.append(len(block))
+                yield from block
+        try:
+            db.execute_many(st.prepared, rows(), stored=True)
+        except (SqlError, _Fallback):
+            pass
+        else:
+            for count in counts:
+                session.put_done(w, count)
+            return
+    for msg in puts:
+        put(session, msg, w)
+
+
+class _Fallback(Exception):
+    """A block of a run does not go in whole: the run goes block by block."""
+
+
+def _open_cursor(session) -> tuple:
+    """(statement, its open insert cursor, database session)."""
     st = session._need_current()
     cursor = st.cursor
     if not isinstance(cursor, InsertCursor):
         # IBM Informix Error Messages: -404 "The cursor or statement is not
         # available."
         raise SqlError(-404, message="the insert cursor is not open")
-    db = session._need_db()
+    return st, cursor, session._need_db()
+
+
+def put(session, msg: Put, w) -> None:
+    """SQ_PUT: insert the block's rows; SQ_DONE with their count, or
+    SQ_PUTERR (raised as PutFailed) with the count before the failing row."""
+    st, cursor, db = _open_cursor(session)
     rows, failed = _stored_rows(db, st.prepared, cursor, msg.rows)
     try:
         db.execute_many(st.prepared, rows, stored=True)
