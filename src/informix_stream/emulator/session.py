@@ -146,7 +146,18 @@ class Session(DatabaseStatements):
         w = Writer()
         handlers = _HANDLERS
         try:
-            for msg in messages:
+            i, n = 0, len(messages)
+            while i < n:
+                msg = messages[i]
+                i += 1
+                if type(msg) is Put:
+                    # a client's insert buffer flushed as several SQ_PUTs
+                    j = i
+                    while j < n and type(messages[j]) is Put:
+                        j += 1
+                    insert_cursor.put_run(self, messages[i - 1:j], w)
+                    i = j
+                    continue
                 handler = handlers.get(msg if type(msg) is Tag else type(msg))
                 if handler is None:
                     raise SqlError(-408, message=f"message {msg!r} is not supported")
@@ -522,7 +533,6 @@ _HANDLERS = {
     NFetch: Session._nfetch,
     SFetch: Session._sfetch,
     Tag.CLOSE: Session._close_cursor,
-    Put: insert_cursor.put,
     Tag.RELEASE: Session._release_msg,
     Tag.EXECUTE: Session._execute,
     DbOpen: Session._dbopen,
