@@ -18,7 +18,7 @@ reply that is not the value its descriptor declared breaks the connection.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from .codec.lob import LobRef
@@ -39,9 +39,12 @@ def lob_columns(types: Sequence) -> tuple[int, ...]:
 
 
 def resolve_gen(session: ClientSession, stmt_id: int, rows: list, columns: tuple[int, ...],
-                encoding: str) -> Generator[Any, None, None]:
+                encoding: str, spool: Callable[[LobRef], Any] | None = None
+                ) -> Generator[Any, None, None]:
     """Replace each LobRef in ``rows`` (in place) by its value: bytes for
-    BYTE, str for TEXT."""
+    BYTE, str for TEXT; or, with ``spool``, by what ``spool(ref)`` made, the
+    object the reply's chunks were appended to (``len`` and ``+=``), so a
+    value is never held whole (``lobstream``)."""
     wanted = []
     for i, row in enumerate(rows):
         for k in columns:
@@ -52,6 +55,8 @@ def resolve_gen(session: ClientSession, stmt_id: int, rows: list, columns: tuple
                     _broken(session, f"a blob descriptor declares {size} bytes")
                 expect = session.send(rq.fetch_blob(stmt_id, ref.descriptor),
                                       blob_limit=size, budget=2 * size + _REPLY_SLACK)
+                if spool is not None:
+                    expect.reply.blob = spool(ref)
                 wanted.append((i, k, ref, expect))
     if not wanted:
         return
@@ -71,6 +76,8 @@ def _value(session: ClientSession, ref: LobRef, reply, column: int, encoding: st
     data = reply.blob
     if not reply.blob_ended or len(data) != ref.size:
         _broken(session, f"the server sent {len(data)} bytes of a {ref.size}-byte blob")
+    if not isinstance(data, bytearray):
+        return data             # a spool (stream mode)
     if not ref.text:
         return bytes(data)
     try:
