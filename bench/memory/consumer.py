@@ -71,7 +71,10 @@ def arrow_batches(t: Target, sql: str, params: tuple, n: int) -> Prepared:
     import is not the rows').  A batch is smaller than the check's smallest
     table, so growth is one batch's working set at every size."""
     import numpy  # noqa: F401
-    import pyarrow  # noqa: F401
+    import pyarrow
+    # pyarrow imports pandas, when installed, the first time it converts a
+    # Python list (its pandas shim): ~50 MiB of import, not the rows'
+    pyarrow.array([0])
     conn = t.ours()
     cur = conn.cursor()
 
