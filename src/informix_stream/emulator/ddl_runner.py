@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import alter, merge
 from .catalog import OWNER, create_index, create_table, drop
+from .results import ExecResult
+from .translate_alter import AlterTable, Rename
 from .sequences import CreateSequence
 from .spl_session import CreateRoutine, DropRoutine
 from . import views
@@ -22,6 +25,9 @@ class DdlRunner:
 
     def _ddl(self, t: Translation, values: Sequence[object] = ()) -> int:
         ddl = t.ddl
+        if isinstance(ddl, (AlterTable, Rename)):
+            self._refuse_temp(ddl)
+            return self._alter(ddl)
         if self._temp_ddl(ddl):
             with self._atomic(StatementKind.DDL):
                 count = self._run_temp_ddl(ddl, values)
@@ -56,6 +62,49 @@ class DdlRunner:
         if self._in_tx:
             self._ddl_in_tx = True
         return 0
+
+    def _refuse_temp(self, ddl: AlterTable | Rename) -> None:
+        """The server refuses these on a TEMP table (IBM JDBC 15.0.1.0 message
+        catalog: -532 cannot alter, -508 cannot rename a temporary table,
+        -509 cannot rename a column in one)."""
+        temps = self._temps.tables
+        if isinstance(ddl, AlterTable) and ddl.name in temps:
+            raise SqlError(-532, 0, ddl.name, f"cannot alter temporary table ({ddl.name})")
+        if isinstance(ddl, Rename) and ddl.what == "TABLE" and ddl.old in temps:
+            raise SqlError(-508, 0, ddl.old, "cannot rename a temporary table")
+        if isinstance(ddl, Rename) and ddl.what == "COLUMN" and ddl.table in temps:
+            raise SqlError(-509, 0, ddl.table, "cannot rename a column in a temporary table")
+
+    def _alter(self, ddl: AlterTable | Rename) -> int:
+        """ALTER TABLE / RENAME (alter.py) as one unit; statements prepared
+        against the tables they change get -710 at their next OPEN/EXECUTE."""
+        db = self._db
+        try:
+            with db.lock, self._atomic(StatementKind.DDL):
+                if isinstance(ddl, AlterTable):
+                    alter.alter_table(db, self._conn, ddl)
+                    changed = [ddl.name]
+                else:
+                    changed = alter.rename(db, self._conn, ddl)
+                db.reload(self._conn)
+        except BaseException:
+            db.reload(self._conn)       # the in-memory catalog follows the rollback
+            raise
+        versions = db.table_versions
+        for name in changed:
+            versions[name] = versions.get(name, 0) + 1
+        db.schema_changed()
+        if self._in_tx:
+            self._ddl_in_tx = True
+        return 0
+
+    def _merge(self, stmt, values: Sequence[object]) -> ExecResult:
+        """MERGE (merge.py): all its statements succeed or none has happened."""
+        self.last_serial = self.last_serial8 = 0
+        with self._atomic(StatementKind.UPDATE):
+            count = merge.run(self._conn, stmt.translation.ddl, values)
+        self.last_rowcount = count
+        return ExecResult(count, self.last_serial, self.last_serial8)
 
     def _sequence_ddl(self, ddl: CreateSequence | Drop) -> None:
         db, conn = self._db, self._conn

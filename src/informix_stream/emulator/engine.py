@@ -58,7 +58,7 @@ from .session_functions import SessionFunctions
 from .spl_session import SplRunner
 from .results import ExecResult, Prepared, RowSource
 from .sqlfunctions import register_builtins
-from .sqlite_errors import map_error
+from .sqlite_errors import map_error, with_offset
 from .statements import NOT_SUPPORTED, ResultColumn, SqlError, StatementKind, Translation
 from .temp_tables import TempTables
 from .image_slice import make_slicer
@@ -290,7 +290,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         t = translate(sql, self._temps.lookup(self._db.tables), self._db.sequences.states,
                       self.spl_function_types())
         if t.sql:
-            self._validate(t)
+            self._validate(t, sql)
         binds = []
         for b in t.binds:
             conv = writer_for(b.type, self._db.codec)
@@ -331,12 +331,12 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
             return make
         return lambda values: make([values[p] for p in picks])
 
-    def _validate(self, t: Translation) -> None:
+    def _validate(self, t: Translation, sql: str) -> None:
         slots = len(t.binds) + (t.image_binds is not None)
         try:
             self._conn.execute("EXPLAIN " + t.sql, [None] * slots).close()
         except sqlite3.Error as exc:
-            raise map_error(exc, t.kind, self._db) from None
+            raise with_offset(map_error(exc, t.kind, self._db), sql, exc) from None
 
     def _values(self, stmt: Prepared, params: Sequence[object]) -> list[object]:
         if len(params) != stmt.param_count:
@@ -373,6 +373,8 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
             self._option(stmt.translation.option)
         elif kind is StatementKind.SELECT:
             self.open_cursor(stmt, params).close()
+        elif kind is StatementKind.MERGE:
+            return self._merge(stmt, self._values(stmt, params))
         return ExecResult(0)
 
     def can_batch(self, stmt: object) -> bool:

@@ -71,6 +71,7 @@ _STMT_TYPES = {
     StatementKind.DATABASE: StmtType.DATABASE,
     StatementKind.OTHER: StmtType.SET_ISOLATION,
     StatementKind.EXECUTE: StmtType.EXECUTE_PROCEDURE,
+    StatementKind.MERGE: StmtType.UPDATE,       # the server's own code: see merge.py
 }
 
 
@@ -240,7 +241,8 @@ class Session(DatabaseStatements):
         if isinstance(err, insert_cursor.PutFailed):
             write_puterr(w, err.inserted, err.sqlcode, err.isam, near.encode(self.encoding, "replace"))
         else:
-            write_error(w, err.sqlcode, err.isam, 0, near.encode(self.encoding, "replace"))
+            write_error(w, err.sqlcode, err.isam, err.offset,
+                        near.encode(self.encoding, "replace"))
         st = self.current
         if st is not None and st.immediate:
             self._release(st)

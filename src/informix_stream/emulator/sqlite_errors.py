@@ -81,3 +81,25 @@ def _unique_error(columns: str, db: "Database | None") -> SqlError:
                     return SqlError(-268, -100, f"{OWNER}.{idx.name}")
                 return SqlError(-239, -100, idx.name)
     return SqlError(-239, -100, "")
+
+
+def with_offset(err: SqlError, sql: str, exc: sqlite3.Error) -> SqlError:
+    """A -201 SQLite found while checking a translation gets the place in
+    the client's text (SQ_ERR's offset: dialect._Translator.syntax_error):
+    the end of the text when it was incomplete, else the end of the token
+    SQLite stopped at when the client's text has that token exactly once
+    (the translation may have moved or added tokens: otherwise 0, unknown)."""
+    if err.sqlcode != -201 or err.offset:
+        return err
+    msg = str(exc)
+    end = len(sql.rstrip().rstrip(";").rstrip())
+    if "incomplete input" in msg:
+        err.offset = end
+        return err
+    m = re.search(r'near "([^"]+)": syntax error', msg)
+    if m:
+        found = [x.end() for x in re.finditer(r"(?<!\w)" + re.escape(m[1]) + r"(?!\w)", sql,
+                                              re.IGNORECASE)]
+        if len(found) == 1:
+            err.offset = found[0]
+    return err

@@ -216,7 +216,7 @@ class DdlRules:
             elif w == "REFERENCES":
                 j = self.references_clause(j, [col], None, spec)
             else:
-                raise SqlError(-201, 0, self.toks[j].raw, "unexpected word in column definition")
+                self.syntax_error(j, f"unexpected {self.toks[j].raw!r} in a column definition")
         cdef.type = ColumnType(ctype.code, ctype.length,
                                nullable and ctype.code not in SERIAL_CODES)
         spec.columns.append(cdef)
