@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from . import alter, merge
 from .catalog import OWNER, create_index, create_table, drop
 from .results import ExecResult
+from .sqlite_errors import LOCK_CODES
 from .translate_alter import AlterTable, Rename
 from .sequences import CreateSequence
 from .spl_session import CreateRoutine, DropRoutine
@@ -90,13 +91,36 @@ class DdlRunner:
         except BaseException:
             db.reload(self._conn)       # the in-memory catalog follows the rollback
             raise
-        versions = db.table_versions
-        for name in changed:
-            versions[name] = versions.get(name, 0) + 1
+        _bump(db.table_versions, changed)
         db.schema_changed()
         if self._in_tx:
             self._ddl_in_tx = True
+            db.ddl_locks.update((name, self._id) for name in changed)
         return 0
+
+    def _ddl_locked(self, stmt) -> None:
+        """A statement on a table another session's open transaction has
+        ALTERed or RENAMEd: the lock error the server's exclusive table lock
+        gives (-244 family with ISAM -107, sqlite_errors.LOCK_CODES)."""
+        locks = self._db.ddl_locks
+        for name in stmt.depends:
+            owner = locks.get(name)
+            if owner is not None and owner != self._id:
+                raise SqlError(LOCK_CODES.get(stmt.kind, -244), -107, name,
+                               f"table {name} is locked by another session's ALTER")
+
+    def _ddl_undone(self) -> None:
+        """ROLLBACK [TO SAVEPOINT] may have undone an ALTER/RENAME: statements
+        prepared after it (the new shape) get -710 rather than old rows."""
+        mine = [n for n, owner in self._db.ddl_locks.items() if owner == self._id]
+        _bump(self._db.table_versions, mine)
+
+    def _ddl_ended(self, undone: bool) -> None:
+        if undone:
+            self._ddl_undone()
+        locks = self._db.ddl_locks
+        for name in [n for n, owner in locks.items() if owner == self._id]:
+            del locks[name]
 
     def _merge(self, stmt, values: Sequence[object]) -> ExecResult:
         """MERGE (merge.py): all its statements succeed or none has happened."""
@@ -150,3 +174,8 @@ class DdlRunner:
         else:
             temps.drop_index(conn, ddl.name)
         return 0
+
+
+def _bump(versions: dict[str, int], names: list[str]) -> None:
+    for name in names:
+        versions[name] = versions.get(name, 0) + 1

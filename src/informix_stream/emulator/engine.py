@@ -218,6 +218,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
             # What the transaction created is now every session's: routines
             # other sessions looked up before this commit are looked up again.
             self._db.schema_changed()
+            self._ddl_ended(undone=False)
         self._end_tx()
 
     def rollback(self) -> None:
@@ -234,6 +235,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         if self._ddl_in_tx:
             self._db.reload(self._conn)
             self._temps.forget_missing(self._conn)
+            self._ddl_ended(undone=True)
         self._end_tx()
 
     def _end_tx(self) -> None:
@@ -313,6 +315,8 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
 
     def check_current(self, stmt: Prepared) -> None:
         """-710 when a table the statement was prepared against changed since."""
+        if self._db.ddl_locks:
+            self._ddl_locked(stmt)
         versions = self._db.table_versions
         for name, version in stmt.depends.items():
             if versions.get(name, 0) != version:
@@ -523,6 +527,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
                 del names[other]
             if self._ddl_in_tx:
                 self._db.reload(self._conn)
+                self._ddl_undone()
         else:
             self._conn.execute(f"RELEASE SAVEPOINT sp_{name}")
             later = list(names)[list(names).index(name):]

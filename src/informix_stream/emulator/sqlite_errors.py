@@ -17,7 +17,7 @@ from .values import image_failure
 # ---------------------------------------------------------------------------
 
 _TEMP_STORAGE = re.compile(r"_ifx_tmp\d+_")
-_LOCK_CODES = {StatementKind.INSERT: -271, StatementKind.UPDATE: -346,
+LOCK_CODES = {StatementKind.INSERT: -271, StatementKind.UPDATE: -346,
                StatementKind.DELETE: -240, StatementKind.SELECT: -244,
                StatementKind.DDL: -242}
 
@@ -38,7 +38,7 @@ def map_error(exc: sqlite3.Error, kind: StatementKind,
         return image_failure(failed)
     name = getattr(exc, "sqlite_errorname", "")
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in msg:
-        return SqlError(_LOCK_CODES.get(kind, -244), -107, "", "record is locked")
+        return SqlError(LOCK_CODES.get(kind, -244), -107, "", "record is locked")
     if msg == "interrupted":
         # A cancel (or the server stopping) ended the statement.
         return SqlError(-213, 0, "", "statement interrupted by user")

@@ -187,7 +187,7 @@ class DdlRules:
         try:
             ctype = parse_type(type_text)
         except ValueError as exc:
-            raise SqlError(-201, 0, col, str(exc)) from None
+            self.syntax_error(stop - 1, f"column {col}: {exc}")
         cdef = ColumnDef(col, ctype, serial_start=serial_start)
         nullable = True
         j = stop
