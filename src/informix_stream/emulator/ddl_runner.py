@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import alter, merge
+from . import alter, merge, rename
 from .catalog import OWNER, create_index, create_table, drop
 from .results import ExecResult
 from .sqlite_errors import LOCK_CODES
@@ -86,7 +86,7 @@ class DdlRunner:
                     alter.alter_table(db, self._conn, ddl)
                     changed = [ddl.name]
                 else:
-                    changed = alter.rename(db, self._conn, ddl)
+                    changed = rename.rename(db, self._conn, ddl)
                 db.reload(self._conn)
         except BaseException:
             db.reload(self._conn)       # the in-memory catalog follows the rollback

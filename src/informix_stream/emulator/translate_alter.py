@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .statements import ColumnDef, CreateTable, SqlError, StatementKind, Translation
+from .statements import ColumnDef, CreateTable, StatementKind, Translation
 
 
 @dataclass
