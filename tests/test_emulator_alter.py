@@ -293,6 +293,26 @@ def test_refusals(cur):
     assert _code(cur, "ALTER TABLE systables ADD (x INTEGER)") == -312
     assert _code(cur, "RENAME TABLE systables TO x") == -584
     assert _code(cur, "ALTER TABLE nosuch_table ADD (x INTEGER)") == -206
+    cur.execute(f"CREATE TABLE {t} (a INTEGER, b INTEGER)")
+    cur.execute(f"INSERT INTO {t} VALUES (1, 2)")
+    # Guide to SQL: Syntax, ADD clause: no SERIAL column once the table has rows.
+    assert _code(cur, f"ALTER TABLE {t} ADD (s SERIAL)") == -287
+    assert _code(cur, f"ALTER TABLE {t} DROP (a, b)") == -370
+    assert _code(cur, "ALTER INDEX nosuch TO CLUSTER") == -9999      # the emulator lacks it
+    cur.execute(f"DROP TABLE {t}")
+
+
+def test_a_kept_check_keeps_its_constrid(cur):
+    t = unique("ck")
+    cur.execute(f"CREATE TABLE {t} (a INTEGER CHECK (a > 0), b INTEGER)")
+    before = _rows(cur, "SELECT c.constrid, c.constrname FROM sysconstraints c, systables t"
+                        " WHERE c.tabid = t.tabid AND t.tabname = ? AND c.constrtype = 'C'", t)
+    cur.execute(f"ALTER TABLE {t} DROP (b)")
+    after = _rows(cur, "SELECT c.constrid, c.constrname FROM sysconstraints c, systables t"
+                       " WHERE c.tabid = t.tabid AND t.tabname = ? AND c.constrtype = 'C'", t)
+    assert after == before and len(after) == 1
+    assert _code(cur, f"INSERT INTO {t} VALUES (0)") == -530
+    cur.execute(f"DROP TABLE {t}")
 
 
 # -- RENAME ---------------------------------------------------------------------------------

@@ -56,6 +56,7 @@ class _Check:
     name: str
     sql: str
     text: str
+    constrid: int | None = None     # kept through the rebuild; None: a new one
 
 
 @dataclass
@@ -107,16 +108,16 @@ def _current(db: Database, conn: sqlite3.Connection, name: str, tabid: int) -> _
     defaults = {row[1]: row[4] for row in conn.execute(f'PRAGMA table_info("{name}")')}
     columns = [_Column(replace(c), f'"{c.name}"', defaults.get(c.name), colno)
                for colno, c in enumerate(db.tables[name].columns, start=1)]
-    names = [n for (n,) in conn.execute(
-        "SELECT constrname FROM _ifx_constraints WHERE tabid = ? AND constrtype = 'C'"
-        " ORDER BY constrid", (tabid,))]
+    rows = conn.execute("SELECT constrname, constrid FROM _ifx_constraints WHERE tabid = ?"
+                        " AND constrtype = 'C' ORDER BY constrid", (tabid,)).fetchall()
+    names = [n for n, _ in rows]
     texts = [_check_text(conn, n) for n in names]
     sqls = _check_sql(conn, name)
     if len(sqls) != len(names):
         raise SqlError(NOT_SUPPORTED, message=f"the CHECK constraints of {name} "
                        "cannot be matched to their catalog rows; ALTER TABLE of it is not "
                        "supported by the emulator")
-    return _Plan(columns, [_Check(n, s, t) for n, s, t in zip(names, sqls, texts)])
+    return _Plan(columns, [_Check(n, s, t, i) for (n, i), s, t in zip(rows, sqls, texts)])
 
 
 def _check_text(conn: sqlite3.Connection, name: str) -> str:
@@ -187,9 +188,9 @@ def _add(conn: sqlite3.Connection, table: str, plan: _Plan, action: AlterAction)
         raise SqlError(-328, 0, col.name, f"column {col.name} already exists in the table")
     if col.type.code in SERIAL_CODES and conn.execute(
             f'SELECT 1 FROM "{table}" LIMIT 1').fetchone():
-        # Guide to SQL: Syntax, ADD clause: no SERIAL column once the table has rows.
-        raise SqlError(NOT_SUPPORTED, 0, col.name, "a SERIAL column cannot be added "
-                       "to a table with rows; the emulator does not number them")
+        # Guide to SQL: Syntax, ADD clause: "You cannot add a SERIAL column if
+        # the table contains data" (-287, IBM JDBC 15.0.1.0 message catalog).
+        raise SqlError(-287, 0, col.name, f"cannot add serial column ({col.name}) to table")
     at = len(plan.columns) if action.before is None else _find(plan, action.before)
     plan.columns.insert(at, _Column(col, None))
     plan.rebuild = True
@@ -200,7 +201,7 @@ def _drop_column(db: Database, conn: sqlite3.Connection, table: str, plan: _Plan
                  col: str) -> None:
     k = _find(plan, col)
     if len(plan.columns) == 1:
-        raise SqlError(-201, 0, col, "the last column of a table cannot be dropped")
+        raise SqlError(-370, 0, col, "cannot drop last column")
     del plan.columns[k]
     plan.rebuild = True
     for idx in _indexes(db, table):
@@ -450,4 +451,4 @@ def _rewrite_catalog(db: Database, conn: sqlite3.Connection, table: str, tabid: 
         elif not kept:
             _record_column_rules(conn, tabid, colno, c.col)
     for check in plan.checks:
-        syscatalog.record_check(conn, tabid, check.name or None, check.text)
+        syscatalog.record_check(conn, tabid, check.name or None, check.text, check.constrid)

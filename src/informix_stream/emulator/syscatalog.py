@@ -357,10 +357,12 @@ def next_constrid(conn: sqlite3.Connection) -> int:
     return (top or 0) + 1
 
 
-def record_check(conn: sqlite3.Connection, tabid: int, name: str | None, text: str) -> None:
+def record_check(conn: sqlite3.Connection, tabid: int, name: str | None, text: str,
+                 constrid: int | None = None) -> None:
     """A CHECK constraint: its sysconstraints row and its text in syschecks
-    (type 'T', cut in CHAR(32) pieces numbered from 0 as the server stores it)."""
-    constrid = next_constrid(conn)
+    (type 'T', cut in CHAR(32) pieces numbered from 0 as the server stores it);
+    ``constrid`` keeps an existing one's number (ALTER TABLE, alter.py)."""
+    constrid = constrid or next_constrid(conn)
     conn.execute("INSERT INTO _ifx_constraints VALUES (?, ?, ?, 'C', NULL)",
                  (constrid, name or f"c{tabid}_{constrid}", tabid))
     conn.executemany("INSERT INTO _ifx_checks VALUES (?, ?, ?)",

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .statements import ColumnDef, CreateTable, StatementKind, Translation
+from .statements import (NOT_SUPPORTED, ColumnDef, CreateTable, SqlError, StatementKind,
+                         Translation)
 
 
 @dataclass
@@ -47,7 +48,9 @@ class Rename:
     table: str | None = None
 
 
-_VERBS = frozenset({"ADD", "DROP", "MODIFY", "LOCK", "PUT", "ADD_ROWIDS"})
+# What else Informix can ALTER (Guide to SQL: Syntax, the ALTER statements).
+_OTHER_ALTERS = frozenset({"INDEX", "SEQUENCE", "FRAGMENT", "FUNCTION", "PROCEDURE", "ROUTINE",
+                           "ACCESS_METHOD", "SECURITY", "TRUSTED", "USER"})
 
 
 class AlterRules:
@@ -55,7 +58,10 @@ class AlterRules:
 
     def alter(self) -> Translation:
         if self.word(1) != "TABLE":
-            self.refuse_unimplemented("ALTER", 1)
+            if self.word(1) in _OTHER_ALTERS:
+                raise SqlError(NOT_SUPPORTED, message=f"ALTER {self.word(1)} is not "
+                                                      "supported by the emulator")
+            self.syntax_error(1, "ALTER TABLE expected")
         name, i = self.table_name(2)
         actions: list[AlterAction] = []
         if i >= len(self.toks):
