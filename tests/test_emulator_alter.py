@@ -418,6 +418,11 @@ def test_merge_is_atomic_and_refuses_double_updates(cur):
     ("ALTER TABLE systables FROB x", 26),          # the word that is not a clause
     ("CREATE TABLE x (a INTEGER FROB)", 30),
     ("SELECT a # b FROM systables", 10),           # a character Informix has no token for
+    ("INSERT INTO systables VALUES 1", 30),        # VALUES without its parenthesis
+    ("UPDATE systables SET tabname 'x'", 32),
+    ("CREATE INDEX ix systables (tabid)", 25),
+    ("CREATE VIEW v SELECT 1 FROM systables", 20),
+    ("MERGE INTO systables USING systables s ON 1 = 1 WHEN GONE", 57),
 ])
 def test_syntax_errors_carry_their_offset(cur, sql, offset):
     with pytest.raises(Exception) as info:
