@@ -335,6 +335,11 @@ def test_rename_table_and_column_keep_constraints_and_views(cur):
     assert _rows(cur, f"SELECT kk FROM {p}2") == [(1,)]
     assert _code(cur, f"DELETE FROM {p}2") == -692
     assert _rows(cur, f"SELECT * FROM {v}") == [(1, "a  ")]
+    text = "".join(t for (t,) in _rows(
+        cur, "SELECT v.viewtext FROM sysviews v, systables t WHERE v.tabid = t.tabid"
+             " AND t.tabname = ? ORDER BY v.seqno", v)).rstrip()
+    # Guide to SQL: Syntax, RENAME TABLE: the server updates the view's text.
+    assert text == f"CREATE VIEW {v} AS SELECT kk, v FROM {p}2"
     assert _code(cur, f"RENAME COLUMN {p}2.v TO kk") == -328
     assert _code(cur, f"RENAME TABLE {c} TO {p}2") == -310
     cur.execute(f"DROP TABLE {c}")

@@ -20,8 +20,10 @@ from dataclasses import replace
 from . import blobs, references
 from .catalog import Database, _image_triggers, sqlite_index
 from .statements import SqlError
+from .tokens import tokenize
 from .translate_alter import Rename
 from .values import image_maker
+from .views import VIEWTEXT_PIECE
 
 
 
@@ -78,6 +80,7 @@ def _rename_table(db: Database, conn: sqlite3.Connection, old: str, new: str) ->
         references.enforce(conn, ref)
     for key in [k for k in db.counters if k[0] == old]:
         db.counters[(new, key[1])] = db.counters.pop(key)
+    _rewrite_view_texts(conn, old, new, old)
     return [old, new]
 
 
@@ -128,6 +131,7 @@ def _rename_column(db: Database, conn: sqlite3.Connection, table: str, old: str,
         conn.execute(trigger)
     for ref in refs:
         references.enforce(conn, ref)
+    _rewrite_view_texts(conn, old, new, table)
     return [table]
 
 
@@ -154,3 +158,25 @@ def _rename_sequence(db: Database, conn: sqlite3.Connection, old: str, new: str)
     conn.execute("UPDATE _ifx_tables SET tabname = ? WHERE tabname = ? AND tabtype = 'Q'",
                  (new, old))
     return [old, new]
+
+
+def _rewrite_view_texts(conn: sqlite3.Connection, old: str, new: str, table: str) -> None:
+    """sysviews text of the views on ``table`` with the name ``old`` as
+    ``new``: "the database server updates the text of the view in the
+    sysviews system catalog table to reflect the new table name" (Guide to
+    SQL: Syntax, "Renaming Tables That Views Reference"); the same for a
+    renamed column.  (SQLite's own views were already rewritten by its
+    RENAME.)  A column of another table with the old column's name in the
+    same view is renamed in the text too: the text is matched by words."""
+    for (tabid,) in conn.execute("SELECT DISTINCT tabid FROM sysviews").fetchall():
+        text = "".join(t for (t,) in conn.execute(
+            "SELECT viewtext FROM sysviews WHERE tabid = ? ORDER BY seqno", (tabid,)))
+        words = [t for t in tokenize(text) if t.kind == "word"]
+        if not any(t.raw.lower() == table for t in words):
+            continue
+        for t in reversed([t for t in words if t.raw.lower() == old]):
+            text = text[:t.pos] + new + text[t.pos + len(t.raw):]
+        conn.execute("DELETE FROM sysviews WHERE tabid = ?", (tabid,))
+        conn.executemany("INSERT INTO sysviews (tabid, seqno, viewtext) VALUES (?, ?, ?)",
+                         [(tabid, n, text[k:k + VIEWTEXT_PIECE])
+                          for n, k in enumerate(range(0, len(text), VIEWTEXT_PIECE))])
