@@ -283,6 +283,67 @@ def test_uncommitted_alter_locks_the_table_for_other_sessions(ifx_target):
         a.commit()
 
 
+@pytest.mark.parametrize("put", [True, False])
+def test_alter_while_an_executemany_is_encoding(ifx_target, put):
+    """Another session ALTERs the table after our executemany prepared its
+    INSERT and before it sent the rows: the rows are refused with -710
+    (insert cursor or BIND+EXECUTE alike), never stored with row images of
+    the old shape, which would read back as other values."""
+    t = unique("em")
+    with connect(ifx_target, autocommit=True) as a, connect(ifx_target) as b:
+        a.cursor().execute(f"CREATE TABLE {t} (k INTEGER, v CHAR(2))")
+
+        def rows():
+            yield (1, "a")
+            a.cursor().execute(f"ALTER TABLE {t} ADD (z INTEGER DEFAULT 5)")
+            yield (2, "b")
+
+        with pytest.raises(Exception) as info:
+            b.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)", rows(),
+                                   **({} if put else {"insert_cursor": False}))
+        assert info.value.sqlcode == -710
+        b.rollback()
+        b.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?, ?)", [(3, "c", 7)])
+        b.commit()
+        assert _rows(a.cursor(), f"SELECT * FROM {t}") == [(3, "c ", 7)]
+        a.cursor().execute(f"DROP TABLE {t}")
+
+
+def test_alter_waits_for_a_chunked_executemany(ifx_target):
+    """An ALTER from another session while a chunked executemany runs:
+    either the executemany's transaction already holds the table and the
+    ALTER gets the lock error (-242, ISAM -107), the rows keeping their
+    shape, or the ALTER came first and the executemany's next rows get
+    -710 (or the lock error of the table being altered).  Which one depends on how far the pipelined chunks got; rows of
+    the old shape in the new table are never an outcome."""
+    t = unique("ec")
+    with connect(ifx_target, autocommit=True) as a, connect(ifx_target, autocommit=True) as b:
+        a.cursor().execute(f"CREATE TABLE {t} (k INTEGER, v CHAR(2))")
+        seen = []
+
+        def rows():
+            for k in range(40):
+                yield (k, "a")
+            try:
+                a.cursor().execute(f"ALTER TABLE {t} DROP (v)")
+            except Exception as exc:
+                seen.append((exc.sqlcode, exc.isam_code))
+                raise
+
+        with pytest.raises(Exception) as info:
+            b.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)", rows(), chunk_size=10)
+        got = _rows(a.cursor(), f"SELECT * FROM {t} ORDER BY k")
+        if seen:
+            assert seen == [(-242, -107)]
+            assert all(r[1:] == ("a ",) for r in got)
+        else:
+            # Stale (-710), or it met the ALTER's lock on the table (-271/-107).
+            assert (info.value.sqlcode, info.value.isam_code) in ((-710, 0), (-271, -107)), \
+                repr(info.value)
+            assert all(len(r) == 1 for r in got)
+        a.cursor().execute(f"DROP TABLE {t}")
+
+
 def test_refusals(cur):
     t = unique("ref")
     cur.execute(f"CREATE TEMP TABLE {t} (a INTEGER)")

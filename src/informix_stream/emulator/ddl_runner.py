@@ -8,6 +8,7 @@ of its own size.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from . import alter, merge, rename
@@ -77,26 +78,61 @@ class DdlRunner:
             raise SqlError(-509, 0, ddl.table, "cannot rename a column in a temporary table")
 
     def _alter(self, ddl: AlterTable | Rename) -> int:
-        """ALTER TABLE / RENAME (alter.py) as one unit; statements prepared
-        against the tables they change get -710 at their next OPEN/EXECUTE."""
+        """ALTER TABLE / RENAME (alter.py, rename.py) as one unit.
+
+        The server locks the table exclusively for it; here: the tables are
+        marked (other sessions' statements on them get a lock error, as with
+        the server's default LOCK MODE NOT WAIT), their versions move on
+        (statements prepared earlier get -710), and statements other sessions
+        had already checked are waited for, so none of them writes rows of
+        the old shape into the new table.  The versions move on again at the
+        end for statements prepared while the work ran."""
         db = self._db
+        names = _changing(ddl)
+        held = {n for n, owner in db.ddl_locks.items() if owner == self._id}
+        for name in names:
+            if db.ddl_locks.get(name, self._id) != self._id:
+                raise SqlError(LOCK_CODES[StatementKind.DDL], -107, name,
+                               f"table {name} is locked by another session's ALTER")
+        db.ddl_locks.update((name, self._id) for name in names)
+        _bump(db.table_versions, names)
+        done = False
         try:
+            self._quiesce(names)
             with db.lock, self._atomic(StatementKind.DDL):
                 if isinstance(ddl, AlterTable):
                     alter.alter_table(db, self._conn, ddl)
-                    changed = [ddl.name]
                 else:
-                    changed = rename.rename(db, self._conn, ddl)
+                    rename.rename(db, self._conn, ddl)
                 db.reload(self._conn)
+            done = True
         except BaseException:
             db.reload(self._conn)       # the in-memory catalog follows the rollback
             raise
-        _bump(db.table_versions, changed)
+        finally:
+            _bump(db.table_versions, names)
+            if not (done and self._in_tx):
+                for name in set(names) - held:
+                    db.ddl_locks.pop(name, None)
         db.schema_changed()
         if self._in_tx:
             self._ddl_in_tx = True
-            db.ddl_locks.update((name, self._id) for name in changed)
         return 0
+
+    def _quiesce(self, names: list[str]) -> None:
+        """Wait (as long as a lock wait) until no other session is running a
+        statement it checked before the ALTER began."""
+        db = self._db
+        deadline = time.monotonic() + self._wait_ms / 1000
+        while db.busy - {self._id}:
+            if time.monotonic() > deadline:
+                raise SqlError(LOCK_CODES[StatementKind.DDL], -107, names[0] if names else "",
+                               "another session is still running a statement")
+            time.sleep(0.0005)
+
+    def settle(self) -> None:
+        """The end of a request: no statement of this session is in flight."""
+        self._db.busy.discard(self._id)
 
     def _ddl_locked(self, stmt) -> None:
         """A statement on a table another session's open transaction has
@@ -179,3 +215,14 @@ class DdlRunner:
 def _bump(versions: dict[str, int], names: list[str]) -> None:
     for name in names:
         versions[name] = versions.get(name, 0) + 1
+
+
+def _changing(ddl: AlterTable | Rename) -> list[str]:
+    """The names whose statements an ALTER/RENAME makes stale."""
+    if isinstance(ddl, AlterTable):
+        return [ddl.name]
+    if ddl.what == "COLUMN":
+        return [ddl.table or ""]
+    if ddl.what == "INDEX":
+        return []
+    return [ddl.old, ddl.new]

@@ -315,6 +315,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
 
     def check_current(self, stmt: Prepared) -> None:
         """-710 when a table the statement was prepared against changed since."""
+        self._db.busy.add(self._id)
         if self._db.ddl_locks:
             self._ddl_locked(stmt)
         versions = self._db.table_versions

@@ -118,6 +118,9 @@ def put(session, msg: Put, w) -> None:
         raise SqlError(-404, message="the insert cursor is not open")
     rows = [_decode(cursor, image) for image in msg.rows]
     db = session._need_db()
+    # An ALTER/RENAME since OPEN: the prepared INSERT (and the row images it
+    # computes) has the old shape, so -710 as for any stale statement.
+    db.check_current(st.prepared)
     try:
         db.execute_many(st.prepared, rows)
     except SqlError:

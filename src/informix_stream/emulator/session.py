@@ -154,6 +154,9 @@ class Session(DatabaseStatements):
         except Exception as exc:  # noqa: BLE001 - see the docstring
             log.exception("internal error handling a request")
             self._fail(w, SqlError(INTERNAL_ERROR, message=f"emulator internal error: {exc}"))
+        finally:
+            if self.db is not None:
+                self.db.settle()        # no statement of ours is in flight now
         if not self.finished:
             w.short(Tag.EOT)
         return w.getvalue()
@@ -185,6 +188,8 @@ class Session(DatabaseStatements):
                 continue
             out += self.handle(requests[i])
             i += 1
+        if self.db is not None:
+            self.db.settle()
         return bytes(out)
 
     def _insert_run_end(self, requests: list[list], i: int) -> int:
