@@ -358,7 +358,12 @@ def test_refusals(cur):
     cur.execute(f"INSERT INTO {t} VALUES (1, 2)")
     # Guide to SQL: Syntax, ADD clause: no SERIAL column once the table has rows.
     assert _code(cur, f"ALTER TABLE {t} ADD (s SERIAL)") == -287
-    assert _code(cur, f"ALTER TABLE {t} DROP (a, b)") == -370
+    cur.execute(f"DELETE FROM {t}")
+    cur.execute(f"ALTER TABLE {t} ADD (s SERIAL, s8 SERIAL8)")
+    assert _code(cur, f"ALTER TABLE {t} ADD (s2 BIGSERIAL)") == -362
+    cur.execute(f"INSERT INTO {t} (a, b) VALUES (1, 2)")
+    assert _rows(cur, f"SELECT s, s8 FROM {t}") == [(1, 1)]
+    assert _code(cur, f"ALTER TABLE {t} DROP (a, b, s, s8)") == -370
     assert _code(cur, "ALTER INDEX nosuch TO CLUSTER") == -9999      # the emulator lacks it
     cur.execute(f"DROP TABLE {t}")
 

@@ -26,7 +26,7 @@ import json
 import sqlite3
 from dataclasses import dataclass, field, replace
 
-from informix_stream.codecs import ColumnType
+from informix_stream.codecs import ColumnType, TypeCode
 
 from . import blobs, references, syscatalog, views
 from .catalog import (Database, _add_index, _image_triggers, _Index, _record_column_rules,
@@ -191,10 +191,23 @@ def _add(conn: sqlite3.Connection, table: str, plan: _Plan, action: AlterAction)
         # Guide to SQL: Syntax, ADD clause: "You cannot add a SERIAL column if
         # the table contains data" (-287, IBM JDBC 15.0.1.0 message catalog).
         raise SqlError(-287, 0, col.name, f"cannot add serial column ({col.name}) to table")
+    if col.type.code in SERIAL_CODES and any(
+            _serial_family(c.col.type.code) == _serial_family(col.type.code)
+            for c in plan.columns):
+        # IBM JDBC 15.0.1.0 message catalog: -362 "Can have only one column of
+        # serial/(serial8 or bigserial) type".
+        raise SqlError(-362, 0, col.name, "a table has one SERIAL and one SERIAL8/BIGSERIAL")
     at = len(plan.columns) if action.before is None else _find(plan, action.before)
     plan.columns.insert(at, _Column(col, None))
     plan.rebuild = True
     _constraints(plan, action.extra)
+
+
+def _serial_family(code: int) -> int:
+    """SERIAL is one family, SERIAL8 and BIGSERIAL the other; 0: not serial."""
+    if code not in SERIAL_CODES:
+        return 0
+    return 1 if code == TypeCode.SERIAL else 2
 
 
 def _drop_column(db: Database, conn: sqlite3.Connection, table: str, plan: _Plan,
@@ -205,7 +218,7 @@ def _drop_column(db: Database, conn: sqlite3.Connection, table: str, plan: _Plan
     del plan.columns[k]
     plan.rebuild = True
     for idx in _indexes(db, table):
-        if col in idx.columns:
+        if col in idx.columns and idx.constraint != "R":     # R: with its reference below
             plan.dropped_constraints.add(idx.name)
     plan.new_uniques = [u for u in plan.new_uniques if col not in u[1]]
     for ref in references.of_table(conn, table):
