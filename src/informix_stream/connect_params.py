@@ -60,6 +60,8 @@ class ConnectParams:
     db_locale: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     row_factory: Any = None
+    # how a ROW value decodes: "tuple" (a named tuple) or "dict"
+    composite_rows: str = "tuple"
 
     def tls_context(self) -> ssl.SSLContext | None:
         """TLS verifies by default; only ``tls_insecure_skip_verify`` turns it off."""

@@ -11,7 +11,7 @@ import logging
 import os
 import weakref
 
-from . import forks
+from . import forks, smartlobs
 from .connect_params import MAX_FETCH_BUFFER, ConnectParams
 from .core import requests as rq
 from .core import statement as st
@@ -85,6 +85,10 @@ class ConnectionBase:
         self.fetch_buffer_size = params.fetch_buffer_size
         self.database = params.database
         self.row_factory = params.row_factory
+        if params.composite_rows not in ("tuple", "dict"):
+            raise InterfaceError("composite_rows is 'tuple' or 'dict'")
+        # how a ROW value decodes in this connection's new cursors
+        self.composite_rows = params.composite_rows
         self.statement_timeout = params.statement_timeout
         self.server_version_internal = ""
         self._release: str | None = None
@@ -154,6 +158,10 @@ class ConnectionBase:
         finally:
             session.in_transaction = False
         session.transaction_ended()
+
+    def _fast_path_gen(self, signature: str, params: tuple):
+        """``fast_path_call``: a server routine by signature (smartlobs.call_gen)."""
+        return smartlobs.call_gen(self._session, signature, params)
 
     def _commit_gen(self):
         return self._end_transaction_gen(rq.COMMIT)

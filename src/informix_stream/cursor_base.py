@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from . import codecs, lobs
+from . import codecs, lobs, smartlobs
 from .core import requests as rq
 from .core import statement as st
 from .core.dblocale import settle_locale
@@ -75,6 +75,8 @@ class CursorBase:
         self.read_ahead = read_ahead and not self.scrollable
         self.row_factory = row_factory if row_factory is not None else conn.row_factory
         self.hold = hold
+        # "tuple" or "dict": how ROW values decode (codec/composite.py)
+        self.composite_rows = getattr(conn, "composite_rows", "tuple")
         self.description: list[tuple] | None = None
         self.rowcount = -1
         self.lastrowid: int | None = None
@@ -205,7 +207,8 @@ class CursorBase:
         the statement before the error goes to the caller."""
         try:
             types = st.column_types(prepared)
-            decode = codecs.make_row_decoder(types, self._session.encoding)
+            decode = codecs.make_row_decoder(types, self._session.encoding,
+                                             self.composite_rows)
         except Exception as exc:
             self.connection._statements.forget(prepared.stmt_id)
             self._session.owe(rq.release_only(prepared.stmt_id))
@@ -267,6 +270,8 @@ class CursorBase:
         the cursor is open (``lobs`` module docstring)."""
         yield from lobs.resolve_gen(self._session, self._stmt_id, reply.rows, self._lobs,
                                     self._session.encoding)
+        yield from smartlobs.resolve_gen(self._session, reply.rows, self._lobs,
+                                         self._session.encoding)
 
     # -- batches ------------------------------------------------------------------
     def _take(self, reply: Reply) -> None:

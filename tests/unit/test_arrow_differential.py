@@ -184,3 +184,40 @@ def _near_valid_cells(draw):
 def test_near_valid_packed_cells_decode_alike(case):
     types, images = case
     _same(images, types)
+
+
+def test_boolean_cells_of_every_form_decode_alike():
+    # [null flag][int length][bytes]: JDBC's 1/0, informix-driver's 't'/'f',
+    # a stray byte, an empty value, a flag that is neither 0 nor 1, NULL
+    types = _types("boolean", "integer")
+    images = [bytes([flag]) + len(body).to_bytes(4, "big") + body + (7).to_bytes(4, "big")
+              for flag, body in [(0, b"\x01"), (0, b"\x00"), (0, b"t"), (0, b"T"), (0, b"f"),
+                                 (0, b"\x02"), (0, b""), (2, b"\x01"), (1, b"\x00"),
+                                 (0, b"\x01\x01")]]
+    outcome = _same(images, types)
+    assert outcome[0] == "ok"
+    assert [v for _, v in outcome[2][0]] == [True, False, True, True, False, False, False,
+                                             True, None, True]
+
+
+@pytest.mark.parametrize("spec, values", [
+    ("interval day(9) to second", [dt.timedelta(days=-5, seconds=7), dt.timedelta(0),
+                                   dt.timedelta(days=999_999_999, seconds=86399),
+                                   -dt.timedelta(days=999_999_998, seconds=86399), None]),
+    ("interval day(9) to fraction(5)", [dt.timedelta(days=1, microseconds=10),
+                                        -dt.timedelta(microseconds=990), None]),
+    ("interval hour(3) to minute", [dt.timedelta(hours=999, minutes=59),
+                                    -dt.timedelta(minutes=1), None]),
+    ("interval minute(2) to fraction(3)", [dt.timedelta(minutes=5, milliseconds=250),
+                                           -dt.timedelta(seconds=59, milliseconds=999)]),
+    ("datetime hour to minute", [dt.time(0, 0), dt.time(23, 59), None]),
+    ("datetime hour to fraction(5)", [dt.time(12, 30, 1, 123450), None]),
+    ("datetime month to day", [dt.date(2000, 2, 29), dt.date(2000, 12, 31), None]),
+    ("datetime day to hour", [dt.datetime(2000, 1, 31, 23), None]),
+])
+def test_partial_qualifiers_and_negative_intervals_decode_alike(spec, values):
+    # every cell either decodes column-wise to the reference's value, or (a
+    # DAY(9) interval in microseconds past int64) fails alike
+    types = _types(spec)
+    encode = make_row_encoder(types)
+    _same([encode((v,)) for v in values], types)

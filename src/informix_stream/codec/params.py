@@ -25,11 +25,12 @@ from dataclasses import dataclass
 
 from ..errors import DataError, ProtocolError
 from ..framing import Reader, Writer
-from . import scalars
+from . import composite, scalars
 from .scalars import (EPOCH_ORDINAL, INT_NULL, IntervalYM,
                       bcd_bytes, date_from_days, datetime_bytes, datetime_value, days_since_epoch,
                       decimal_from_bcd, decimal_pairs, int8_value, interval_bytes, interval_value,
                       is_bcd_null, text_bytes)
+from .slob import Locator
 from .typeinfo import (PACKED_CODES, TU_DAY, TU_HOUR, TU_MONTH, TU_NAMES, TU_SECOND, TU_YEAR,
                        ColumnType, TypeCode, qualifier)
 
@@ -149,7 +150,9 @@ def encode_param(value: object, encoding: str = "iso-8859-1") -> bytes:
 
     The forms are the ones informix-driver sends (verified against real
     servers): int -> INTEGER, or BIGINT beyond 32 bits; float -> FLOAT; str
-    -> CHAR; bool -> CHAR 't'/'f' (the server casts; it hangs on a BOOLEAN
+    -> CHAR; set/frozenset, Multiset, list, tuple (or dict) -> the text form
+    of a SET, MULTISET, LIST, ROW as CHAR (codec/composite.py);
+    bool -> CHAR 't'/'f' (the server casts; it hangs on a BOOLEAN
     bind); Decimal -> DECIMAL; date -> DATE; datetime -> DATETIME YEAR TO
     SECOND, or TO FRACTION(5) when it has microseconds; time -> DATETIME
     HOUR TO SECOND / FRACTION(5) (JDBC's form for setTime); timedelta ->
@@ -203,6 +206,11 @@ def _encode_any(value: object, encoding: str) -> bytes:
     if isinstance(value, IntervalYM):
         return _bind_packed(TypeCode.INTERVAL, _IV_YEAR_MONTH,
                             interval_bytes(value, _IV_YEAR_MONTH))
+    if isinstance(value, (set, frozenset, list, tuple, dict)):
+        # ROW/SET/MULTISET/LIST: the value's text form as CHAR, which the
+        # server casts to the column's type (codec/composite.py)
+        text = composite.literal(value)
+        return _block(TypeCode.CHAR, 0, _short_prefixed(text_bytes(text, encoding)))
     raise DataError(f"cannot bind a {type(value).__name__} parameter")
 
 
@@ -406,18 +414,38 @@ def read_param(reader: Reader, encoding: str = "iso-8859-1") -> object:
     return _read_any(reader, encoding)
 
 
+# Opaque-type parameters: [int n][bytes][pad] (JDBC ``IfxBaseType.toIfx``); 101/102
+# are JDBC's own CLOB/BLOB codes, 44 its SENDRECV for an IfxUDT.
+_OPAQUE_PARAM_CODES = frozenset({40, 41, 44, 101, 102})
+
+
+def _read_opaque(reader: Reader, base: int, name: bytes) -> object:
+    """A smart-LOB locator as a Locator; another opaque value (an
+    ifx_lo_spec, an ifx_lo_stat) as its bytes."""
+    n = reader.int()
+    if n < 0:
+        raise ProtocolError(f"opaque parameter of {n} bytes")
+    data = reader.padded(n)
+    if base in (101, 102) or name in (b"blob", b"clob"):
+        return Locator(data, base == 101 or name == b"clob")
+    return data
+
+
 def _read_any(reader: Reader, encoding: str) -> object:
     raw_code = reader.short()
     base = raw_code & 0xFF
+    name = b""
     if base > TypeCode.SERIAL8 and base not in (TypeCode.BIGINT, TypeCode.BIGSERIAL):
         reader.short_string()  # extended type owner
-        reader.short_string()  # extended type name
+        name = reader.short_string()  # extended type name
     indicator = reader.short()
     prec = reader.short()
     if indicator in (-1, _DEFAULT_INDICATOR):
         return None
     if indicator != 0:
         raise ProtocolError(f"invalid parameter indicator {indicator}")
+    if base in _OPAQUE_PARAM_CODES:
+        return _read_opaque(reader, base, name.lower())
     try:
         code = TypeCode(base)
     except ValueError:

@@ -23,6 +23,7 @@ from .scalars import (FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, bcd_bytes, dateti
                       days_since_epoch, decimal_pairs, fit_decimal, fit_encoded, int8_bytes,
                       interval_bytes, text_bytes)
 from .lob import cell_encoder
+from . import slob
 from .typeinfo import ColumnType, TypeCode
 
 __all__ = ["CellEncoder", "CELL_ENCODERS", "cellwise_encoder", "cellwise_tuple_encoder",
@@ -92,6 +93,11 @@ def _enc_lvarchar(ctype: ColumnType, encoding: str) -> CellEncoder:
                                else fit_encoded(text_bytes(v, encoding), n, encoding))
 
 
+def _enc_composite(ctype: ColumnType, encoding: str) -> CellEncoder:
+    # the stored canonical text form (codec/composite.py), whole: never cut
+    return lambda v: _envelope(None if v is None else text_bytes(v, encoding))
+
+
 def _enc_boolean(ctype: ColumnType, encoding: str) -> CellEncoder:
     # 1/0, not 't'/'f': JDBC's boolean reader only knows 1 and 0, and
     # informix-driver accepts 1 as true as well as 't'.
@@ -144,6 +150,9 @@ CELL_ENCODERS: dict[TypeCode, Callable[[ColumnType, str], CellEncoder]] = {
     TypeCode.DECIMAL: _enc_decimal, TypeCode.MONEY: _enc_decimal,
     TypeCode.DATETIME: _enc_datetime, TypeCode.INTERVAL: _enc_interval,
     TypeCode.BYTE: cell_encoder, TypeCode.TEXT: cell_encoder,
+    TypeCode.BLOB: slob.cell_encoder, TypeCode.CLOB: slob.cell_encoder,
+    TypeCode.SET: _enc_composite, TypeCode.MULTISET: _enc_composite,
+    TypeCode.LIST: _enc_composite, TypeCode.ROW: _enc_composite,
 }
 
 

@@ -16,7 +16,9 @@ from enum import IntEnum
 from ..errors import NotSupportedError
 
 __all__ = [
-    "TypeCode", "NOT_NULL_FLAG", "XID_LVARCHAR", "XID_BOOLEAN", "ColumnType",
+    "TypeCode", "NOT_NULL_FLAG", "NAMED_ROW_FLAG", "COMPOSITE_CODES", "COMPOSITE_LENGTH",
+    "XID_LVARCHAR", "XID_BOOLEAN", "ColumnType",
+    "XID_BLOB", "XID_CLOB", "LOCATOR_SIZE", "SLOB_CODES",
     "parse_type", "qualifier", "packed_width", "column_type_from_describe",
     "PACKED_CODES", "VARCHAR_CODES", "TU_NAMES", "check_decodable",
     "TU_YEAR", "TU_MONTH", "TU_DAY", "TU_HOUR", "TU_MINUTE", "TU_SECOND", "TU_FRACTION",
@@ -44,19 +46,38 @@ class TypeCode(IntEnum):
     NVARCHAR = 16
     INT8 = 17
     SERIAL8 = 18
+    SET = 19
+    MULTISET = 20
+    LIST = 21
+    ROW = 22
     UDTVAR = 40
     UDTFIXED = 41
     LVARCHAR = 43
     BOOLEAN = 45
     BIGINT = 52
     BIGSERIAL = 53
+    # Smart large objects.  syscolumns says UDTFIXED + extended id; these are
+    # the codes IBM's JDBC gives them internally (IfxTypes IFX_TYPE_CLOB /
+    # IFX_TYPE_BLOB; IfxSqli.cleanUpFPTypeInfo maps 101/102 to xid 11/10).
+    CLOB = 101
+    BLOB = 102
 
 
 NOT_NULL_FLAG = 0x100
+NAMED_ROW_FLAG = 0x1000   # JDBC IfxResultSetMetaData.setTypeBooleanFields: IsNamedRow
+# ROW, SET, MULTISET, LIST: their type text rides in ColumnType.xname (codec/composite.py)
+COMPOSITE_CODES = frozenset({19, 20, 21, 22})
+# The length a composite column is described with: nominal, not a limit (the
+# value is variable-length; its envelope says how long it is).
+COMPOSITE_LENGTH = 2048
 
 # Extended ids the server uses when it describes built-in "opaque" types.
 XID_LVARCHAR = 1
 XID_BOOLEAN = 5
+XID_BLOB = 10     # informix-driver _resultset: BLOB is UDTFIXED xid 10, CLOB xid 11
+XID_CLOB = 11
+# A smart-LOB column's row cell is its 72-byte locator (JDBC IfxLocator.IFX_LOCATOR_SIZE).
+LOCATOR_SIZE = 72
 
 # Time units of DATETIME / INTERVAL qualifiers; FRACTION(n) is TU_SECOND + n.
 TU_YEAR, TU_MONTH, TU_DAY, TU_HOUR, TU_MINUTE, TU_SECOND = 0, 2, 4, 6, 8, 10
@@ -70,8 +91,15 @@ _FIXED_LENGTH = {
     TypeCode.FLOAT: 8, TypeCode.SMALLFLOAT: 4, TypeCode.DATE: 4,
     TypeCode.INT8: 10, TypeCode.SERIAL8: 10, TypeCode.BIGINT: 8,
     TypeCode.BIGSERIAL: 8, TypeCode.BOOLEAN: 1, TypeCode.BYTE: 56,
-    TypeCode.TEXT: 56, TypeCode.NULL: 0,
+    TypeCode.TEXT: 56, TypeCode.NULL: 0, TypeCode.BLOB: 72, TypeCode.CLOB: 72,
 }
+SLOB_CODES = frozenset({TypeCode.BLOB, TypeCode.CLOB})
+_OPAQUE_CODE = {TypeCode.BOOLEAN: TypeCode.UDTFIXED, TypeCode.LVARCHAR: TypeCode.UDTVAR,
+                TypeCode.BLOB: TypeCode.UDTFIXED, TypeCode.CLOB: TypeCode.UDTFIXED}
+_OPAQUE_XID = {TypeCode.BOOLEAN: XID_BOOLEAN, TypeCode.LVARCHAR: XID_LVARCHAR,
+               TypeCode.BLOB: XID_BLOB, TypeCode.CLOB: XID_CLOB}
+_OPAQUE_NAME = {TypeCode.BOOLEAN: "boolean", TypeCode.LVARCHAR: "lvarchar",
+                TypeCode.BLOB: "blob", TypeCode.CLOB: "clob"}
 # Decimal digits of precision a DESCRIBE-style metadata consumer expects.
 _NUMERIC_PRECISION = {
     TypeCode.SMALLINT: 5, TypeCode.INTEGER: 10, TypeCode.SERIAL: 10,
@@ -110,6 +138,11 @@ class ColumnType:
     code: TypeCode
     length: int
     nullable: bool = True
+    # ROW/SET/MULTISET/LIST only: the type as text, e.g. ``set(integer not
+    # null)`` (the extended name a server describes it with); a named ROW
+    # type's name when ``named`` is set.
+    xname: str = ""
+    named: bool = False
 
     # -- numeric and string metadata -------------------------------------
     @property
@@ -176,19 +209,19 @@ class ColumnType:
         envelope.  JDBC and informix-driver disagree on how a bare 43/45 is
         laid out in a row, but both read the opaque form identically.
         """
-        code = {TypeCode.BOOLEAN: TypeCode.UDTFIXED,
-                TypeCode.LVARCHAR: TypeCode.UDTVAR}.get(self.code, self.code)
-        return int(code) | (0 if self.nullable else NOT_NULL_FLAG)
+        code = _OPAQUE_CODE.get(self.code, self.code)
+        return (int(code) | (0 if self.nullable else NOT_NULL_FLAG)
+                | (NAMED_ROW_FLAG if self.named else 0))
 
     @property
     def extended_id(self) -> int:
-        return {TypeCode.BOOLEAN: XID_BOOLEAN,
-                TypeCode.LVARCHAR: XID_LVARCHAR}.get(self.code, 0)
+        return _OPAQUE_XID.get(self.code, 0)
 
     @property
     def extended_name(self) -> str:
-        return {TypeCode.BOOLEAN: "boolean",
-                TypeCode.LVARCHAR: "lvarchar"}.get(self.code, "")
+        if self.code in COMPOSITE_CODES:
+            return self.xname
+        return _OPAQUE_NAME.get(self.code, "")
 
     @property
     def wire_width(self) -> int:
@@ -203,13 +236,15 @@ class ColumnType:
             return packed_width(self.length)
         if code in VARCHAR_CODES:
             return 1 + (self.length & 0xFF)
-        if code in (TypeCode.BOOLEAN, TypeCode.LVARCHAR):
+        if code in _OPAQUE_CODE or code in COMPOSITE_CODES:
             return 5 + self.length
         return self.length
 
     # -- DDL -------------------------------------------------------------
     def sql(self) -> str:
         """The type as DDL text, e.g. ``DECIMAL(10,2)``."""
+        if self.code in COMPOSITE_CODES:
+            return self.xname.upper()
         return _SQL_RENDERERS.get(self.code, _sql_plain)(self)
 
 
@@ -274,6 +309,7 @@ _SIMPLE_TYPES = {
     "FLOAT": TypeCode.FLOAT, "DOUBLE PRECISION": TypeCode.FLOAT,
     "DATE": TypeCode.DATE, "BOOLEAN": TypeCode.BOOLEAN,
     "BYTE": TypeCode.BYTE, "TEXT": TypeCode.TEXT,
+    "BLOB": TypeCode.BLOB, "CLOB": TypeCode.CLOB,
 }
 _DECIMAL_NAMES = {"DECIMAL": TypeCode.DECIMAL, "DEC": TypeCode.DECIMAL,
                   "NUMERIC": TypeCode.DECIMAL, "MONEY": TypeCode.MONEY}
@@ -392,10 +428,13 @@ def _parse_temporal(m: re.Match[str], nullable: bool, text: str) -> ColumnType:
 
 
 _OPAQUE_BY_XID = {(TypeCode.UDTFIXED, XID_BOOLEAN): TypeCode.BOOLEAN,
-                  (TypeCode.UDTVAR, XID_LVARCHAR): TypeCode.LVARCHAR}
+                  (TypeCode.UDTVAR, XID_LVARCHAR): TypeCode.LVARCHAR,
+                  (TypeCode.UDTFIXED, XID_BLOB): TypeCode.BLOB,
+                  (TypeCode.UDTFIXED, XID_CLOB): TypeCode.CLOB}
 
 
-def column_type_from_describe(wire_type: int, extended_id: int, length: int) -> ColumnType:
+def column_type_from_describe(wire_type: int, extended_id: int, length: int,
+                              extended_name: str = "") -> ColumnType:
     """The inverse of ``describe_code``: a described column as a ColumnType.
 
     Opaque built-ins (BOOLEAN, LVARCHAR) arrive as UDTFIXED/UDTVAR plus an
@@ -410,6 +449,11 @@ def column_type_from_describe(wire_type: int, extended_id: int, length: int) -> 
     code = _OPAQUE_BY_XID.get((code, extended_id), code)
     if code in (TypeCode.UDTFIXED, TypeCode.UDTVAR):
         raise NotSupportedError(f"opaque type with extended id {extended_id} is not supported")
+    if code in COMPOSITE_CODES:
+        if not extended_name:
+            raise NotSupportedError(f"{code.name} column described without its type text")
+        return ColumnType(code, length, not wire_type & NOT_NULL_FLAG, extended_name,
+                          bool(wire_type & NAMED_ROW_FLAG))
     ctype = ColumnType(code, length, not wire_type & NOT_NULL_FLAG)
     try:
         check_decodable(ctype)

@@ -388,13 +388,21 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         return isinstance(stmt, Prepared) and stmt.kind is StatementKind.INSERT \
             and stmt.image is not None
 
-    def execute_many(self, stmt: Prepared, rows: Iterable[Sequence[object]]) -> ExecResult:
-        """Run one DML statement for many parameter rows as a single unit."""
+    def stored_values(self, stmt: Prepared, params: Sequence[object]) -> list[object]:
+        """What SQLite is given for one row of ``stmt``: the bound values in
+        stored form, and the row image when the table keeps one."""
+        return self._values(stmt, params)
+
+    def execute_many(self, stmt: Prepared, rows: Iterable[Sequence[object]], *,
+                     stored: bool = False) -> ExecResult:
+        """Run one DML statement for many parameter rows as a single unit
+        (``stored``: the rows are already ``stored_values``)."""
         total = 0
         self.last_serial = self.last_serial8 = 0
         with self._atomic(stmt.kind):
             cur = self._conn.cursor()
-            cur.executemany(stmt.translation.sql, (self._values(stmt, r) for r in rows))
+            cur.executemany(stmt.translation.sql,
+                            rows if stored else (self._values(stmt, r) for r in rows))
             total = cur.rowcount
         self.last_rowcount = total
         return ExecResult(total, self.last_serial, self.last_serial8)

@@ -29,12 +29,14 @@ import logging
 from .. import codecs
 from ..framing import Writer
 from ..locales import Locale
+from ..errors import ProgrammingError
+from ..sqllex import opaque_regions
 from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         NFetch, Protocols, Put, RetType, Rollback, SFetch, StmtId,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols, write_puterr)
-from . import blobs, insert_cursor
+from . import blobs, insert_cursor, slobs
 from .cursors import ServerCursor, close_unheld
 from .dbstatements import DatabaseStatement, DatabaseStatements, parse_database_statement
 from .engine import Engine
@@ -101,9 +103,12 @@ class _Statement:
 class Session(DatabaseStatements):
     """State of one logged-in client: open database, statements, cursors."""
 
-    def __init__(self, engine: Engine, *, version: str, db_locale: Locale | None = None
-                 ) -> None:
+    def __init__(self, engine: Engine, *, version: str, db_locale: Locale | None = None,
+                 delimident: bool = False) -> None:
         self.engine = engine
+        # The login's DELIMIDENT: "name" is then an identifier, which the
+        # emulator cannot translate, so it refuses rather than read a string.
+        self.delimident = delimident
         self.sent_db_locale = db_locale       # None: the login sent none
         self.version = version
         self._db = None
@@ -142,7 +147,18 @@ class Session(DatabaseStatements):
         w = Writer()
         handlers = _HANDLERS
         try:
-            for msg in messages:
+            i, n = 0, len(messages)
+            while i < n:
+                msg = messages[i]
+                i += 1
+                if type(msg) is Put:
+                    # a client's insert buffer flushed as several SQ_PUTs
+                    j = i
+                    while j < n and type(messages[j]) is Put:
+                        j += 1
+                    insert_cursor.put_run(self, messages[i - 1:j], w)
+                    i = j
+                    continue
                 handler = handlers.get(msg if type(msg) is Tag else type(msg))
                 if handler is None:
                     raise SqlError(-408, message=f"message {msg!r} is not supported")
@@ -234,6 +250,7 @@ class Session(DatabaseStatements):
             if st.cursor is not None:
                 st.cursor.close()
         self.statements.clear()
+        slobs.end_session(self)
         if self.db is not None:
             self.db.close()
             self.db = None
@@ -279,6 +296,9 @@ class Session(DatabaseStatements):
 
     def _prepare_sql(self, sql: str):
         """Database statements work without an open database; all else needs one."""
+        if self.delimident and _has_quoted_identifier(sql):
+            raise SqlError(NOT_SUPPORTED, message="identifiers in double quotes (DELIMIDENT) "
+                           "are not supported by the emulator")
         stmt = parse_database_statement(sql)
         if stmt is not None:
             return stmt
@@ -515,11 +535,11 @@ _HANDLERS = {
     Tag.SCROLL: Session._scroll,
     Tag.OPEN: Session._open,
     **blobs.HANDLERS,
+    **slobs.HANDLERS,
     Tag.REOPTOPEN: Session._open,
     NFetch: Session._nfetch,
     SFetch: Session._sfetch,
     Tag.CLOSE: Session._close_cursor,
-    Put: insert_cursor.put,
     Tag.RELEASE: Session._release_msg,
     Tag.EXECUTE: Session._execute,
     DbOpen: Session._dbopen,
@@ -535,3 +555,11 @@ _HANDLERS = {
     Tag.HOLD: Session._hold,
     Tag.AUTOFREE: Session._noop,
 }
+
+
+def _has_quoted_identifier(sql: str) -> bool:
+    """Double-quoted text, which DELIMIDENT makes an identifier."""
+    try:
+        return any(kind == "dq" for _, _, kind in opaque_regions(sql))
+    except ProgrammingError:
+        return False            # an unclosed quote: the translator's -201

@@ -23,7 +23,7 @@ from informix_stream.codec.scalars import floating_decimal_digits
 from informix_stream.errors import DataError
 from informix_stream.locales import fit_bytes
 
-from . import blobs
+from . import blobs, composite, slobs
 from .statements import NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, exact_decimal
 
 DAY0 = dt.date(1899, 12, 31).toordinal()
@@ -74,8 +74,12 @@ def to_decimal(v: object) -> Decimal:
         return v
     if isinstance(v, bool):
         return Decimal(int(v))
-    if isinstance(v, (int, float)):
-        return Decimal(repr(v)) if isinstance(v, float) else Decimal(v)
+    if isinstance(v, float):    # NaN/inf: -1226, overflow (unconfirmed on a server)
+        if v != v or abs(v) == float("inf"):
+            raise _conversion_error(-1226, v)
+        return Decimal(repr(v))
+    if isinstance(v, int):
+        return Decimal(v)
     if isinstance(v, str):
         try:
             d = Decimal(v.strip())
@@ -365,6 +369,8 @@ def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1") -> Converter
     code = ctype.code
     if code in blobs.BLOB_CODES:
         return blobs.writer(code, codec)
+    if code in slobs.SLOB_CODES:
+        return slobs.writer(code, codec)
     if code in _INT_RANGE or code in (TypeCode.INT8, TypeCode.BIGINT, TypeCode.SERIAL8,
                                       TypeCode.BIGSERIAL):
         return _int_writer(code)
@@ -382,6 +388,8 @@ def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1") -> Converter
         return _interval_writer(ctype)
     if code == TypeCode.BOOLEAN:
         return _bool_writer
+    if code in composite.COMPOSITE_CODES:
+        return composite.writer(ctype)
     return _generic_writer
 
 
@@ -478,6 +486,8 @@ def reader_for(col: ResultColumn) -> Converter | None:
     code = ctype.code
     if code in blobs.BLOB_CODES:
         return blobs.reader()
+    if code in slobs.SLOB_CODES:
+        return slobs.reader()
     if code in _INT_RANGE or code in (TypeCode.INT8, TypeCode.BIGINT, TypeCode.SERIAL8,
                                       TypeCode.BIGSERIAL):
         return None if stored else _to_int
