@@ -62,6 +62,8 @@ from .sqlite_errors import map_error
 from .statements import NOT_SUPPORTED, ResultColumn, SqlError, StatementKind, Translation
 from .temp_tables import TempTables
 from .image_slice import make_slicer
+from .logmode import Logging
+from .savepoints import Savepoints
 from . import blobs
 from .values import image_failure, row_converter, writer_for
 
@@ -129,7 +131,7 @@ class Engine:
             self._tempdir = None
 
 
-class Session(DdlRunner, SessionFunctions, SplRunner):
+class Session(DdlRunner, SessionFunctions, SplRunner, Savepoints):
     """One client's connection to one database; one thread at a time."""
 
     def __init__(self, db: Database, session_id: int) -> None:
@@ -201,7 +203,17 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         if not self._db.logging.logged:
             raise SqlError(-256, message="transaction not available: the database has no logging")
 
+    @property
+    def ansi(self) -> bool:
+        """An ANSI-compliant database: implicit transactions, -1279 for a
+        value too long for its column (logmode.py)."""
+        return self._db.logging is Logging.ANSI
+
     def begin(self) -> None:
+        """BEGIN WORK.  In an ANSI database a transaction is already open
+        once any statement ran since DATABASE/COMMIT/ROLLBACK WORK: -535
+        then, as in a logged one (IBM Guide to SQL: Syntax, "BEGIN WORK and
+        ANSI-Compliant Databases": an error after any other statement)."""
         self._need_log()
         if self._in_tx:
             raise SqlError(-535, message="already in transaction")
@@ -212,6 +224,8 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
     def commit(self) -> None:
         self._need_log()
         if not self._in_tx:
+            if self.ansi:       # nothing ran since the last end: nothing to end
+                return
             raise SqlError(-255, message="not in transaction")
         try:
             self._conn.execute("COMMIT")
@@ -226,6 +240,8 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
     def rollback(self) -> None:
         self._need_log()
         if not self._in_tx:
+            if self.ansi:
+                return
             raise SqlError(-255, message="not in transaction")
         try:
             self._conn.execute("ROLLBACK")
@@ -297,7 +313,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
             self._validate(t)
         binds = []
         for b in t.binds:
-            conv = writer_for(b.type, self._db.codec)
+            conv = writer_for(b.type, self._db.codec, ansi=self.ansi)
             binds.append((b.index, None if b.index is not None else conv(b.const), conv))
         param_types: list[ColumnType | None] = [None] * t.param_count
         for b in t.binds:
@@ -316,7 +332,13 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         return blobs.read(self._conn, descriptor)
 
     def check_current(self, stmt: Prepared) -> None:
-        """-710 when a table the statement was prepared against changed since."""
+        """Called before a statement runs: -710 when a table it was prepared
+        against changed since; in an ANSI database a statement other than
+        BEGIN WORK opens the implicit transaction it runs in ("every SQL
+        statement occurs within a transaction", IBM Guide to SQL: Syntax,
+        BEGIN WORK; Database Design Guide, "Transactions")."""
+        if not self._in_tx and self.ansi and stmt.kind is not StatementKind.BEGIN:
+            self.begin()
         versions = self._db.table_versions
         for name, version in stmt.depends.items():
             if versions.get(name, 0) != version:
@@ -500,44 +522,6 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         for conn in [self._conn] + [r[0] for r in self._readers]:
             if conn is not None:
                 conn.execute(f"PRAGMA busy_timeout = {wait}")
-
-    def _savepoint(self, option: tuple) -> None:
-        """SAVEPOINT / ROLLBACK TO SAVEPOINT / RELEASE SAVEPOINT inside a
-        transaction (IBM: "SAVEPOINT statement", Informix 11.50+)."""
-        action, name = option[0], option[1]
-        if not self._in_tx:
-            raise SqlError(-255, message="savepoints exist only inside a transaction")
-        names = self._savepoints
-        if action == "SAVEPOINT":
-            if name in names and names[name]:
-                raise SqlError(INTERNAL_NOT_SUPPORTED, message=(
-                    f"savepoint {name} was declared UNIQUE; the emulator does not know "
-                    "the server's error code for reusing it"))
-            if name in names:
-                # A reused name replaces the earlier savepoint: release it first.
-                self._conn.execute(f"RELEASE SAVEPOINT sp_{name}")
-                del names[name]
-            self._conn.execute(f"SAVEPOINT sp_{name}")
-            names[name] = option[2]
-            return
-        if name is None:
-            raise SqlError(INTERNAL_NOT_SUPPORTED,
-                           message="ROLLBACK TO SAVEPOINT without a name is not supported "
-                                   "by the emulator")
-        if name not in names:
-            raise SqlError(-201, message=f"savepoint {name} does not exist")
-        if action == "ROLLBACK TO SAVEPOINT":
-            self._conn.execute(f"ROLLBACK TO SAVEPOINT sp_{name}")
-            later = list(names)[list(names).index(name) + 1:]
-            for other in later:
-                del names[other]
-            if self._ddl_in_tx:
-                self._db.reload(self._conn)
-        else:
-            self._conn.execute(f"RELEASE SAVEPOINT sp_{name}")
-            later = list(names)[list(names).index(name):]
-            for other in later:
-                del names[other]
 
 
 _WORD = re.compile(r"[a-z_][a-z0-9_$]*")
