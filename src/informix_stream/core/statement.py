@@ -144,9 +144,12 @@ def ansi_autocommit(session: ClientSession, sql: str) -> Op:
     Database Design Guide, "Transactions": an ANSI database needs only the
     end of a transaction marked).  IBM's JDBC driver does the same: with
     ``SendCommit`` set it sends SQ_CMMTWORK after each statement, after a
-    result set ends (IfxSqli.executeCommit, IfxSqliConnect.isCommitNeeded)."""
+    result set ends (IfxSqli.executeCommit, IfxSqliConnect.isCommitNeeded),
+    and sends none inside a BEGIN WORK of the user's (setTxBeginState)."""
     if not (session.ansi and session.autocommit and opens_transaction(sql)):
         return
+    if session.in_transaction:
+        return      # the user's own BEGIN WORK: the user's COMMIT ends it
     try:
         yield from exchange(session, rq.COMMIT)
     finally:

@@ -308,7 +308,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, Savepoints):
             return routine
         t = translate(sql, self._temps.lookup(self._db.tables), self._db.sequences.states,
                       self.spl_function_types(), database=self._db.name,
-                      delimident=self.delimident)
+                      delimident=self.delimident, ansi=self.ansi)
         if t.sql:
             self._validate(t)
         binds = []
