@@ -43,6 +43,7 @@ _TX_CLOSERS = _TX_ENDERS | {StmtType.DATABASE, StmtType.CLOSE_DATABASE}
 # Statements after which the server has freed every statement and cursor.
 _DATABASE_CHANGERS = {StmtType.DATABASE, StmtType.CREATE_DATABASE, StmtType.CLOSE_DATABASE}
 DB_LOGGED = 0x01
+DB_ANSI = 0x02
 log = logging.getLogger("informix_stream")
 
 RowMaker = Callable[[tuple], Any]
@@ -120,14 +121,29 @@ class CursorBase:
         self._reset()
         sql, order, count = st.parse_sql(operation, isinstance(parameters, Mapping))
         if not log.isEnabledFor(logging.DEBUG):
-            yield from self._run_statement(sql, order, count, parameters)
+            yield from self._run_then_commit(sql, order, count, parameters)
             return
         start = time.perf_counter()
         try:
-            yield from self._run_statement(sql, order, count, parameters)
+            yield from self._run_then_commit(sql, order, count, parameters)
         finally:
             log.debug("execute (%d parameters) %.3f ms: %s", count,
                       (time.perf_counter() - start) * 1000, sql)
+
+    def _run_then_commit(self, sql: str, order, count: int, parameters):
+        """The statement, then (autocommit on an ANSI database) its COMMIT:
+        after a failed statement too, so no implicit transaction outlives
+        it; the statement's own error is the one raised."""
+        try:
+            yield from self._run_statement(sql, order, count, parameters)
+        except DatabaseError:
+            if self._session.broken is None:
+                try:
+                    yield from st.ansi_autocommit(self._session, sql)
+                except DatabaseError:
+                    pass        # the statement's error is the one the caller needs
+            raise
+        yield from st.ansi_autocommit(self._session, sql)
 
     def _run_statement(self, sql: str, order, count: int, parameters):
         """Run ``sql`` on a kept prepared statement when the connection has
@@ -197,6 +213,7 @@ class CursorBase:
                 session.defer_cleanup(body)
         if kind in (StmtType.DATABASE, StmtType.CREATE_DATABASE):
             session.logged = bool(reply.warnings & DB_LOGGED)
+            session.ansi = bool(reply.warnings & DB_ANSI)
             yield from settle_locale(session, reply.warnings)
 
     def _give_back(self) -> None:

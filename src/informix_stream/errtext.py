@@ -38,6 +38,7 @@ _TEXTS = {
     -408: "Invalid message type received from the client or server.",
     -410: "Prepare statement failed or was not executed.",
     -425: "Database is currently opened by another user.",
+    -535: "Already in transaction.",
     -458: "Long transaction aborted.",
     -526: "Updates are not allowed on a scroll cursor.",
     -535: "Already in transaction.",
@@ -66,6 +67,7 @@ _TEXTS = {
     -1262: "Non-numeric character in datetime or interval.",
     -1263: "A field in a datetime or interval value is incorrect or an illegal operation specified on datetime field.",
     -1264: "Extra characters at the end of a datetime or interval.",
+    -1279: "Value exceeds string column length.",
 }
 
 

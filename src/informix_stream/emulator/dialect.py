@@ -48,13 +48,15 @@ _ARITH_TEXT = frozenset({"+", "-", "*", "/", "||"})
 
 def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
               functions: Mapping[str, ColumnType] | None = None, *,
-              database: str = "", delimident: bool = False) -> Translation:
+              database: str = "", delimident: bool = False, ansi: bool = False) -> Translation:
     """Translate one Informix statement; ``lookup`` resolves table names,
     ``sequences`` holds the database's sequence names and ``functions`` the
     result type of each SPL function (upper-case name) for DESCRIBE.
     ``database`` is the session's current database: a ``database:`` prefix
     naming it is dropped, one naming any other is refused (dbprefix).
-    ``delimident``: the session's DELIMIDENT, under which "x" is an identifier."""
+    ``delimident``: the session's DELIMIDENT, under which "x" is an identifier.
+    ``ansi``: an ANSI-compliant database, where the owner is part of a
+    table's name (``_Translator.owner``)."""
     tokens = resolve_database_prefixes(tokenize(sql, delimident), database)
     if not tokens:
         raise SqlError(-201, message="empty statement")
@@ -63,7 +65,9 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
     if has_informix_outer(tokens):
         tokens = rewrite_outer(tokens, lookup)
     try:
-        return _Translator(sql, tokens, lookup, sequences, functions or {}).run()
+        translator = _Translator(sql, tokens, lookup, sequences, functions or {})
+        translator.ansi = ansi
+        return translator.run()
     except (IndexError, ValueError):
         # Running off the end of the tokens means the statement is incomplete:
         # the error is at its end.
@@ -170,11 +174,25 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
             raise SqlError(-206, -111, name, f"table {name} not found")
         return tdef
 
+    ansi = False
+
+    def owner(self, i: int) -> None:
+        """The owner qualifier at token i.  In an ANSI database ``bob.t`` and
+        ``informix.t`` are different tables (IBM Database Design Guide,
+        "ANSI-compliant databases": owner naming); the emulator keeps one
+        table per name, owned by informix as systables says, so another
+        owner is refused rather than resolved to informix's table."""
+        if self.ansi and ident(self.toks[i]).lower() != "informix":
+            raise SqlError(NOT_SUPPORTED, message="tables of owners other than informix in an "
+                           "ANSI-compliant database are not supported by the emulator: "
+                           f"{ident(self.toks[i])}")
+
     def table_name(self, i: int) -> tuple[str, int]:
         """Read [db:][owner.]name at i; returns (name, next index)."""
         if self.text(i + 1) == ":":
             i += 2
         if self.text(i + 1) == "." and self.toks[i].kind in ("word", "str"):
+            self.owner(i)
             i += 2
         if i >= len(self.toks) or self.toks[i].kind != "word":
             self.syntax_error(i, "table name expected")
@@ -236,6 +254,8 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
                     in_from = False
                 if in_from and t.text != "FROM" and self.text(i + 1) in (".", ":") \
                         and self.text(i - 1) != ".":
+                    if self.text(i + 1) == ".":
+                        self.owner(i)
                     i += 2          # owner or database prefix of a table name
                     continue
                 if in_from and i and self.text(i - 1) in ("FROM", ",", "JOIN"):
@@ -259,6 +279,7 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
                 out.append(t.raw)
             elif t.kind == "str":
                 if in_from and self.text(i + 1) == ".":
+                    self.owner(i)
                     i += 2          # "owner".table
                     continue
                 self.literal(i, out)

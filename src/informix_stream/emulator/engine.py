@@ -63,6 +63,7 @@ from .sqlite_errors import map_error, with_offset
 from .statements import ResultColumn, SqlError, StatementKind, Translation
 from .temp_tables import TempTables
 from .image_slice import make_slicer
+from .logmode import Logging
 from . import blobs
 from .values import image_failure, row_converter, writer_for
 
@@ -199,7 +200,17 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         if not self._db.logging.logged:
             raise SqlError(-256, message="transaction not available: the database has no logging")
 
+    @property
+    def ansi(self) -> bool:
+        """An ANSI-compliant database: implicit transactions, -1279 for a
+        value too long for its column (logmode.py)."""
+        return self._db.logging is Logging.ANSI
+
     def begin(self) -> None:
+        """BEGIN WORK.  In an ANSI database a transaction is already open
+        once any statement ran since DATABASE/COMMIT/ROLLBACK WORK: -535
+        then, as in a logged one (IBM Guide to SQL: Syntax, "BEGIN WORK and
+        ANSI-Compliant Databases": an error after any other statement)."""
         self._need_log()
         if self._in_tx:
             raise SqlError(-535, message="already in transaction")
@@ -210,6 +221,8 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
     def commit(self) -> None:
         self._need_log()
         if not self._in_tx:
+            if self.ansi:       # nothing ran since the last end: nothing to end
+                return
             raise SqlError(-255, message="not in transaction")
         try:
             self._conn.execute("COMMIT")
@@ -225,6 +238,8 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
     def rollback(self) -> None:
         self._need_log()
         if not self._in_tx:
+            if self.ansi:
+                return
             raise SqlError(-255, message="not in transaction")
         try:
             self._conn.execute("ROLLBACK")
@@ -292,12 +307,12 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
             return routine
         t = translate(sql, self._temps.lookup(self._db.tables), self._db.sequences.states,
                       self.spl_function_types(), database=self._db.name,
-                      delimident=self.delimident)
+                      delimident=self.delimident, ansi=self.ansi)
         if t.sql:
             self._validate(t, sql)
         binds = []
         for b in t.binds:
-            conv = writer_for(b.type, self._db.codec)
+            conv = writer_for(b.type, self._db.codec, ansi=self.ansi)
             binds.append((b.index, None if b.index is not None else conv(b.const), conv))
         param_types: list[ColumnType | None] = [None] * t.param_count
         for b in t.binds:
@@ -316,7 +331,13 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         return blobs.read(self._conn, descriptor)
 
     def check_current(self, stmt: Prepared) -> None:
-        """-710 when a table the statement was prepared against changed since."""
+        """Called before a statement runs: -710 when a table it was prepared
+        against changed since; in an ANSI database a statement other than
+        BEGIN WORK opens the implicit transaction it runs in ("every SQL
+        statement occurs within a transaction", IBM Guide to SQL: Syntax,
+        BEGIN WORK; Database Design Guide, "Transactions")."""
+        if not self._in_tx and self.ansi and stmt.kind is not StatementKind.BEGIN:
+            self.begin()
         self._db.busy.add(self._id)
         if self._db.ddl_locks:
             self._ddl_locked(stmt)
