@@ -89,6 +89,32 @@ def test_parameter_in_select_list_is_cast_to_its_type(engine):
         assert c.execute(stmt).one() == (datetime.date(2012, 10, 15), decimal.Decimal("1.5"), "s")
 
 
+def test_enum_is_sized_in_bytes_and_wide_decimals_are_refused():
+    """VARCHAR(n) counts bytes and a non-ANSI database truncates silently, so
+    an Enum is sized by its widest UTF-8 value; DECIMAL stops at 32 digits."""
+    md = sa.MetaData()
+    t = sa.Table("e", md, sa.Column("x", sa.Enum("a", "réveillé", name="m")))
+    assert "x VARCHAR(10)" in str(sa.schema.CreateTable(t).compile(
+        dialect=InformixDialect_informix_stream()))
+    with pytest.raises(sa.exc.CompileError, match=r"DECIMAL\(38\) is not supported by Informix"):
+        _sql(sa.select(sa.cast(sa.literal_column("1"), sa.Numeric(38, 20))))
+    assert "DECIMAL(32,20)" in _sql(sa.select(sa.cast(sa.literal_column("1"),
+                                                      sa.Numeric(32, 20))))
+
+
+def test_enum_with_multibyte_value_round_trips(engine):
+    eng, _ = engine
+    md = sa.MetaData()
+    t = sa.Table("enum_t", md, sa.Column("x", sa.Enum("a", "réveillé", name="m")))
+    md.create_all(eng)
+    try:
+        with eng.begin() as c:
+            c.execute(t.insert(), [{"x": "réveillé"}, {"x": "a"}])
+            assert sorted(c.execute(sa.select(t.c.x)).scalars()) == ["a", "réveillé"]
+    finally:
+        md.drop_all(eng)
+
+
 def test_select_without_table_gets_a_from_clause():
     assert "FROM (SELECT 1 FROM systables WHERE tabid = 1)" in _sql(sa.select(sa.literal(1)))
 

@@ -25,6 +25,9 @@ from .types import MAX_FRACTION
 DUAL = "(SELECT 1 FROM systables WHERE tabid = 1) ifx_dual"
 
 
+# Informix's widest DECIMAL (InformixTypeCompiler._decimal).
+MAX_DECIMAL_PRECISION = 32
+
 # A parameter marker as SQLCompiler writes it before positional rendering.
 _MARKER = re.compile(r"\?|%\([^)]+\)s")
 
@@ -281,6 +284,12 @@ class InformixTypeCompiler(compiler.GenericTypeCompiler):
 
     @staticmethod
     def _decimal(name: str, type_: Any) -> str:
+        """DECIMAL/MONEY hold at most 32 significant digits (Guide to SQL:
+        Reference, "DECIMAL(p,s) data types": p from 1 to 32); a wider
+        precision is refused rather than silently narrowed."""
+        if type_.precision is not None and not 1 <= type_.precision <= MAX_DECIMAL_PRECISION:
+            raise exc.CompileError(f"{name}({type_.precision}) is not supported by Informix "
+                                   f"(precision 1 to {MAX_DECIMAL_PRECISION})")
         if type_.precision is None:
             return name if name == "MONEY" else "DECIMAL(32)"
         if type_.scale is None:
@@ -321,14 +330,26 @@ class InformixTypeCompiler(compiler.GenericTypeCompiler):
     def visit_NVARCHAR(self, type_: Any, **kw: Any) -> str:
         return self._varchar("NVARCHAR", type_)
 
+    def visit_enum(self, type_: Any, **kw: Any) -> str:
+        """A non-native Enum is a VARCHAR sized in bytes, not characters:
+        VARCHAR(n) counts bytes (Guide to SQL: Reference, "VARCHAR(m,r) data
+        type"), and a non-ANSI database truncates a longer value without an
+        error, so 'réveillé' (8 characters, 10 bytes in UTF-8) needs 10."""
+        widest = max((len(str(v).encode("utf-8")) for v in type_.enums), default=0)
+        return self._varchar_of("VARCHAR", max(type_.length or 0, widest) or None)
+
+    @classmethod
+    def _varchar(cls, name: str, type_: Any) -> str:
+        return cls._varchar_of(name, type_.length)
+
     @staticmethod
-    def _varchar(name: str, type_: Any) -> str:
+    def _varchar_of(name: str, length: int | None) -> str:
         """VARCHAR holds at most 255 bytes; longer or unsized strings are LVARCHAR."""
-        if type_.length is None:
+        if length is None:
             return "LVARCHAR"
-        if type_.length > 255:
-            return f"LVARCHAR({type_.length})"
-        return f"{name}({type_.length})"
+        if length > 255:
+            return f"LVARCHAR({length})"
+        return f"{name}({length})"
 
     def visit_LVARCHAR(self, type_: Any, **kw: Any) -> str:
         return f"LVARCHAR({type_.length})" if type_.length else "LVARCHAR"
