@@ -134,6 +134,17 @@ class DdlRunner:
         """The end of a request: no statement of this session is in flight."""
         self._db.busy.discard(self._id)
 
+    def check_current(self, stmt) -> None:
+        """-710 when a table the statement was prepared against changed since."""
+        self._db.busy.add(self._id)
+        if self._db.ddl_locks:
+            self._ddl_locked(stmt)
+        versions = self._db.table_versions
+        for name, version in stmt.depends.items():
+            if versions.get(name, 0) != version:
+                raise SqlError(-710, message=f"table {name} has been dropped, altered, "
+                                             "or renamed since the statement was prepared")
+
     def _ddl_locked(self, stmt) -> None:
         """A statement on a table another session's open transaction has
         ALTERed or RENAMEd: the lock error the server's exclusive table lock

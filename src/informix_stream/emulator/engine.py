@@ -313,17 +313,6 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         """SQ_FETCHBLOB: the BYTE/TEXT contents a row's descriptor names."""
         return blobs.read(self._conn, descriptor)
 
-    def check_current(self, stmt: Prepared) -> None:
-        """-710 when a table the statement was prepared against changed since."""
-        self._db.busy.add(self._id)
-        if self._db.ddl_locks:
-            self._ddl_locked(stmt)
-        versions = self._db.table_versions
-        for name, version in stmt.depends.items():
-            if versions.get(name, 0) != version:
-                raise SqlError(-710, message=f"table {name} has been dropped, altered, "
-                                             "or renamed since the statement was prepared")
-
     def _image_binder(self, t: Translation) -> Callable[[list], bytes | None] | None:
         """For an INSERT binding every column: bind values -> row image."""
         picks = t.image_binds
