@@ -38,7 +38,7 @@ from ..messages import Put
 from . import put_rows
 from .logmode import Logging
 from .statements import ResultColumn, SqlError, StatementKind
-from .tokens import tokenize
+from .tokens import ident, tokenize
 
 
 class PutFailed(SqlError):
@@ -71,7 +71,7 @@ def put_columns(db, prepared) -> list[ResultColumn] | None:
     every value is a bare marker; None for every other statement."""
     if getattr(prepared, "kind", None) is not StatementKind.INSERT or not prepared.param_count:
         return None
-    toks = tokenize(prepared.sql)
+    toks = tokenize(prepared.sql, getattr(db, "delimident", False))
     words = [t.text if t.kind == "word" else t.kind if t.kind == "param" else t.text
              for t in toks]
     if len(words) < 6 or words[0] != "INSERT" or words[1] != "INTO" or "VALUES" not in words:
@@ -88,7 +88,7 @@ def put_columns(db, prepared) -> list[ResultColumn] | None:
     head = toks[2:at]
     if any(t.text == "(" for t in head):
         opened = next(i for i, t in enumerate(head) if t.text == "(")
-        names = [t.raw.lower() for t in head[opened + 1:-1] if t.text != ","]
+        names = [ident(t) for t in head[opened + 1:-1] if t.text != ","]
     else:
         names = [c.name for c in tdef.columns]
     if len(names) != markers:

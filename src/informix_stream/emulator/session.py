@@ -29,8 +29,6 @@ import logging
 from .. import codecs
 from ..framing import Writer
 from ..locales import Locale
-from ..errors import ProgrammingError
-from ..sqllex import opaque_regions
 from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         NFetch, Protocols, Put, RetType, Rollback, SFetch, StmtId,
                         StmtType, Tag, write_cost, write_describe, write_done,
@@ -106,8 +104,8 @@ class Session(DatabaseStatements):
     def __init__(self, engine: Engine, *, version: str, db_locale: Locale | None = None,
                  delimident: bool = False) -> None:
         self.engine = engine
-        # The login's DELIMIDENT: "name" is then an identifier, which the
-        # emulator cannot translate, so it refuses rather than read a string.
+        # The login's DELIMIDENT: "name" is then an identifier, handed to
+        # every database session this login opens (tokens.tokenize).
         self.delimident = delimident
         self.sent_db_locale = db_locale       # None: the login sent none
         self.version = version
@@ -127,6 +125,7 @@ class Session(DatabaseStatements):
     def db(self, value) -> None:
         if value is not None:
             value.interrupt_requested = self.interrupt_requested
+            value.delimident = self.delimident
         self._db = value
 
     @property
@@ -290,9 +289,6 @@ class Session(DatabaseStatements):
 
     def _prepare_sql(self, sql: str):
         """Database statements work without an open database; all else needs one."""
-        if self.delimident and _has_quoted_identifier(sql):
-            raise SqlError(NOT_SUPPORTED, message="identifiers in double quotes (DELIMIDENT) "
-                           "are not supported by the emulator")
         stmt = parse_database_statement(sql)
         if stmt is not None:
             return stmt
@@ -565,10 +561,3 @@ _HANDLERS = {
     Tag.AUTOFREE: Session._noop,
 }
 
-
-def _has_quoted_identifier(sql: str) -> bool:
-    """Double-quoted text, which DELIMIDENT makes an identifier."""
-    try:
-        return any(kind == "dq" for _, _, kind in opaque_regions(sql))
-    except ProgrammingError:
-        return False            # an unclosed quote: the translator's -201
