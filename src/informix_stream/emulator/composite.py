@@ -99,6 +99,25 @@ def constructor_text(toks: list, a: int, b: int, source: str) -> str | None:
     return source
 
 
+def column_names(tables) -> set[str]:
+    """Names of the composite columns among ``tables`` (TableDefs)."""
+    return {c.name.lower() for t in tables for c in t.columns
+            if c.type.code in COMPOSITE_CODES}
+
+
+def misread_reference(dotted: str, composite_names: set[str]) -> SqlError | None:
+    """SQLite's "no such column/table" for a name that is really a use of a
+    composite column (``r.a``, ``t.r.a``, ``r.*``, ``1 IN s``): the refusal
+    to give instead of -217/-206, which would call valid SQL wrong."""
+    parts = [p.lower() for p in dotted.split(".")]
+    if len(parts) > 1 and any(p in composite_names for p in parts[:-1]):
+        return refuse_expression(f"field access ({dotted})")
+    if len(parts) == 1 and parts[0] in composite_names:
+        return refuse_expression(f"the ROW or collection column {dotted} used as a table "
+                                 "or collection (IN, .*)")
+    return None
+
+
 def refuse_expression(what: str) -> SqlError:
     return SqlError(NOT_SUPPORTED, message=f"{what} is not supported by the emulator "
                     "(composite values can be inserted, updated and selected whole)")
