@@ -175,3 +175,45 @@ def _render_jdbc(value: Any) -> str:
     if isinstance(value, cc.Multiset):
         return "[" + ",".join(_render(v) for v in value) + "]"
     return _render(value)
+
+
+def test_named_row_type_read_by_both_outside_clients(jdbc_client: Any, ifx_target: Any) -> None:
+    """A column of a named ROW type: described 22|0x1000 with the type's name;
+    JDBC reads it (binary form) as a Struct of that type name and
+    informix-driver gets its text form with the name as schema.  Our driver
+    refuses it for now (it would need sysattrtypes)."""
+    tname, table = f"pt_{uuid.uuid4().hex[:8]}", f"np_{uuid.uuid4().hex[:8]}"
+    with _ours(ifx_target) as conn:
+        cur = conn.cursor()
+        cur.execute(f"CREATE ROW TYPE {tname} (name VARCHAR(20), age INT NOT NULL,"
+                    " tags SET(INT NOT NULL))")
+        cur.execute(f"CREATE TABLE {table} (id INT, who {tname})")
+        cur.execute(f"INSERT INTO {table} VALUES (1, ROW('Al', 30, SET{{2,1}})::{tname})")
+        cur.execute(f"INSERT INTO {table} VALUES (2, NULL)")
+    try:
+        query = f"SELECT who, id FROM {table} ORDER BY id"
+        records = jdbc_client.run(ifx_target, "composite", query).check().records
+        assert not [r for r in records if r[0] == "ERROR"], records
+        for how in ("stmt", "pstmt"):
+            assert ("meta", how, "1", "2002", tname) in records
+            rows = [r[2:] for r in records if r[0] == "row" and r[1] == how]
+            assert rows == [("ROW('Al',30,{1,2})", "1"), ("NULL", "2")]
+        theirs = informix_db.connect(host=ifx_target.host, port=ifx_target.port,
+                                     user=ifx_target.user, password=ifx_target.password,
+                                     database=ifx_target.database, server=ifx_target.server,
+                                     autocommit=True, read_timeout=60, connect_timeout=30)
+        try:
+            cur2 = theirs.cursor()
+            cur2.execute(query)
+            first, second = cur2.fetchall()
+        finally:
+            theirs.close()
+        assert isinstance(first[0], informix_db.RowValue)
+        assert first[0].schema == tname
+        shape = cc.parse_shape("ROW(name VARCHAR(20), age INT NOT NULL, tags SET(INT NOT NULL))")
+        assert cc.parse_value(shape, first[0].raw.decode()) == ("Al", 30, {1, 2})
+        assert tuple(second) == (None, 2)
+    finally:
+        with _ours(ifx_target) as conn:
+            conn.cursor().execute(f"DROP TABLE {table}")
+            conn.cursor().execute(f"DROP ROW TYPE {tname} RESTRICT")

@@ -82,11 +82,21 @@ def writer(ctype: ColumnType) -> Callable[[object], object]:
     return write
 
 
-def constructor_text(toks: list, a: int, b: int, source: str) -> str | None:
+def constructor_text(toks: list, a: int, b: int, source: str,
+                     ctype: ColumnType | None = None) -> str | None:
     """The text of a ``SET{...}``/``MULTISET{...}``/``LIST{...}`` literal or
     a ``ROW(...)`` constructor spanning tokens a..b-1 (``source``: the
     statement's text of them); None if the tokens are something else.  A
-    ``?`` inside a constructor is refused as not supported by the emulator."""
+    ``?`` inside a constructor is refused as not supported by the emulator.
+    ``ROW(...)::name`` casting to the column's own named ROW type is the
+    constructor; a cast to any other type is not supported."""
+    if b - a > 2 and toks[b - 2].text == "::" and ctype is not None:
+        target = toks[b - 1].text.lower()
+        if not (ctype.named and target == ctype.xname.lower()):
+            raise SqlError(NOT_SUPPORTED, message=f"a cast to {target} of a ROW or collection "
+                           "value is not supported by the emulator")
+        source = source[:toks[b - 2].pos - toks[a].pos].rstrip()
+        b -= 2
     first = toks[a]
     is_coll = first.text in ("SET", "MULTISET", "LIST") and b == a + 2 \
         and toks[a + 1].kind == "coll"
