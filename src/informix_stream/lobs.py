@@ -56,7 +56,7 @@ def resolve_gen(session: ClientSession, stmt_id: int, rows: list, columns: tuple
                     _broken(session, f"a blob descriptor declares {size} bytes")
                 expect = session.send(rq.fetch_blob(stmt_id, ref.descriptor),
                                       blob_limit=size, budget=2 * size + _REPLY_SLACK)
-                expect.reply.blob = ValueSink() if spool is None else spool(ref)
+                expect.reply.blob = ValueSink(size) if spool is None else spool(ref)
                 wanted.append((i, k, ref, expect))
     if not wanted:
         return

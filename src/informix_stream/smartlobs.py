@@ -117,6 +117,7 @@ def read_into_gen(session: ClientSession, fd: int, n: int, sink: ValueSink
     expect = session.send(fastpath.lo_read(fd, n), budget=n + n // 8 + 4096)
     expect.reply.lo_wanted = n
     expect.reply.lo_sink = sink
+    sink.reserve(n)
     before = len(sink)
     yield expect
     st.raise_for(expect.reply)
@@ -131,7 +132,7 @@ def read_into_gen(session: ClientSession, fd: int, n: int, sink: ValueSink
 
 def read_chunk_gen(session: ClientSession, fd: int, n: int) -> Generator[Any, None, bytes]:
     """One SQ_LODATA read of up to ``n`` bytes, as bytes (stream mode)."""
-    sink = ValueSink()
+    sink = ValueSink(n)
     yield from read_into_gen(session, fd, n, sink)
     return sink.getvalue()
 
