@@ -88,6 +88,16 @@ class Database:
         # against an earlier version gets -710 at OPEN/EXECUTE, as Informix
         # answers a prepared statement whose table was dropped or altered.
         self.table_versions: dict[str, int] = {}
+        # Tables an open transaction has ALTERed or RENAMEd -> that session's
+        # id: the server holds an exclusive lock on them until it ends, and
+        # here other sessions' rows (an older snapshot) no longer match the
+        # shared catalog, so their statements on them fail as locked.
+        self.ddl_locks: dict[str, int] = {}
+        # Sessions between a statement's currency check and the end of the
+        # request running it (engine.check_current, session.handle): an
+        # ALTER waits for them, so none writes with a statement checked
+        # before the ALTER began (ddl_runner._quiesce).
+        self.busy: set[int] = set()
         # Statements already translated, keyed by (SQL text, generation):
         # translation depends only on the catalog, and every catalog change
         # moves the generation on, so a stale entry can never be found.

@@ -22,7 +22,9 @@ from .statements import (IMAGE_COLUMN, NOT_SUPPORTED, Bind, ColumnDef, SqlError,
 from .dbprefix import resolve_database_prefixes
 from .outer_joins import has_informix_outer, rewrite_outer
 from .tokens import COLLECTIONS, Token, ident, quote, tokenize
+from .translate_alter import AlterRules
 from .translate_ddl import DdlRules
+from .merge import MergeRules
 from .translate_expr import ExprRules
 from .translate_with import CteRules
 from .views import ViewRules
@@ -63,8 +65,10 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
     try:
         return _Translator(sql, tokens, lookup, sequences, functions or {}).run()
     except (IndexError, ValueError):
-        # Running off the end of the tokens means the statement is incomplete.
-        raise SqlError(-201, message="a syntax error has occurred") from None
+        # Running off the end of the tokens means the statement is incomplete:
+        # the error is at its end.
+        raise SqlError(-201, message="a syntax error has occurred",
+                       offset=len(sql.rstrip().rstrip(";").rstrip())) from None
 
 
 # Words SQLite reserves that Informix catalog columns are named
@@ -73,7 +77,8 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
 _SQLITE_RESERVED = frozenset({"DEFAULT", "PRIMARY", "ORDER", "CHECK", "GROUP", "INDEX"})
 
 
-class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRules):
+class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, AlterRules,
+                  DdlRules, ExprRules):
     """Single-use translator over one statement's tokens."""
 
     def __init__(self, sql: str, tokens: list[Token], lookup: Lookup,
@@ -100,6 +105,20 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
     def text(self, i: int) -> str:
         return self.toks[i].text if i < len(self.toks) else ""
 
+    def syntax_error(self, i: int, message: str) -> None:
+        """-201 at token i: SQ_ERR's offset is where the server's parser
+        stopped, the end of the offending token (sqlca.sqlerrd[4], "the
+        offset into the prepared statement text at which the error occurs",
+        ESQL/C Guide "Errors after a PREPARE statement"; JDBC
+        IfxSqli.receiveError keeps it as the statement offset, informix-driver
+        as ``exc.offset``).  Past the last token: the end of the text."""
+        if i < len(self.toks):
+            t = self.toks[i]
+            offset = t.pos + len(t.raw)
+        else:
+            offset = len(self.sql.rstrip().rstrip(";").rstrip())
+        raise SqlError(-201, message=message, offset=offset)
+
     def close_paren(self, i: int, end: int | None = None) -> int:
         """Index of the ')' matching the '(' at i."""
         depth = 0
@@ -111,7 +130,7 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
                 depth -= 1
                 if depth == 0:
                     return j
-        raise SqlError(-201, message="unbalanced parentheses")
+        self.syntax_error(end if end is not None else len(self.toks), "unbalanced parentheses")
 
     def split_commas(self, start: int, end: int) -> list[tuple[int, int]]:
         """Top-level comma-separated ranges in [start, end)."""
@@ -158,7 +177,7 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
         if self.text(i + 1) == "." and self.toks[i].kind in ("word", "str"):
             i += 2
         if i >= len(self.toks) or self.toks[i].kind != "word":
-            raise SqlError(-201, message="table name expected")
+            self.syntax_error(i, "table name expected")
         return ident(self.toks[i]), i + 1
 
     # -- dispatch ----------------------------------------------------------
@@ -171,7 +190,8 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
             "BEGIN": self.begin, "COMMIT": self.end_work, "ROLLBACK": self.end_work,
             "DATABASE": self.database, "SET": self.set_option,
             "TRUNCATE": self.truncate, "SAVEPOINT": self.savepoint,
-            "RELEASE": self.release_savepoint,
+            "RELEASE": self.release_savepoint, "ALTER": self.alter, "RENAME": self.rename,
+            "MERGE": self.merge,
         }.get(first)
         if handler is not None:
             return handler()
@@ -181,7 +201,7 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
             return self.with_select()
         if self.text(0) == "(":
             return self.select()
-        raise SqlError(-201, message=f"unsupported statement {self.toks[0].raw}")
+        self.syntax_error(0, f"unsupported statement {self.toks[0].raw}")
 
     def finish(self, kind: StatementKind, pieces: list[str], **extra: object) -> Translation:
         return Translation(kind, " ".join(pieces), self.binds, self.param_count, **extra)

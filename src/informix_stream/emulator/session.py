@@ -71,6 +71,7 @@ _STMT_TYPES = {
     StatementKind.DATABASE: StmtType.DATABASE,
     StatementKind.OTHER: StmtType.SET_ISOLATION,
     StatementKind.EXECUTE: StmtType.EXECUTE_PROCEDURE,
+    StatementKind.MERGE: StmtType.UPDATE,       # the server's own code: see merge.py
 }
 
 
@@ -168,6 +169,9 @@ class Session(DatabaseStatements):
         except Exception as exc:  # noqa: BLE001 - see the docstring
             log.exception("internal error handling a request")
             self._fail(w, SqlError(INTERNAL_ERROR, message=f"emulator internal error: {exc}"))
+        finally:
+            if self.db is not None:
+                self.db.settle()        # no statement of ours is in flight now
         if not self.finished:
             w.short(Tag.EOT)
         return w.getvalue()
@@ -199,6 +203,8 @@ class Session(DatabaseStatements):
                 continue
             out += self.handle(requests[i])
             i += 1
+        if self.db is not None:
+            self.db.settle()
         return bytes(out)
 
     def _insert_run_end(self, requests: list[list], i: int) -> int:
@@ -256,7 +262,8 @@ class Session(DatabaseStatements):
         if isinstance(err, insert_cursor.PutFailed):
             write_puterr(w, err.inserted, err.sqlcode, err.isam, near.encode(self.encoding, "replace"))
         else:
-            write_error(w, err.sqlcode, err.isam, 0, near.encode(self.encoding, "replace"))
+            write_error(w, err.sqlcode, err.isam, err.offset,
+                        near.encode(self.encoding, "replace"))
         st = self.current
         if st is not None and st.immediate:
             self._release(st)

@@ -17,7 +17,7 @@ from .values import image_failure
 # ---------------------------------------------------------------------------
 
 _TEMP_STORAGE = re.compile(r"_ifx_tmp\d+_")
-_LOCK_CODES = {StatementKind.INSERT: -271, StatementKind.UPDATE: -346,
+LOCK_CODES = {StatementKind.INSERT: -271, StatementKind.UPDATE: -346,
                StatementKind.DELETE: -240, StatementKind.SELECT: -244,
                StatementKind.DDL: -242}
 
@@ -38,7 +38,7 @@ def map_error(exc: sqlite3.Error, kind: StatementKind,
         return image_failure(failed)
     name = getattr(exc, "sqlite_errorname", "")
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in msg:
-        return SqlError(_LOCK_CODES.get(kind, -244), -107, "", "record is locked")
+        return SqlError(LOCK_CODES.get(kind, -244), -107, "", "record is locked")
     if msg == "interrupted":
         # A cancel (or the server stopping) ended the statement.
         return SqlError(-213, 0, "", "statement interrupted by user")
@@ -81,3 +81,25 @@ def _unique_error(columns: str, db: "Database | None") -> SqlError:
                     return SqlError(-268, -100, f"{OWNER}.{idx.name}")
                 return SqlError(-239, -100, idx.name)
     return SqlError(-239, -100, "")
+
+
+def with_offset(err: SqlError, sql: str, exc: sqlite3.Error) -> SqlError:
+    """A -201 SQLite found while checking a translation gets the place in
+    the client's text (SQ_ERR's offset: dialect._Translator.syntax_error):
+    the end of the text when it was incomplete, else the end of the token
+    SQLite stopped at when the client's text has that token exactly once
+    (the translation may have moved or added tokens: otherwise 0, unknown)."""
+    if err.sqlcode != -201 or err.offset:
+        return err
+    msg = str(exc)
+    end = len(sql.rstrip().rstrip(";").rstrip())
+    if "incomplete input" in msg:
+        err.offset = end
+        return err
+    m = re.search(r'near "([^"]+)": syntax error', msg)
+    if m:
+        found = [x.end() for x in re.finditer(r"(?<!\w)" + re.escape(m[1]) + r"(?!\w)", sql,
+                                              re.IGNORECASE)]
+        if len(found) == 1:
+            err.offset = found[0]
+    return err

@@ -83,6 +83,8 @@ public final class JdbcInterop {
             case "lobs": lobs(args); break;
             case "conformance": conformance(args); break;
             case "text": text(args); break;
+            case "script": script(args); break;
+            case "fkeys": fkeys(args[0]); break;
             default:
                 System.err.println("unknown scenario: " + scenario);
                 System.exit(2);
@@ -550,6 +552,90 @@ public final class JdbcInterop {
                 } catch (SQLException e) {
                     emitError(e);
                 }
+            }
+        }
+    }
+
+    /**
+     * Statements run in order on one autocommit connection. An argument
+     * "@prepare SQL" prepares SQL (kept for later), "@run" executes the
+     * statement prepared last (the server may have changed its table since);
+     * any other argument runs through Statement.execute. Prints each result's
+     * column names and rows, or its update count; an error prints its code,
+     * message and the statement offset the driver read from SQ_ERR.
+     */
+    private void script(String[] args) throws SQLException {
+        try (Connection c = session(); Statement st = c.createStatement()) {
+            PreparedStatement prepared = null;
+            for (String arg : args) {
+                emit("sql", arg);
+                try {
+                    boolean rows;
+                    Statement used;
+                    if (arg.startsWith("@prepare ")) {
+                        prepared = c.prepareStatement(arg.substring(9));
+                        continue;
+                    } else if (arg.equals("@run")) {
+                        rows = prepared.execute();
+                        used = prepared;
+                    } else {
+                        rows = st.execute(arg);
+                        used = st;
+                    }
+                    if (rows) {
+                        emitRows(used.getResultSet());
+                    } else {
+                        emit("count", used.getUpdateCount());
+                    }
+                } catch (SQLException e) {
+                    emitError(e);
+                    emit("offset", statementOffset(c));
+                }
+            }
+        }
+    }
+
+    private static void emitRows(ResultSet rs) throws SQLException {
+        try (ResultSet r = rs) {
+            int n = r.getMetaData().getColumnCount();
+            Object[] names = new Object[n + 1];
+            names[0] = "columns";
+            for (int i = 1; i <= n; i++) {
+                names[i] = r.getMetaData().getColumnName(i);
+            }
+            emit(names);
+            while (r.next()) {
+                Object[] row = new Object[n + 1];
+                row[0] = "row";
+                for (int i = 1; i <= n; i++) {
+                    row[i] = r.getString(i);
+                }
+                emit(row);
+            }
+        }
+    }
+
+    /** IfxSqliConnect.getSQLStatementOffset: SQ_ERR's offset of the last error. */
+    private static Object statementOffset(Connection c) {
+        try {
+            return c.getClass().getMethod("getSQLStatementOffset").invoke(c);
+        } catch (ReflectiveOperationException e) {
+            return "unavailable: " + e;
+        }
+    }
+
+    /** DatabaseMetaData's foreign keys of TABLE, as the driver reads them from the catalog. */
+    private void fkeys(String table) throws SQLException {
+        try (Connection c = session()) {
+            DatabaseMetaData md = c.getMetaData();
+            try (ResultSet rs = md.getImportedKeys(null, null, table)) {
+                while (rs.next()) {
+                    emit("fk", rs.getString("FK_NAME"), rs.getString("FKCOLUMN_NAME"),
+                         rs.getString("PKTABLE_NAME"), rs.getString("PKCOLUMN_NAME"),
+                         rs.getInt("KEY_SEQ"), rs.getInt("DELETE_RULE"));
+                }
+            } catch (SQLException e) {
+                emitError(e);
             }
         }
     }
