@@ -60,6 +60,7 @@ class ConnectParams:
     db_locale: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     row_factory: Any = None
+    raise_warnings: bool = False
 
     def tls_context(self) -> ssl.SSLContext | None:
         """TLS verifies by default; only ``tls_insecure_skip_verify`` turns it off."""
@@ -140,7 +141,7 @@ def _coerce(p: ConnectParams) -> None:
                 setattr(p, name, float(value))
     except (TypeError, ValueError) as exc:
         raise InterfaceError(f"invalid connection parameter: {exc}") from None
-    for name in ("autocommit", "keepalive", "tls_insecure_skip_verify"):
+    for name in ("autocommit", "keepalive", "tls_insecure_skip_verify", "raise_warnings"):
         value = getattr(p, name)
         if isinstance(value, str):
             setattr(p, name, value.lower() in ("1", "true", "yes", "on"))

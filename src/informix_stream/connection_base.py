@@ -18,10 +18,11 @@ from .core import statement as st
 from .core.dblocale import settle_locale
 from .core.session import ClientSession
 from .core.statement_cache import StatementCache
-from .errors import DatabaseError, InterfaceError, OperationalError
+from .errors import DatabaseError, InterfaceError, OperationalError, Warning
 from .errtext import message_for
 from .locales import parse_locale
 from .login import LoginRequest, build_login_request, parse_login_reply
+from .sqlwarn import open_warnings
 
 log = logging.getLogger("informix_stream")
 
@@ -68,6 +69,7 @@ def login_gen(session: ClientSession, params: ConnectParams):
         name = st.encode_sql(params.database, session.encoding)
         done = yield from st.exchange(session, rq.dbopen(name))
         session.logged = bool(done.warnings & DB_LOGGED)
+        session.open_flags = done.warnings
         yield from settle_locale(session, done.warnings)
     return reply.version
 
@@ -86,6 +88,9 @@ class ConnectionBase:
         self.database = params.database
         self.row_factory = params.row_factory
         self.statement_timeout = params.statement_timeout
+        # raise a statement's first server warning (PEP 249 Warning) after
+        # its work is done, besides listing it on cursor.warnings
+        self.raise_warnings = params.raise_warnings
         self.server_version_internal = ""
         self._release: str | None = None
         session.autocommit = params.autocommit
@@ -104,6 +109,14 @@ class ConnectionBase:
     @property
     def logged(self) -> bool:
         return self._session.logged
+
+    @property
+    def warnings(self) -> list[Warning]:
+        """What the server said of the open database when it was opened
+        (at connect or by a DATABASE statement) as PEP 249 Warnings:
+        01I01 logged, 01I03 ANSI, 01I04 Informix, ... (sqlwarn.py).
+        Never raised: they are traits, not events."""
+        return open_warnings(self._session.open_flags)
 
     @property
     def encoding(self) -> str:

@@ -33,9 +33,10 @@ from .core import statement as st
 from .core.dblocale import settle_locale
 from .core.session import ClientSession
 from .core.statement_cache import INVALIDATING, STALE_STATEMENT
-from .errors import DatabaseError, InterfaceError, NotSupportedError, ProgrammingError
+from .errors import DatabaseError, InterfaceError, NotSupportedError, ProgrammingError, Warning
 from .messages import Reply, StmtType
 from .rows import ResultShape
+from .sqlwarn import WarningLog
 
 _TX_OPENERS = {StmtType.BEGIN_WORK}
 _TX_ENDERS = {StmtType.COMMIT, StmtType.ROLLBACK}
@@ -79,6 +80,7 @@ class CursorBase:
         self.rowcount = -1
         self.lastrowid: int | None = None
         self.batch_errors: list | None = None
+        self._warnings = WarningLog()
         self._closed = False
         self._stmt_id: int | None = None
         self._open = False
@@ -115,6 +117,7 @@ class CursorBase:
         sql, order, count = st.parse_sql(operation, isinstance(parameters, Mapping))
         if not log.isEnabledFor(logging.DEBUG):
             yield from self._run_statement(sql, order, count, parameters)
+            self._raise_warnings()
             return
         start = time.perf_counter()
         try:
@@ -122,6 +125,27 @@ class CursorBase:
         finally:
             log.debug("execute (%d parameters) %.3f ms: %s", count,
                       (time.perf_counter() - start) * 1000, sql)
+        self._raise_warnings()
+
+    # -- warnings -------------------------------------------------------------------
+    @property
+    def warnings(self) -> list[Warning]:
+        """The server's warnings (its sqlwarn flags, as PEP 249 Warnings)
+        about the last execute and the rows fetched from it so far."""
+        return self._warnings.warnings
+
+    def _note_warnings(self, bits: int, opened: bool = False) -> None:
+        """Keep an SQ_DONE's flags; ``opened``: they answered a database
+        open, so they describe it and are ``connection.warnings`` too."""
+        if opened:
+            self._session.open_flags = bits
+        self._warnings.note(bits, opened)
+
+    def _raise_warnings(self) -> None:
+        """Execute and executemany raise the first new Warning when the
+        connection has ``raise_warnings`` on (WarningLog.raise_new)."""
+        if self.connection.raise_warnings:
+            self._warnings.raise_new()
 
     def _run_statement(self, sql: str, order, count: int, parameters):
         """Run ``sql`` on a kept prepared statement when the connection has
@@ -148,6 +172,8 @@ class CursorBase:
                       begin: bool):
         self._stmt_id = prepared.stmt_id
         self._prepared, self._kept, self._begin = prepared, kept, begin
+        # the PREPARE's own flags (no WHERE clause), again each time it runs
+        self._note_warnings(prepared.warnings)
         kind = prepared.describe.stmt_type
         if kind == StmtType.SELECT or (kind == StmtType.EXECUTE_PROCEDURE
                                        and prepared.describe.columns):
@@ -189,7 +215,9 @@ class CursorBase:
         elif kind in INVALIDATING:
             for body in cache.clear():
                 session.defer_cleanup(body)
-        if kind in (StmtType.DATABASE, StmtType.CREATE_DATABASE):
+        opened = kind in (StmtType.DATABASE, StmtType.CREATE_DATABASE)
+        self._note_warnings(reply.warnings, opened)
+        if opened:
             session.logged = bool(reply.warnings & DB_LOGGED)
             yield from settle_locale(session, reply.warnings)
 
@@ -272,6 +300,8 @@ class CursorBase:
     def _take(self, reply: Reply) -> None:
         """Make ``reply``'s rows the current batch; at the end, owe the cleanup."""
         rows = reply.rows
+        if reply.warnings:
+            self._note_warnings(reply.warnings)
         make = self._make_row
         self._batch = rows if make is None else [make(r) for r in rows]
         self._pos = 0
@@ -332,8 +362,10 @@ class CursorBase:
     # -- scrolling ------------------------------------------------------------------
     def _sfetch_gen(self, kind: int, target: int):
         body = rq.sfetch(self._stmt_id, kind, target, self.fetch_buffer_size)
-        return (yield from st.exchange(self._session, body, decode=self._decode,
-                                       budget=self.fetch_buffer_size))
+        reply = yield from st.exchange(self._session, body, decode=self._decode,
+                                       budget=self.fetch_buffer_size)
+        self._note_warnings(reply.warnings)
+        return reply
 
     def _row_total_gen(self):
         if self._total is None:
@@ -470,6 +502,7 @@ class CursorBase:
         self.rowcount = -1
         self.lastrowid = None
         self.batch_errors = None
+        self._warnings = WarningLog()
         self._batch, self._pos, self._delivered = [], 0, 0
         self._exhausted = True
         self._decode = None

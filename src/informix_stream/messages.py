@@ -427,7 +427,7 @@ class Reply:
     __slots__ = ("rows", "describe", "rowcount", "serial", "warnings", "error",
                  "serial8", "bigserial", "tupid", "protocols", "closed",
                  "version", "exited", "done", "decode_error", "encoding", "blob",
-                 "blob_limit", "blob_ended", "done_rows", "put_inserted")
+                 "blob_limit", "blob_ended", "done_rows", "put_inserted", "xactstat")
 
     def __init__(self, rows: list | None = None, encoding: str = "iso-8859-1") -> None:
         self.rows = [] if rows is None else rows
@@ -436,7 +436,7 @@ class Reply:
         self.done = False            # an SQ_DONE arrived
         self.rowcount = -1
         self.serial = 0
-        self.warnings = 0
+        self.warnings = 0            # the warning flags of all its SQ_DONEs, or-ed
         self.error: ServerError | None = None
         self.serial8 = 0
         self.bigserial = 0
@@ -451,6 +451,7 @@ class Reply:
         self.blob_ended = False              # the zero-length SQ_BLOB arrived
         self.done_rows = 0                   # the row counts of all its SQ_DONEs
         self.put_inserted: int | None = None  # SQ_PUTERR: rows in before the error
+        self.xactstat: tuple[int, int, int] | None = None  # SQ_XACTSTAT (event, new, old)
 
 
 # The tuple size is read unsigned: a negative size then fails the same
@@ -520,7 +521,8 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
         if tag == 15:                            # SQ_DONE: every DML reply has one
             if pos + 16 > end:
                 return pos, False
-            reply.warnings, reply.rowcount, _, reply.serial = _DONE.unpack_from(buf, pos + 2)
+            warn, reply.rowcount, _, reply.serial = _DONE.unpack_from(buf, pos + 2)
+            reply.warnings |= warn & 0xFFFF      # sqlca.sqlwarn bits (sqlwarn.py)
             reply.done_rows += reply.rowcount
             reply.done = True
             pos += 16
@@ -554,7 +556,7 @@ def _parse_reply_message(tag: int, r: Reader, reply: Reply) -> bool:
     elif tag == Tag.DESCRIBE:
         reply.describe = _parse_describe(r, reply.encoding)
     elif tag == Tag.XACTSTAT:
-        r.skip(6)
+        reply.xactstat = (r.short(), r.short(), r.short())
     elif tag == Tag.INSERTDONE:
         reply.serial8 = _read_int8(r)
         reply.bigserial = r.bigint()
@@ -572,8 +574,25 @@ def _parse_reply_message(tag: int, r: Reader, reply: Reply) -> bool:
         reply.exited = True
         return True
     else:
-        raise ProtocolError(f"unexpected reply message tag {tag}")
+        raise ProtocolError(f"unexpected reply message {reply_tag_name(tag)}: the driver "
+                            "cannot read past it, so the connection is closed")
     return False
+
+
+# Reply messages IBM's JDBC driver reads (IfxSqli.dispatchMsg) that our
+# driver never asks for; named in the error when one arrives anyway.
+_OTHER_REPLY_NAMES = {26: "SQ_DBLIST", 81: "SQ_INFO", 86: "SQ_REASSOC", 97: "SQ_LODATA",
+                      98: "SQ_FILE", 101: "SQ_GETROUTINE", 103: "SQ_FPROUTINE",
+                      104: "SQ_FPARAM", 125: "SQ_IDESCRIBE", 132: "SQ_IFPDESCRIBE",
+                      135: "SQ_SGKDESCRIBE", 136: "SQ_SGKTUPLE"}
+
+
+def reply_tag_name(tag: int) -> str:
+    """``SQ_LODATA (97)``; ``tag 4660`` for a code no client knows."""
+    name = _OTHER_REPLY_NAMES.get(tag)
+    if name is None and tag in Tag._value2member_map_:
+        name = f"SQ_{Tag(tag).name}"
+    return f"{name} ({tag})" if name else f"tag {tag}"
 
 
 def _read_blob_chunk(r: Reader, reply: Reply) -> None:

@@ -62,12 +62,14 @@ def wait_for(expect: Expect) -> Op:
 class Prepared:
     """A statement the server has prepared: its id and description."""
 
-    __slots__ = ("stmt_id", "describe", "markers", "epoch")
+    __slots__ = ("stmt_id", "describe", "markers", "epoch", "warnings")
 
-    def __init__(self, describe: Describe, markers: int, epoch: int = 0) -> None:
+    def __init__(self, describe: Describe, markers: int, epoch: int = 0,
+                 warnings: int = 0) -> None:
         self.stmt_id = describe.stmt_id
         self.describe = describe
         self.markers = markers
+        self.warnings = warnings     # the PREPARE reply's sqlwarn flags
         self.epoch = epoch          # session.database_changes when prepared
 
 
@@ -157,7 +159,7 @@ def prepare(session: ClientSession, sql: str, markers: int) -> Op:
         why = "the server answered PREPARE without describing the statement"
         session.mark_broken(f"protocol error: {why}")
         raise ProtocolError(why)
-    return Prepared(reply.describe, markers, session.database_changes)
+    return Prepared(reply.describe, markers, session.database_changes, reply.warnings)
 
 
 def column_types(prepared: Prepared) -> list:
