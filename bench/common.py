@@ -12,6 +12,7 @@ import datetime
 import socket
 import struct
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,9 +33,40 @@ SELECT = f"SELECT id, name, counter, value, created FROM {TABLE}"
 
 
 def rows(n: int, start: int = 0):
-    base = datetime.date(2020, 1, 1)
-    for i in range(start, start + n):
-        yield (i, f"name-{i:08d}", i * 7 % 1000, i / 3.0, base + datetime.timedelta(days=i % 1500))
+    """Rows start..start+n of the 5-column table (narrow_row, below)."""
+    return map(narrow_row, range(start, start + n))
+
+
+# The benchmark tables, each as (column list, row i): "narrow" is the 5-column
+# table above, "sales" the realistic table of issues 13 and 14 (DECIMAL,
+# DATETIME, 10% NULLs), "fixed" its fixed-width cousin (no strings).  Every
+# benchmark takes them from here so a figure always means the same shape.
+D0, T0 = datetime.date(2020, 1, 1), datetime.datetime(2020, 1, 1, 8)
+
+
+def narrow_row(i: int) -> tuple:
+    return (i, f"name-{i:08d}", i * 7 % 1000, i / 3.0, D0 + datetime.timedelta(days=i % 1500))
+
+
+def sales_row(i: int) -> tuple:
+    return (i, f"SKU-{i % 9973:06d}", Decimal(i % 100000) / 100,
+            T0 + datetime.timedelta(seconds=i * 37), D0 + datetime.timedelta(days=i % 3000),
+            None if i % 10 == 0 else f"note {i}")
+
+
+def fixed_row(i: int) -> tuple:
+    return (i, i * 1_000_003, i / 7.0, D0 + datetime.timedelta(days=i % 3000),
+            T0 + datetime.timedelta(seconds=i * 37), Decimal(i % 100000) / 100)
+
+
+SHAPES = {
+    "narrow": ("id INTEGER, name VARCHAR(64), counter INTEGER, value FLOAT, created DATE",
+               narrow_row),
+    "sales": ("id INTEGER, sku VARCHAR(32), amount DECIMAL(12,2), sold DATETIME YEAR TO SECOND, "
+              "day DATE, note VARCHAR(64)", sales_row),
+    "fixed": ("id INTEGER, big BIGINT, value FLOAT, day DATE, "
+              "sold DATETIME YEAR TO SECOND, amount DECIMAL(12,2)", fixed_row),
+}
 
 
 def emulator_process(*extra: str):

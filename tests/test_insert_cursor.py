@@ -169,3 +169,34 @@ def test_forcing_either_path(ifx_target, puts):
                         [row(i) for i in range(10, 20)], insert_cursor=True)
         assert sum(puts) == 10
         assert back(cur, t) == [row(i) for i in range(20)]
+
+
+def test_text_the_code_set_cannot_hold_is_a_data_error_on_both_paths(ifx_target):
+    # '€' has no byte in ISO-8859-1 (the test database's code set): the put
+    # check once let the codec's UnicodeEncodeError escape to the caller.
+    with connect(ifx_target, autocommit=True) as conn:
+        cur = conn.cursor()
+        t = unique("ic_cs")
+        cur.execute(f"CREATE TABLE {t} (id INTEGER, v VARCHAR(10))")
+        for forced in (True, False):
+            with pytest.raises(ifx.DataError) as info:
+                cur.executemany(f"INSERT INTO {t} VALUES (?, ?)",
+                                [(1, "ok"), (2, "5 €")], insert_cursor=forced)
+            assert info.value.row_index == 1
+        cur.execute(f"SELECT id, v FROM {t}")
+        assert cur.fetchall() == [(1, "ok"), (1, "ok")]   # rows[:1] of each call
+        cur.execute(f"DROP TABLE {t}")
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_non_finite_double_into_decimal_is_refused_and_the_session_lives(ifx_target, value):
+    with connect(ifx_target, autocommit=True) as conn:
+        cur = conn.cursor()
+        t = unique("ic_nan")
+        cur.execute(f"CREATE TABLE {t} (d DECIMAL(8,2))")
+        with pytest.raises(ifx.DatabaseError) as info:
+            cur.execute(f"INSERT INTO {t} VALUES (?)", (value,))
+        assert info.value.sqlcode == -1226
+        cur.execute(f"SELECT count(*) FROM {t}")
+        assert cur.fetchone() == (0,)
+        cur.execute(f"DROP TABLE {t}")

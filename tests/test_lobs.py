@@ -177,13 +177,6 @@ def test_scroll_cursor_refuses_blob_columns_as_informix_does(conn):
     conn.cursor().execute(f"SELECT id FROM {t}")       # usable afterwards
 
 
-def test_smart_lob_columns_are_not_supported_by_the_emulator(conn):
-    with pytest.raises(ifx.NotSupportedError) as info:
-        conn.cursor().execute(f"CREATE TABLE lob_{uuid.uuid4().hex[:8]} (b BLOB)")
-    assert info.value.sqlcode == -9999
-    assert "BLOB columns (smart large objects) are not supported by the emulator" in str(info.value)
-
-
 def test_byte_in_table_storage_clause(conn):
     t = table(conn, "id INTEGER, b BYTE IN TABLE, t TEXT IN TABLE")
     cur = conn.cursor()

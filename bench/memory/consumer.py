@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import RssSampler, Target, select_for, target_at  # noqa: E402
 
-from common import DDL, TABLE, RawClient, rows  # noqa: E402
+from common import DDL, SHAPES, TABLE, RawClient, rows, sales_row  # noqa: E402
 
 FETCHMANY = 10_000
 
@@ -119,6 +119,51 @@ def executemany(t: Target, sql: str, params: tuple, n: int) -> Prepared:
 
     def run(s: RssSampler) -> None:
         cur.executemany(f"INSERT INTO {table} VALUES (?, ?, ?, ?, ?)", counted(s))
+        conn.commit()
+        s.rows = cur.rowcount
+    return _Dropping(conn, table), run
+
+
+def _sales_table(t: Target, n: int) -> tuple[Any, str]:
+    conn = t.ours()
+    table = f"ld_{n}_{os.getpid()}"
+    conn.cursor().execute(f"CREATE TABLE {table} ({SHAPES['sales'][0]})")
+    conn.commit()
+    return conn, table
+
+
+def load_sales(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+    """The sales table (DECIMAL, DATETIME, NULLs) loaded from a generator by
+    executemany's default path (the insert cursor), in one transaction."""
+    conn, table = _sales_table(t, n)
+    cur = conn.cursor()
+
+    def counted(s: RssSampler):
+        for s.rows, i in enumerate(range(n), 1):
+            yield sales_row(i)
+
+    def run(s: RssSampler) -> None:
+        cur.executemany(f"INSERT INTO {table} VALUES (?, ?, ?, ?, ?, ?)", counted(s))
+        conn.commit()
+        s.rows = cur.rowcount
+    return _Dropping(conn, table), run
+
+
+def load_sales_arrow(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+    """The sales table loaded by load_arrow from a pyarrow Table built before
+    the baseline: growth is the load's working set, not the source's."""
+    import pyarrow as pa
+    cols = list(zip(*map(sales_row, range(n))))
+    source = pa.table({"id": pa.array(cols[0], pa.int32()), "sku": pa.array(cols[1]),
+                       "amount": pa.array(cols[2], pa.decimal128(12, 2)),
+                       "sold": pa.array(cols[3], pa.timestamp("s")),
+                       "day": pa.array(cols[4], pa.date32()), "note": pa.array(cols[5])})
+    del cols
+    conn, table = _sales_table(t, n)
+    cur = conn.cursor()
+
+    def run(s: RssSampler) -> None:
+        cur.load_arrow(table, source)
         conn.commit()
         s.rows = cur.rowcount
     return _Dropping(conn, table), run
@@ -250,6 +295,8 @@ CONSUMERS: dict[str, Callable[[Target, str, tuple, int], Prepared]] = {
     "materialize": materialize,
     "informix-driver": informix_driver,
     "executemany": executemany,
+    "load-sales": load_sales,
+    "load-sales-arrow": load_sales_arrow,
     "floor": floor,
     "pooled-sync": pooled_sync,
     "async-stream": async_stream,

@@ -16,32 +16,26 @@ median rows/s of each and the ratios.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import statistics
 import sys
 import time
-from decimal import Decimal
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from common import connect, emulator_process  # noqa: E402
+from common import SHAPES, connect, emulator_process, sales_row  # noqa: E402
 
 import pyarrow as pa  # noqa: E402
 
 from informix_stream import executemany as em  # noqa: E402
 from informix_stream.arrow import ingest  # noqa: E402
 
-DDL = ("id INTEGER, sku VARCHAR(32), amount DECIMAL(12,2), sold DATETIME YEAR TO SECOND, "
-       "day DATE, note VARCHAR(64)")
+DDL = SHAPES["sales"][0]
 INSERT = "INSERT INTO {} VALUES (?, ?, ?, ?, ?, ?)"
-D0, T0 = dt.date(2020, 1, 1), dt.datetime(2020, 1, 1, 8)
 
 
 def rows(n: int) -> list[tuple]:
-    return [(i, f"SKU-{i % 9973:06d}", Decimal(i % 100000) / 100,
-             T0 + dt.timedelta(seconds=i * 37), D0 + dt.timedelta(days=i % 3000),
-             None if i % 10 == 0 else f"note {i}") for i in range(n)]
+    return [sales_row(i) for i in range(n)]
 
 
 def arrow_table(data: list[tuple]) -> pa.Table:

@@ -40,7 +40,7 @@ if str(SRC) not in sys.path:
 from informix_stream import codecs  # noqa: E402
 from informix_stream.framing import Incomplete  # noqa: E402
 from informix_stream.login import parse_login_request, read_sl_pdu  # noqa: E402
-from informix_stream.messages import Reply, Tag, parse_reply, parse_request  # noqa: E402
+from informix_stream.messages import Reply, parse_reply, parse_request  # noqa: E402
 
 Recording = list[tuple[bytes, bytes]]       # (request, reply), login first
 

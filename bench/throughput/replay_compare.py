@@ -12,38 +12,20 @@ DATETIME YEAR TO SECOND, DATE, VARCHAR(64) with 10% NULLs).
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import statistics
 import sys
 import time
 from collections.abc import Callable
-from decimal import Decimal
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from common import RawClient, connect, emulator_process  # noqa: E402
+from common import SHAPES, RawClient, connect, emulator_process  # noqa: E402
 from replay import record, replay_server  # noqa: E402
 
-TABLES = {
-    "narrow": ("id INTEGER, name VARCHAR(64), counter INTEGER, value FLOAT, created DATE",
-               lambda i: (i, f"name-{i:08d}", i * 7 % 1000, i / 3.0,
-                          dt.date(2020, 1, 1) + dt.timedelta(days=i % 1500))),
-    "sales": ("id INTEGER, sku VARCHAR(32), amount DECIMAL(12,2), "
-              "sold DATETIME YEAR TO SECOND, day DATE, note VARCHAR(64)",
-              lambda i: (i, f"SKU-{i % 9973:06d}", Decimal(i % 100000) / 100,
-                         dt.datetime(2020, 1, 1, 8) + dt.timedelta(seconds=i * 37),
-                         dt.date(2020, 1, 1) + dt.timedelta(days=i % 3000),
-                         None if i % 10 == 0 else f"note {i}")),
-    "fixed": ("id INTEGER, big BIGINT, value FLOAT, day DATE, "
-              "sold DATETIME YEAR TO SECOND, amount DECIMAL(12,2)",
-              lambda i: (i, i * 1_000_003, i / 7.0,
-                         dt.date(2020, 1, 1) + dt.timedelta(days=i % 3000),
-                         dt.datetime(2020, 1, 1, 8) + dt.timedelta(seconds=i * 37),
-                         Decimal(i % 100000) / 100)),
-}
+TABLES = SHAPES
 
 # client(host, port, sql) -> rows consumed, timed from execute to the last row
 Client = Callable[[str, int, str], int]

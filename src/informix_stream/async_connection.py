@@ -86,6 +86,10 @@ class AsyncConnection(ConnectionBase):
         await cur.execute(operation, parameters)
         return cur
 
+    async def fast_path_call(self, signature: str, *params: object) -> list:
+        """``Connection.fast_path_call``, awaited."""
+        return await self._wait(self._fast_path_gen(signature, params))
+
     async def commit(self) -> None:
         await self._wait(self._commit_gen())
 

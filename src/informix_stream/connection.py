@@ -100,6 +100,12 @@ class Connection(ConnectionBase):
         """Shortcut: a new cursor, executed (psycopg 3's ``Connection.execute``)."""
         return self.cursor().execute(operation, parameters)
 
+    def fast_path_call(self, signature: str, *params: object) -> list:
+        """Call server routine ``signature`` (e.g. ``"function
+        informix.ifx_lo_close(integer)"``) through the fast-path messages;
+        returns its values.  The routine handle is cached per connection."""
+        return self._wait(self._fast_path_gen(signature, params))
+
     def commit(self) -> None:
         self._wait(self._commit_gen())
 

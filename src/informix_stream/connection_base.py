@@ -11,7 +11,7 @@ import logging
 import os
 import weakref
 
-from . import forks
+from . import forks, smartlobs
 from .connect_params import MAX_FETCH_BUFFER, ConnectParams
 from .core import requests as rq
 from .core import statement as st
@@ -167,6 +167,10 @@ class ConnectionBase:
         finally:
             session.in_transaction = False
         session.transaction_ended()
+
+    def _fast_path_gen(self, signature: str, params: tuple):
+        """``fast_path_call``: a server routine by signature (smartlobs.call_gen)."""
+        return smartlobs.call_gen(self._session, signature, params)
 
     def _commit_gen(self):
         return self._end_transaction_gen(rq.COMMIT)

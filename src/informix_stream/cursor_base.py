@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from . import codecs, lobs
+from . import codecs, lobs, smartlobs
 from .core import requests as rq
 from .core import statement as st
 from .core.dblocale import settle_locale
@@ -295,6 +295,8 @@ class CursorBase:
         the cursor is open (``lobs`` module docstring)."""
         yield from lobs.resolve_gen(self._session, self._stmt_id, reply.rows, self._lobs,
                                     self._session.encoding)
+        yield from smartlobs.resolve_gen(self._session, reply.rows, self._lobs,
+                                         self._session.encoding)
 
     # -- batches ------------------------------------------------------------------
     def _take(self, reply: Reply) -> None:

@@ -246,6 +246,11 @@ class Plan:
         if isinstance(self.order, tuple):
             raise InterfaceError("Arrow data binds by position: use ? markers, "
                                  "or cursor.load_arrow(table, data)")
+        if self.put is not None:
+            from .arrow import put_images
+            items = put_images.put_items(source, self.order, self.count, self.put,
+                                         self.session.encoding, ic.BadRow)
+            return ic.item_chunks(items, self.put, self.chunk_size, self.chunk_bytes, _at_row)
         rows = ingest.encoded_rows(source, self.order, self.count, Unencodable)
         return chunk(rows, BindExecute(self.stmt_id), self.chunk_size, self.chunk_bytes)
 

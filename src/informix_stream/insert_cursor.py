@@ -64,7 +64,12 @@ def _float_check(v: Any) -> bool:
 
 def _text_check(width: int, encoding: str) -> Callable[[Any], bool]:
     def check(v: Any) -> bool:
-        return type(v) is str and len(v) <= width and len(v.encode(encoding)) <= width
+        if type(v) is not str or len(v) > width:
+            return False
+        try:
+            return len(v.encode(encoding)) <= width
+        except UnicodeEncodeError:
+            return False          # the bind path refuses it with a DataError
     return check
 
 
@@ -130,6 +135,7 @@ class InsertCursor:
 
     def __init__(self, stmt_id: int, types: list[ColumnType], checks: list,
                  encoding: str, bind_request: Callable[[list[bytes]], bytes]) -> None:
+        self.types = types
         self.encode = make_row_encoder(types, encoding)
         self.checks = checks
         self.bind_request = bind_request
@@ -192,37 +198,58 @@ def put_plan(prepared: st.Prepared, encoding: str, bind_request) -> InsertCursor
     return InsertCursor(prepared.stmt_id, types, checks, encoding, bind_request)
 
 
+class BadRow(Exception):
+    """An item source's row that cannot be bound at all: carries its PEP 249
+    error (a failing source raises its own exception instead)."""
+
+    def __init__(self, error: Error) -> None:
+        super().__init__(error)
+        self.error = error
+
+
 def chunks(rows: Iterable[Sequence[Any]], put: InsertCursor, order, count: int,
            encoding: str, chunk_size: int, chunk_bytes: int, unencodable,
            start: int = 0) -> Iterator[tuple[int, Blocks]]:
-    """(first row, Blocks) per chunk; like ``executemany.chunk``, rows before
-    a bad row or a failing iterable are sent first."""
-    items: list = []
+    """(first row, Blocks) per chunk of Python rows (see ``item_chunks``)."""
+    def items() -> Iterator[Any]:
+        for params in rows:
+            try:
+                item = put.item(params, order, count, encoding)
+            except Error as exc:
+                raise BadRow(exc) from exc.__cause__
+            yield item
+    return item_chunks(items(), put, chunk_size, chunk_bytes, unencodable, start)
+
+
+def item_chunks(items: Iterator[Any], put: InsertCursor, chunk_size: int, chunk_bytes: int,
+                unencodable, start: int = 0) -> Iterator[tuple[int, Blocks]]:
+    """(first row, Blocks) per chunk of items (row images or bind blocks);
+    like ``executemany.chunk``, rows before a bad row (``BadRow``) or a
+    failing source are sent first, then ``unencodable(error, row index)``
+    or the source's exception is raised."""
+    chunk: list = []
     size, first, index = 0, start, start
-    source = iter(rows)
 
     def flush():
-        return first, Blocks(*put.requests(items), items)
+        return first, Blocks(*put.requests(chunk), chunk)
     while True:
         try:
-            params = next(source)
+            item = next(items)
         except StopIteration:
             break
+        except BadRow as bad:
+            if chunk:
+                yield flush()
+            raise unencodable(bad.error, index) from bad.error.__cause__
         except BaseException:
-            if items:
+            if chunk:
                 yield flush()
             raise
-        try:
-            item = put.item(params, order, count, encoding)
-        except Error as exc:
-            if items:
-                yield flush()
-            raise unencodable(exc, index) from exc.__cause__
-        items.append(item)
+        chunk.append(item)
         size += len(item) if type(item) is bytes else sum(map(len, item))
         index += 1
-        if len(items) >= chunk_size or size >= chunk_bytes:
+        if len(chunk) >= chunk_size or size >= chunk_bytes:
             yield flush()
-            items, size, first = [], 0, index
-    if items:
+            chunk, size, first = [], 0, index
+    if chunk:
         yield flush()

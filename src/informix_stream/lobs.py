@@ -28,7 +28,7 @@ from .core import statement as st
 from .core.session import ClientSession
 from .errors import DataError, ProtocolError
 
-LOB_CODES = (TypeCode.BYTE, TypeCode.TEXT)
+LOB_CODES = (TypeCode.BYTE, TypeCode.TEXT, TypeCode.BLOB, TypeCode.CLOB)
 # Room for the chunk headers of a blob reply beyond its declared size.
 _REPLY_SLACK = 64 * 1024
 

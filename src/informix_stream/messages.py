@@ -23,6 +23,7 @@ import struct
 from enum import IntEnum
 from typing import NamedTuple
 
+from . import fastpath
 from .errors import DataError, ProtocolError
 from .framing import MAX_FIELD, Incomplete, Reader, Writer
 
@@ -67,8 +68,12 @@ class Tag(IntEnum):
     INFO = 81
     REOPTOPEN = 87
     INSERTDONE = 94
+    LODATA = 97
     XACTSTAT = 99
     RET_TYPE = 100
+    GETROUTINE = 101
+    EXFPROUTINE = 102
+    FPROUTINE = 103
     AUTOFREE = 108
     CIDESCRIBE = 124
     IDESCRIBE = 125
@@ -246,6 +251,9 @@ _PARSERS.update({
     Tag.FETCHBLOB: lambda r, _rp: FetchBlob(r.raw(56)),
     Tag.BBIND: lambda r, _rp: _parse_blob_bind(r),
     Tag.PUT: lambda r, _rp: _parse_put(r),
+    Tag.GETROUTINE: lambda r, _rp: fastpath.parse_get_routine(r),
+    Tag.EXFPROUTINE: fastpath.parse_ex_fp_routine,
+    Tag.LODATA: lambda r, _rp: fastpath.parse_lo_data(r),
 })
 
 
@@ -427,7 +435,8 @@ class Reply:
     __slots__ = ("rows", "describe", "rowcount", "serial", "warnings", "error",
                  "serial8", "bigserial", "tupid", "protocols", "closed",
                  "version", "exited", "done", "decode_error", "encoding", "blob",
-                 "blob_limit", "blob_ended", "done_rows", "put_inserted", "xactstat")
+                 "blob_limit", "blob_ended", "done_rows", "put_inserted", "routine",
+                 "lo_wanted", "xactstat")
 
     def __init__(self, rows: list | None = None, encoding: str = "iso-8859-1") -> None:
         self.rows = [] if rows is None else rows
@@ -451,6 +460,10 @@ class Reply:
         self.blob_ended = False              # the zero-length SQ_BLOB arrived
         self.done_rows = 0                   # the row counts of all its SQ_DONEs
         self.put_inserted: int | None = None  # SQ_PUTERR: rows in before the error
+        # fast path (fastpath.py): SQ_GETROUTINE's (database, handle), SQ_FPROUTINE's
+        # values or SQ_LODATA's LoReply; lo_wanted: the bytes an SQ_LODATA read asked
+        self.routine: object = None
+        self.lo_wanted = 0
         self.xactstat: tuple[int, int, int] | None = None  # SQ_XACTSTAT (event, new, old)
 
 
@@ -573,6 +586,12 @@ def _parse_reply_message(tag: int, r: Reader, reply: Reply) -> bool:
     elif tag == Tag.EXIT:
         reply.exited = True
         return True
+    elif tag == Tag.GETROUTINE:
+        reply.routine = fastpath.parse_handle(r)
+    elif tag == Tag.FPROUTINE:
+        reply.routine = fastpath.parse_values(r, reply.encoding)
+    elif tag == Tag.LODATA:
+        reply.routine = fastpath.parse_lo_reply(r, reply.lo_wanted)
     else:
         raise ProtocolError(f"unexpected reply message {reply_tag_name(tag)}: the driver "
                             "cannot read past it, so the connection is closed")

@@ -30,6 +30,7 @@ from .scalars import (EPOCH_ORDINAL, INT_NULL, IntervalYM,
                       bcd_bytes, date_from_days, datetime_bytes, datetime_value, days_since_epoch,
                       decimal_from_bcd, decimal_pairs, int8_value, interval_bytes, interval_value,
                       is_bcd_null, text_bytes)
+from .slob import Locator
 from .typeinfo import (PACKED_CODES, TU_DAY, TU_HOUR, TU_MONTH, TU_NAMES, TU_SECOND, TU_YEAR,
                        ColumnType, TypeCode, qualifier)
 
@@ -406,18 +407,38 @@ def read_param(reader: Reader, encoding: str = "iso-8859-1") -> object:
     return _read_any(reader, encoding)
 
 
+# Opaque-type parameters: [int n][bytes][pad] (JDBC ``IfxBaseType.toIfx``); 101/102
+# are JDBC's own CLOB/BLOB codes, 44 its SENDRECV for an IfxUDT.
+_OPAQUE_PARAM_CODES = frozenset({40, 41, 44, 101, 102})
+
+
+def _read_opaque(reader: Reader, base: int, name: bytes) -> object:
+    """A smart-LOB locator as a Locator; another opaque value (an
+    ifx_lo_spec, an ifx_lo_stat) as its bytes."""
+    n = reader.int()
+    if n < 0:
+        raise ProtocolError(f"opaque parameter of {n} bytes")
+    data = reader.padded(n)
+    if base in (101, 102) or name in (b"blob", b"clob"):
+        return Locator(data, base == 101 or name == b"clob")
+    return data
+
+
 def _read_any(reader: Reader, encoding: str) -> object:
     raw_code = reader.short()
     base = raw_code & 0xFF
+    name = b""
     if base > TypeCode.SERIAL8 and base not in (TypeCode.BIGINT, TypeCode.BIGSERIAL):
         reader.short_string()  # extended type owner
-        reader.short_string()  # extended type name
+        name = reader.short_string()  # extended type name
     indicator = reader.short()
     prec = reader.short()
     if indicator in (-1, _DEFAULT_INDICATOR):
         return None
     if indicator != 0:
         raise ProtocolError(f"invalid parameter indicator {indicator}")
+    if base in _OPAQUE_PARAM_CODES:
+        return _read_opaque(reader, base, name.lower())
     try:
         code = TypeCode(base)
     except ValueError:

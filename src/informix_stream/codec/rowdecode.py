@@ -40,6 +40,7 @@ from .codegen import SHAPE_CACHE_SIZE, FixedCell, compile_function, indent, stru
 from .lob import DESCRIPTOR_SIZE, cell_decoder
 from .packedcells import packed_cell, packed_namespace
 from .rowdecode_ref import RowDecoder, check_encoding, reference_decoder
+from .slob import Locator
 from .scalars import (EPOCH_ORDINAL, FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, REAL, TRUE_BYTES,
                       packed_converter)
 from .typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode, check_decodable
@@ -143,7 +144,12 @@ _BOOLEAN_CELL = [
 _ENVELOPE_VALUES = {TypeCode.LVARCHAR: ("None if {v} is None else {v}.decode(_enc)",
                                         _LVARCHAR_CELL),
                     TypeCode.BOOLEAN: ("None if z{v} == 1 else {v} in _TRUE_INTS",
-                                       _BOOLEAN_CELL)}
+                                       _BOOLEAN_CELL),
+                    # BLOB/CLOB: the locator, read through the LO routines later
+                    TypeCode.BLOB: ("None if {v} is None else _Locator(bytes({v}))",
+                                    _LVARCHAR_CELL),
+                    TypeCode.CLOB: ("None if {v} is None else _Locator(bytes({v}), True)",
+                                    _LVARCHAR_CELL)}
 
 
 def _fixed_cell(ctype: ColumnType, k: int, ns: dict) -> FixedCell | None:
@@ -256,7 +262,7 @@ def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str) -> RowDeco
                 "_flag_len": _FLAG_LEN, "_TRUE_INTS": _TRUE_INTS,
                 "_fromordinal": datetime.date.fromordinal, "_real_unpack": _real_unpack,
                 "_SMALLFLOAT_NULL": _SMALLFLOAT_NULL, "_double_nan_or_null": _double_nan_or_null,
-                "_slow_row": _slow_row, "_reference": reference_decoder(columns, encoding)}
+                "_slow_row": _slow_row, "_Locator": Locator, "_reference": reference_decoder(columns, encoding)}
     source = _decoder_source(columns, ns)
     if codecs.lookup(encoding).name == "utf-8":
         # bytes.decode() without arguments is CPython's UTF-8 fast path: no

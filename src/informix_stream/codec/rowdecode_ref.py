@@ -28,6 +28,7 @@ from ..errors import DataError, NotSupportedError, ProtocolError
 from .lob import DESCRIPTOR_SIZE, cell_decoder
 from .scalars import (DOUBLE, EPOCH_ORDINAL, INT, INT8_STRUCT, INT_NULL, INT_STRUCT, REAL,
                       TRUE_BYTES, int8_value, packed_converter)
+from .slob import cell_value
 from .typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode, check_decodable
 
 __all__ = ["reference_decoder", "RowDecoder", "check_encoding"]
@@ -118,6 +119,8 @@ def _cell(ctype: ColumnType, encoding: str) -> tuple[Take, Convert]:
         return _take_envelope, lambda raw: None if raw is None else raw.decode(encoding)
     if code == TypeCode.BOOLEAN:
         return _take_envelope, lambda raw: None if raw is None else raw[:1] in TRUE_BYTES
+    if code in (TypeCode.BLOB, TypeCode.CLOB):
+        return _take_envelope, lambda raw: cell_value(raw, code)
     if code in PACKED_CODES:
         return _fixed(ctype.wire_width), packed_converter(ctype)
     if code in (TypeCode.BYTE, TypeCode.TEXT):

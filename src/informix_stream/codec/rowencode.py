@@ -20,6 +20,8 @@ from .codegen import SHAPE_CACHE_SIZE, compile_function, indent, struct_maker
 from .rowencode_ref import CELL_ENCODERS, cellwise_encoder, cellwise_tuple_encoder
 from .scalars import EPOCH_ORDINAL, FLOAT_STRUCT, INT_NULL, INT_STRUCT, _UTF8_NAMES, fit_encoded
 from .typeinfo import VARCHAR_CODES, ColumnType, TypeCode
+# Cells of variable width: the opaque-type envelope carries their length.
+_VARIABLE = frozenset({TypeCode.LVARCHAR, TypeCode.BOOLEAN, TypeCode.BLOB, TypeCode.CLOB})
 
 __all__ = ["cell_width", "make_row_encoder", "make_tuple_encoder"]
 
@@ -96,7 +98,7 @@ def cell_width(ctype: ColumnType) -> int | None:
         return ctype.length
     if code in VARCHAR_CODES:
         return None
-    if code in CELL_ENCODERS and code not in (TypeCode.LVARCHAR, TypeCode.BOOLEAN):
+    if code in CELL_ENCODERS and code not in _VARIABLE:
         return 10 if code in (TypeCode.INT8, TypeCode.SERIAL8) else ctype.wire_width
     raise ValueError(f"no fixed cell layout for {code.name}")
 
@@ -137,7 +139,7 @@ def _plan_cell(plan: _EncoderPlan, ctype: ColumnType, k: int, ns: dict, encoding
     else:
         # INT8, DECIMAL, DATETIME, ... : the cell encoder, whole.
         ns[f"_e{k}"] = CELL_ENCODERS[code](ctype, encoding)
-        if code in (TypeCode.LVARCHAR, TypeCode.BOOLEAN):
+        if code in _VARIABLE:
             plan.text(f"t{k}", f"_e{k}({v})")
         else:
             width = 10 if code in (TypeCode.INT8, TypeCode.SERIAL8) else ctype.wire_width

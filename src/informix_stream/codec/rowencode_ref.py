@@ -23,6 +23,7 @@ from .scalars import (FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, bcd_bytes, dateti
                       days_since_epoch, decimal_pairs, fit_decimal, fit_encoded, int8_bytes,
                       interval_bytes, text_bytes)
 from .lob import cell_encoder
+from . import slob
 from .typeinfo import ColumnType, TypeCode
 
 __all__ = ["CellEncoder", "CELL_ENCODERS", "cellwise_encoder", "cellwise_tuple_encoder",
@@ -144,6 +145,7 @@ CELL_ENCODERS: dict[TypeCode, Callable[[ColumnType, str], CellEncoder]] = {
     TypeCode.DECIMAL: _enc_decimal, TypeCode.MONEY: _enc_decimal,
     TypeCode.DATETIME: _enc_datetime, TypeCode.INTERVAL: _enc_interval,
     TypeCode.BYTE: cell_encoder, TypeCode.TEXT: cell_encoder,
+    TypeCode.BLOB: slob.cell_encoder, TypeCode.CLOB: slob.cell_encoder,
 }
 
 

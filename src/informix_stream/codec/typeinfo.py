@@ -17,6 +17,7 @@ from ..errors import NotSupportedError
 
 __all__ = [
     "TypeCode", "NOT_NULL_FLAG", "XID_LVARCHAR", "XID_BOOLEAN", "ColumnType",
+    "XID_BLOB", "XID_CLOB", "LOCATOR_SIZE", "SLOB_CODES",
     "parse_type", "qualifier", "packed_width", "column_type_from_describe",
     "PACKED_CODES", "VARCHAR_CODES", "TU_NAMES", "check_decodable",
     "TU_YEAR", "TU_MONTH", "TU_DAY", "TU_HOUR", "TU_MINUTE", "TU_SECOND", "TU_FRACTION",
@@ -50,6 +51,11 @@ class TypeCode(IntEnum):
     BOOLEAN = 45
     BIGINT = 52
     BIGSERIAL = 53
+    # Smart large objects.  syscolumns says UDTFIXED + extended id; these are
+    # the codes IBM's JDBC gives them internally (IfxTypes IFX_TYPE_CLOB /
+    # IFX_TYPE_BLOB; IfxSqli.cleanUpFPTypeInfo maps 101/102 to xid 11/10).
+    CLOB = 101
+    BLOB = 102
 
 
 NOT_NULL_FLAG = 0x100
@@ -57,6 +63,10 @@ NOT_NULL_FLAG = 0x100
 # Extended ids the server uses when it describes built-in "opaque" types.
 XID_LVARCHAR = 1
 XID_BOOLEAN = 5
+XID_BLOB = 10     # informix-driver _resultset: BLOB is UDTFIXED xid 10, CLOB xid 11
+XID_CLOB = 11
+# A smart-LOB column's row cell is its 72-byte locator (JDBC IfxLocator.IFX_LOCATOR_SIZE).
+LOCATOR_SIZE = 72
 
 # Time units of DATETIME / INTERVAL qualifiers; FRACTION(n) is TU_SECOND + n.
 TU_YEAR, TU_MONTH, TU_DAY, TU_HOUR, TU_MINUTE, TU_SECOND = 0, 2, 4, 6, 8, 10
@@ -70,8 +80,15 @@ _FIXED_LENGTH = {
     TypeCode.FLOAT: 8, TypeCode.SMALLFLOAT: 4, TypeCode.DATE: 4,
     TypeCode.INT8: 10, TypeCode.SERIAL8: 10, TypeCode.BIGINT: 8,
     TypeCode.BIGSERIAL: 8, TypeCode.BOOLEAN: 1, TypeCode.BYTE: 56,
-    TypeCode.TEXT: 56, TypeCode.NULL: 0,
+    TypeCode.TEXT: 56, TypeCode.NULL: 0, TypeCode.BLOB: 72, TypeCode.CLOB: 72,
 }
+SLOB_CODES = frozenset({TypeCode.BLOB, TypeCode.CLOB})
+_OPAQUE_CODE = {TypeCode.BOOLEAN: TypeCode.UDTFIXED, TypeCode.LVARCHAR: TypeCode.UDTVAR,
+                TypeCode.BLOB: TypeCode.UDTFIXED, TypeCode.CLOB: TypeCode.UDTFIXED}
+_OPAQUE_XID = {TypeCode.BOOLEAN: XID_BOOLEAN, TypeCode.LVARCHAR: XID_LVARCHAR,
+               TypeCode.BLOB: XID_BLOB, TypeCode.CLOB: XID_CLOB}
+_OPAQUE_NAME = {TypeCode.BOOLEAN: "boolean", TypeCode.LVARCHAR: "lvarchar",
+                TypeCode.BLOB: "blob", TypeCode.CLOB: "clob"}
 # Decimal digits of precision a DESCRIBE-style metadata consumer expects.
 _NUMERIC_PRECISION = {
     TypeCode.SMALLINT: 5, TypeCode.INTEGER: 10, TypeCode.SERIAL: 10,
@@ -176,19 +193,16 @@ class ColumnType:
         envelope.  JDBC and informix-driver disagree on how a bare 43/45 is
         laid out in a row, but both read the opaque form identically.
         """
-        code = {TypeCode.BOOLEAN: TypeCode.UDTFIXED,
-                TypeCode.LVARCHAR: TypeCode.UDTVAR}.get(self.code, self.code)
+        code = _OPAQUE_CODE.get(self.code, self.code)
         return int(code) | (0 if self.nullable else NOT_NULL_FLAG)
 
     @property
     def extended_id(self) -> int:
-        return {TypeCode.BOOLEAN: XID_BOOLEAN,
-                TypeCode.LVARCHAR: XID_LVARCHAR}.get(self.code, 0)
+        return _OPAQUE_XID.get(self.code, 0)
 
     @property
     def extended_name(self) -> str:
-        return {TypeCode.BOOLEAN: "boolean",
-                TypeCode.LVARCHAR: "lvarchar"}.get(self.code, "")
+        return _OPAQUE_NAME.get(self.code, "")
 
     @property
     def wire_width(self) -> int:
@@ -203,7 +217,7 @@ class ColumnType:
             return packed_width(self.length)
         if code in VARCHAR_CODES:
             return 1 + (self.length & 0xFF)
-        if code in (TypeCode.BOOLEAN, TypeCode.LVARCHAR):
+        if code in _OPAQUE_CODE:
             return 5 + self.length
         return self.length
 
@@ -274,6 +288,7 @@ _SIMPLE_TYPES = {
     "FLOAT": TypeCode.FLOAT, "DOUBLE PRECISION": TypeCode.FLOAT,
     "DATE": TypeCode.DATE, "BOOLEAN": TypeCode.BOOLEAN,
     "BYTE": TypeCode.BYTE, "TEXT": TypeCode.TEXT,
+    "BLOB": TypeCode.BLOB, "CLOB": TypeCode.CLOB,
 }
 _DECIMAL_NAMES = {"DECIMAL": TypeCode.DECIMAL, "DEC": TypeCode.DECIMAL,
                   "NUMERIC": TypeCode.DECIMAL, "MONEY": TypeCode.MONEY}
@@ -392,7 +407,9 @@ def _parse_temporal(m: re.Match[str], nullable: bool, text: str) -> ColumnType:
 
 
 _OPAQUE_BY_XID = {(TypeCode.UDTFIXED, XID_BOOLEAN): TypeCode.BOOLEAN,
-                  (TypeCode.UDTVAR, XID_LVARCHAR): TypeCode.LVARCHAR}
+                  (TypeCode.UDTVAR, XID_LVARCHAR): TypeCode.LVARCHAR,
+                  (TypeCode.UDTFIXED, XID_BLOB): TypeCode.BLOB,
+                  (TypeCode.UDTFIXED, XID_CLOB): TypeCode.CLOB}
 
 
 def column_type_from_describe(wire_type: int, extended_id: int, length: int) -> ColumnType:

@@ -29,6 +29,8 @@ from ..messages import BlobBind, FetchBlob
 from .statements import ColumnDef, SqlError
 
 BLOB_CODES = frozenset({TypeCode.BYTE, TypeCode.TEXT})
+# Every type whose contents live in _ifx_blobs: BYTE/TEXT and BLOB/CLOB (slobs.py).
+STORED_CODES = BLOB_CODES | {TypeCode.BLOB, TypeCode.CLOB}
 SIDE_TABLE_DDL = ("CREATE TABLE IF NOT EXISTS _ifx_blobs "
                   "(id INTEGER PRIMARY KEY AUTOINCREMENT, data BLOB NOT NULL)")
 # tb_tblspace of every descriptor the emulator hands out: "in this database".
@@ -41,14 +43,14 @@ CANNOT_READ, CANNOT_CONVERT, BAD_HOST_VARIABLE, SCROLL_WITH_BLOBS = -604, -608, 
 
 
 def has_blobs(columns: Sequence[ColumnDef]) -> bool:
-    return any(c.type.code in BLOB_CODES for c in columns)
+    return any(c.type.code in STORED_CODES for c in columns)
 
 
 def triggers(table: str, columns: Sequence[ColumnDef]) -> list[str]:
     """The triggers that keep ``table``'s BYTE/TEXT columns in ``_ifx_blobs``."""
     out = []
     for col in columns:
-        if col.type.code not in BLOB_CODES:
+        if col.type.code not in STORED_CODES:
             continue
         c, t = f'"{col.name}"', f'"{table}"'
         name = f"_ifx_lob_{table}_{col.name}"
@@ -77,7 +79,7 @@ def triggers(table: str, columns: Sequence[ColumnDef]) -> list[str]:
 def free_table(conn: sqlite3.Connection, table: str, columns: Sequence[ColumnDef]) -> None:
     """Before ``table`` is dropped: free the contents its rows refer to."""
     for col in columns:
-        if col.type.code in BLOB_CODES:
+        if col.type.code in STORED_CODES:
             conn.execute(f'DELETE FROM _ifx_blobs WHERE id IN (SELECT "{col.name}" >> 32'
                          f' FROM "{table}" WHERE typeof("{col.name}") = \'integer\')')
 

@@ -27,7 +27,8 @@ from .values import DAY0, TEXT_CODES, ExactAvg, ExactSum, decimal_order, image_m
 OWNER = syscatalog.OWNER
 _STORAGE = {TypeCode.FLOAT: "REAL", TypeCode.SMALLFLOAT: "REAL", TypeCode.DECIMAL: "BLOB",
             TypeCode.MONEY: "BLOB", TypeCode.DATETIME: "TEXT", TypeCode.BYTE: "BLOB",
-            TypeCode.TEXT: "BLOB"}     # BYTE/TEXT: a reference into _ifx_blobs (blobs.py)
+            TypeCode.TEXT: "BLOB",     # BYTE/TEXT: a reference into _ifx_blobs (blobs.py)
+            TypeCode.BLOB: "BLOB", TypeCode.CLOB: "BLOB"}    # so are BLOB/CLOB (slobs.py)
 
 
 # ---------------------------------------------------------------------------

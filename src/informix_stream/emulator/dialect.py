@@ -19,6 +19,7 @@ from informix_stream.codecs import ColumnType, TypeCode
 
 from .statements import (IMAGE_COLUMN, NOT_SUPPORTED, Bind, ColumnDef, SqlError, StatementKind,
                          TableDef, Translation, exact_decimal)
+from .dbprefix import resolve_database_prefixes
 from .outer_joins import has_informix_outer, rewrite_outer
 from .tokens import COLLECTIONS, Token, quote, tokenize
 from .translate_ddl import DdlRules
@@ -44,11 +45,14 @@ _ARITH_TEXT = frozenset({"+", "-", "*", "/", "||"})
 
 
 def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
-              functions: Mapping[str, ColumnType] | None = None) -> Translation:
+              functions: Mapping[str, ColumnType] | None = None, *,
+              database: str = "") -> Translation:
     """Translate one Informix statement; ``lookup`` resolves table names,
     ``sequences`` holds the database's sequence names and ``functions`` the
-    result type of each SPL function (upper-case name) for DESCRIBE."""
-    tokens = tokenize(sql)
+    result type of each SPL function (upper-case name) for DESCRIBE.
+    ``database`` is the session's current database: a ``database:`` prefix
+    naming it is dropped, one naming any other is refused (dbprefix)."""
+    tokens = resolve_database_prefixes(tokenize(sql), database)
     if not tokens:
         raise SqlError(-201, message="empty statement")
     if any(t.kind == "word" and t.text == IMAGE_COLUMN.upper() for t in tokens):

@@ -288,7 +288,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         if routine is not None:
             return routine
         t = translate(sql, self._temps.lookup(self._db.tables), self._db.sequences.states,
-                      self.spl_function_types())
+                      self.spl_function_types(), database=self._db.name)
         if t.sql:
             self._validate(t)
         binds = []

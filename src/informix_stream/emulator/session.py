@@ -34,7 +34,7 @@ from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols, write_puterr)
-from . import blobs, insert_cursor
+from . import blobs, insert_cursor, slobs
 from .cursors import ServerCursor, close_unheld
 from .dbstatements import DatabaseStatement, DatabaseStatements, parse_database_statement
 from .engine import Engine
@@ -229,6 +229,7 @@ class Session(DatabaseStatements):
             if st.cursor is not None:
                 st.cursor.close()
         self.statements.clear()
+        slobs.end_session(self)
         if self.db is not None:
             self.db.close()
             self.db = None
@@ -512,6 +513,7 @@ _HANDLERS = {
     Tag.SCROLL: Session._scroll,
     Tag.OPEN: Session._open,
     **blobs.HANDLERS,
+    **slobs.HANDLERS,
     Tag.REOPTOPEN: Session._open,
     NFetch: Session._nfetch,
     SFetch: Session._sfetch,

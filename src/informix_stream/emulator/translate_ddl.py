@@ -14,7 +14,7 @@ from .typerules import TODAY_SQL, current_sql, datetime_type
 
 # Valid Informix column types the emulator lacks: refused as such, never as
 # a syntax error in the user's SQL.
-_UNSUPPORTED_TYPES = frozenset({"BLOB", "CLOB"})
+_UNSUPPORTED_TYPES: frozenset[str] = frozenset()
 
 
 # Objects Informix can CREATE or DROP that the emulator does not implement

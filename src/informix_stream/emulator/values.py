@@ -23,7 +23,7 @@ from informix_stream.codec.scalars import floating_decimal_digits
 from informix_stream.errors import DataError
 from informix_stream.locales import fit_bytes
 
-from . import blobs
+from . import blobs, slobs
 from .statements import NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, exact_decimal
 
 DAY0 = dt.date(1899, 12, 31).toordinal()
@@ -68,14 +68,24 @@ def _conversion_error(code: int, value: object) -> SqlError:
     return SqlError(code, message=f"cannot convert {value!r}")
 
 
+_INF = float("inf")
+
+
 def to_decimal(v: object) -> Decimal:
     """A client or stored value as a Decimal; -1213 for text that is no number."""
     if isinstance(v, Decimal):
         return v
     if isinstance(v, bool):
         return Decimal(int(v))
-    if isinstance(v, (int, float)):
-        return Decimal(repr(v)) if isinstance(v, float) else Decimal(v)
+    if isinstance(v, float):
+        if v != v or v in (_INF, -_INF):
+            # A double that is no number cannot become a DECIMAL: the
+            # overflow error (-1226), as for any value past the precision.
+            # (Unconfirmed against a server; it once crashed the session.)
+            raise _conversion_error(-1226, v)
+        return Decimal(repr(v))
+    if isinstance(v, int):
+        return Decimal(v)
     if isinstance(v, str):
         try:
             d = Decimal(v.strip())
@@ -365,6 +375,8 @@ def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1") -> Converter
     code = ctype.code
     if code in blobs.BLOB_CODES:
         return blobs.writer(code, codec)
+    if code in slobs.SLOB_CODES:
+        return slobs.writer(code, codec)
     if code in _INT_RANGE or code in (TypeCode.INT8, TypeCode.BIGINT, TypeCode.SERIAL8,
                                       TypeCode.BIGSERIAL):
         return _int_writer(code)
@@ -478,6 +490,8 @@ def reader_for(col: ResultColumn) -> Converter | None:
     code = ctype.code
     if code in blobs.BLOB_CODES:
         return blobs.reader()
+    if code in slobs.SLOB_CODES:
+        return slobs.reader()
     if code in _INT_RANGE or code in (TypeCode.INT8, TypeCode.BIGINT, TypeCode.SERIAL8,
                                       TypeCode.BIGSERIAL):
         return None if stored else _to_int

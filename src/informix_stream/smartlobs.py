@@ -1,0 +1,124 @@
+"""BLOB/CLOB values and server routines over the fast path (fastpath.py).
+
+A BLOB/CLOB cell arrives as a locator (codec/slob.py).  Its value is read
+as IBM's JDBC reads it (``IfxSmartBlob``/``IfxLobInputStream``):
+``ifx_lo_open(locator, LO_RDONLY)`` for a descriptor, SQ_LODATA reads of
+``READ_SIZE`` bytes until a short one, ``ifx_lo_close``.  A locator stays
+valid after its cursor moved on (it names the object, not a cursor
+position), so a batch is resolved right after it arrives, like BYTE/TEXT.
+
+``call_gen`` is ``Connection.fast_path_call``: SQ_GETROUTINE once per
+signature and database (the handle is cached on the session, as JDBC's
+``setFPCacheInfo`` caches it per connection), then SQ_EXFPROUTINE.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from typing import Any
+
+from . import codecs, fastpath
+from .codec import slob
+from .core import statement as st
+from .core.session import ClientSession
+from .errors import DataError, ProtocolError
+
+# Bytes asked for by one SQ_LODATA read: large enough that round trips do not
+# dominate, small enough that one reply message stays well under the cap.
+READ_SIZE = 1 << 20
+OPEN = "function informix.ifx_lo_open(blob ,integer)"
+CLOSE = "function informix.ifx_lo_close(integer)"
+
+
+def param_block(value: object, encoding: str) -> bytes:
+    """One routine argument as an SQ_BIND block (a locator as the opaque type)."""
+    if isinstance(value, slob.Locator):
+        return fastpath.udt_param(b"clob" if value.text else b"blob", bytes(value))
+    return codecs.encode_param(value, encoding)
+
+
+def call_gen(session: ClientSession, signature: str, params: Sequence[Any]
+             ) -> Generator[Any, None, list]:
+    """Run routine ``signature`` with ``params``; its values as Python objects."""
+    blocks = [param_block(v, session.encoding) for v in params]
+    cache = session.__dict__.setdefault("fp_handles", {})
+    key = (session.database_changes, signature)
+    found = cache.get(key)
+    if found is None:
+        reply = yield from st.exchange(session, fastpath.get_routine(
+            signature.encode(session.encoding)))
+        if not isinstance(reply.routine, tuple):
+            _broken(session, "SQ_GETROUTINE was answered without a routine handle")
+        found = cache[key] = reply.routine
+    database, handle = found
+    reply = yield from st.exchange(session, fastpath.ex_fp_routine(database, handle, blocks))
+    if not isinstance(reply.routine, list):
+        _broken(session, "SQ_EXFPROUTINE was answered without SQ_FPROUTINE")
+    return [_python(v) for v in reply.routine]
+
+
+def _python(v: fastpath.RoutineValue) -> object:
+    if v.kind == "udt" and v.name in ("blob", "clob") and v.value is not None:
+        return slob.Locator(bytes(v.value), v.name == "clob")
+    return v.value
+
+
+def read_gen(session: ClientSession, locator: slob.Locator, encoding: str, column: int
+             ) -> Generator[Any, None, object]:
+    """The whole value of a BLOB (bytes) or CLOB (str)."""
+    fd = yield from open_gen(session, locator)
+    parts = []
+    try:
+        while True:
+            data = yield from read_chunk_gen(session, fd, READ_SIZE)
+            parts.append(data)
+            if len(data) < READ_SIZE:
+                break
+    finally:
+        if session.broken is None:
+            yield from call_gen(session, CLOSE, [fd])
+    value = b"".join(parts)
+    if not locator.text:
+        return value
+    try:
+        return value.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise DataError(f"column {column + 1} (CLOB): the value is not valid "
+                        f"{encoding}: {exc}") from None
+
+
+def open_gen(session: ClientSession, locator: slob.Locator) -> Generator[Any, None, int]:
+    values = yield from call_gen(session, OPEN, [locator, slob.LO_RDONLY])
+    if len(values) != 1 or not isinstance(values[0], int):
+        _broken(session, f"ifx_lo_open returned {values!r}")
+    return values[0]
+
+
+def read_chunk_gen(session: ClientSession, fd: int, n: int) -> Generator[Any, None, bytes]:
+    """One SQ_LODATA read of up to ``n`` bytes (fewer: the object ended)."""
+    expect = session.send(fastpath.lo_read(fd, n), budget=n + n // 8 + 4096)
+    expect.reply.lo_wanted = n
+    yield expect
+    st.raise_for(expect.reply)
+    lo = expect.reply.routine
+    if not isinstance(lo, fastpath.LoReply):
+        _broken(session, "SQ_LODATA read was answered without SQ_LODATA")
+    return bytes(lo.data)
+
+
+def resolve_gen(session: ClientSession, rows: list, columns: tuple[int, ...], encoding: str
+                ) -> Generator[Any, None, None]:
+    """Replace each Locator in ``rows`` (in place) by its value."""
+    for i, row in enumerate(rows):
+        cells = {k: row[k] for k in columns if isinstance(row[k], slob.Locator)}
+        if not cells:
+            continue
+        out = list(row)
+        for k, loc in cells.items():
+            out[k] = yield from read_gen(session, loc, encoding, k)
+        rows[i] = tuple(out)
+
+
+def _broken(session: ClientSession, why: str) -> None:
+    session.mark_broken(why)
+    raise ProtocolError(why)
