@@ -607,7 +607,7 @@ _OTHER_REPLY_NAMES = {26: "SQ_DBLIST", 81: "SQ_INFO", 86: "SQ_REASSOC", 97: "SQ_
 
 
 def reply_tag_name(tag: int) -> str:
-    """``SQ_LODATA (97)``; ``tag 4660`` for a code no client knows."""
+    """``SQ_DBLIST (26)``; ``tag 4660`` for a code no client knows."""
     name = _OTHER_REPLY_NAMES.get(tag)
     if name is None and tag in Tag._value2member_map_:
         name = f"SQ_{Tag(tag).name}"
