@@ -19,6 +19,10 @@ from dataclasses import dataclass
 
 import pytest
 
+# SQLAlchemy's compliance suite is its own pytest session (its plugin owns the
+# run); tests/test_sqla_suite.py runs it in a child process.
+collect_ignore = ["sqla"]
+
 INFORMIX_IMAGE = "icr.io/informix/informix-developer-database:latest"
 
 

@@ -28,10 +28,17 @@ from common import SHAPES, connect, emulator_process, sales_row  # noqa: E402
 import pyarrow as pa  # noqa: E402
 
 from informix_stream import executemany as em  # noqa: E402
-from informix_stream.arrow import ingest  # noqa: E402
+from informix_stream import insert_cursor as ic  # noqa: E402
+from informix_stream.arrow import ingest, put_images  # noqa: E402
+from informix_stream.codec.typeinfo import ColumnType, TypeCode  # noqa: E402
 
 DDL = SHAPES["sales"][0]
 INSERT = "INSERT INTO {} VALUES (?, ?, ?, ?, ?, ?)"
+# The sales columns as the server describes them (for the encode-only rates).
+SALES_TYPES = [ColumnType(TypeCode.INTEGER, 4), ColumnType(TypeCode.VARCHAR, 32),
+               ColumnType(TypeCode.DECIMAL, (12 << 8) | 2),
+               ColumnType(TypeCode.DATETIME, (14 << 8) | 10), ColumnType(TypeCode.DATE, 4),
+               ColumnType(TypeCode.VARCHAR, 64)]
 
 
 def rows(n: int) -> list[tuple]:
@@ -71,12 +78,24 @@ def main() -> None:
     rates: dict[str, list[float]] = {}
 
     # client side alone: the requests built, nothing sent
-    for name, make in [("encode tuples", lambda: em.tuple_rows(data, None, 6)),
-                       ("encode Arrow", lambda: ingest.encoded_rows(table, None, 6,
-                                                                    em.Unencodable))]:
+    put = ic.InsertCursor(1, SALES_TYPES, [ic.value_check(t, "iso-8859-1") for t in SALES_TYPES],
+                          "iso-8859-1", em.BindExecute(1).request)
+    encoders = [
+        ("encode tuples bind", lambda: em.chunk(em.tuple_rows(data, None, 6), em.BindExecute(1),
+                                                4000, 1 << 22)),
+        ("encode Arrow bind", lambda: em.chunk(ingest.encoded_rows(table, None, 6,
+                                                                   em.Unencodable),
+                                               em.BindExecute(1), 4000, 1 << 22)),
+        ("encode tuples PUT", lambda: ic.chunks(data, put, None, 6, "iso-8859-1", 4000,
+                                                1 << 22, em._at_row)),
+        ("encode Arrow PUT", lambda: ic.item_chunks(
+            put_images.put_items(table, None, 6, put, "iso-8859-1", ic.BadRow), put, 4000,
+            1 << 22, em._at_row)),
+    ]
+    for name, make in encoders:
         for _ in range(args.repeat):
             start = time.perf_counter()
-            for _ in em.chunk(make(), em.BindExecute(1), 4000, 1 << 22):
+            for _ in make():
                 pass
             rates.setdefault(name, []).append(n / (time.perf_counter() - start))
 

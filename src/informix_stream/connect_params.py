@@ -61,6 +61,8 @@ class ConnectParams:
     env: dict[str, str] = field(default_factory=dict)
     row_factory: Any = None
     raise_warnings: bool = False
+    # how a ROW value decodes: "tuple" (a named tuple) or "dict"
+    composite_rows: str = "tuple"
 
     def tls_context(self) -> ssl.SSLContext | None:
         """TLS verifies by default; only ``tls_insecure_skip_verify`` turns it off."""

@@ -87,6 +87,10 @@ class ConnectionBase:
         self.fetch_buffer_size = params.fetch_buffer_size
         self.database = params.database
         self.row_factory = params.row_factory
+        if params.composite_rows not in ("tuple", "dict"):
+            raise InterfaceError("composite_rows is 'tuple' or 'dict'")
+        # how a ROW value decodes in this connection's new cursors
+        self.composite_rows = params.composite_rows
         self.statement_timeout = params.statement_timeout
         # raise a statement's first server warning (PEP 249 Warning) after
         # its work is done, besides listing it on cursor.warnings

@@ -76,6 +76,8 @@ class CursorBase:
         self.read_ahead = read_ahead and not self.scrollable
         self.row_factory = row_factory if row_factory is not None else conn.row_factory
         self.hold = hold
+        # "tuple" or "dict": how ROW values decode (codec/composite.py)
+        self.composite_rows = getattr(conn, "composite_rows", "tuple")
         self.description: list[tuple] | None = None
         self.rowcount = -1
         self.lastrowid: int | None = None
@@ -233,7 +235,8 @@ class CursorBase:
         the statement before the error goes to the caller."""
         try:
             types = st.column_types(prepared)
-            decode = codecs.make_row_decoder(types, self._session.encoding)
+            decode = codecs.make_row_decoder(types, self._session.encoding,
+                                             self.composite_rows)
         except Exception as exc:
             self.connection._statements.forget(prepared.stmt_id)
             self._session.owe(rq.release_only(prepared.stmt_id))

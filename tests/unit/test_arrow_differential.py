@@ -184,3 +184,17 @@ def _near_valid_cells(draw):
 def test_near_valid_packed_cells_decode_alike(case):
     types, images = case
     _same(images, types)
+
+
+def test_boolean_cells_of_every_form_decode_alike():
+    # [null flag][int length][bytes]: JDBC's 1/0, informix-driver's 't'/'f',
+    # a stray byte, an empty value, a flag that is neither 0 nor 1, NULL
+    types = _types("boolean", "integer")
+    images = [bytes([flag]) + len(body).to_bytes(4, "big") + body + (7).to_bytes(4, "big")
+              for flag, body in [(0, b"\x01"), (0, b"\x00"), (0, b"t"), (0, b"T"), (0, b"f"),
+                                 (0, b"\x02"), (0, b""), (2, b"\x01"), (1, b"\x00"),
+                                 (0, b"\x01\x01")]]
+    outcome = _same(images, types)
+    assert outcome[0] == "ok"
+    assert [v for _, v in outcome[2][0]] == [True, False, True, True, False, False, False,
+                                             True, None, True]

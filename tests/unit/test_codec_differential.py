@@ -487,3 +487,64 @@ def test_utf8_text_round_trips_through_both_codecs(data, names) -> None:
     fast, ref = make_row_decoder(columns, "utf-8"), reference_decoder(columns, "utf-8")
     for decode in (fast, ref):
         assert decode(image, 0, len(image)) == (tuple(expected), len(image))
+
+
+# -- fast DECIMAL/DATETIME cell encoders (codec.fastcells) --------------------
+
+from informix_stream.codec.fastcells import fast_cell_encoder  # noqa: E402
+from informix_stream.codec.rowencode_ref import CELL_ENCODERS  # noqa: E402
+from informix_stream.codecs import ColumnType, TypeCode  # noqa: E402
+
+
+def _cell_outcome(encode, value):
+    # a cell encoder alone may raise TypeError/ValueError (the row encoders
+    # turn those into DataError); fast and reference must raise alike
+    try:
+        return encode(value)
+    except (DataError, TypeError, ValueError, ArithmeticError) as exc:
+        return type(exc).__name__
+
+
+@st.composite
+def decimal_columns(draw):
+    precision = draw(st.integers(1, 32))
+    scale = draw(st.integers(0, precision))
+    code = draw(st.sampled_from([TypeCode.DECIMAL, TypeCode.MONEY]))
+    return ColumnType(code, (precision << 8) | scale)
+
+
+@settings(max_examples=400, deadline=None)
+@given(decimal_columns(), st.data())
+def test_fast_decimal_cells_are_the_reference_cells(ctype, data) -> None:
+    scale = ctype.scale
+    at_scale = st.integers(-(10 ** 34), 10 ** 34).map(lambda u: Decimal(u).scaleb(-scale))
+    value = data.draw(st.one_of(
+        at_scale, st.decimals(allow_nan=True, allow_infinity=True, places=None),
+        st.sampled_from([Decimal(0).scaleb(-scale), Decimal("-0").scaleb(-scale),
+                         Decimal(10 ** ctype.precision - 1).scaleb(-scale),
+                         Decimal(10 ** ctype.precision).scaleb(-scale), Decimal("5E+2"),
+                         Decimal("1E-7"), 7, 2.5, "1.5"]),
+        st.none()))
+    slow = CELL_ENCODERS[ctype.code](ctype, "iso-8859-1")
+    fast = fast_cell_encoder(ctype, slow)
+    assert _cell_outcome(fast, value) == _cell_outcome(slow, value)
+
+
+@st.composite
+def datetime_columns(draw):
+    start = draw(st.sampled_from([0, 2, 4, 6, 8, 10]))
+    end = draw(st.integers(max(start, 10), 15))
+    digits = (4 if start == 0 else 2) + (min(end, 10) - start) + (end - 10)
+    return ColumnType(TypeCode.DATETIME, (digits << 8) | (start << 4) | end)
+
+
+@settings(max_examples=400, deadline=None)
+@given(datetime_columns(), st.one_of(
+    st.datetimes(min_value=dt.datetime(1, 1, 1), max_value=dt.datetime(9999, 12, 31, 23, 59, 59,
+                                                                      999999)),
+    st.dates(), st.times(), st.none(), st.just("2024-01-01 00:00:00")))
+def test_fast_datetime_cells_are_the_reference_cells(ctype, value) -> None:
+    slow = CELL_ENCODERS[ctype.code](ctype, "iso-8859-1")
+    fast = fast_cell_encoder(ctype, slow)
+    assert fast is not None
+    assert _cell_outcome(fast, value) == _cell_outcome(slow, value)

@@ -243,7 +243,19 @@ class _Column:
             return self._datetime()
         if code in VARCHAR_CODES or code in (TypeCode.CHAR, TypeCode.NCHAR):
             return self._text()
+        if code == TypeCode.BOOLEAN:
+            return self._boolean()
         return self.slow()
+
+    def _boolean(self):
+        """[null flag][int length][byte]: NULL when the flag is 1, true when
+        the first byte is 1, 't' or 'T' (scalars.TRUE_BYTES), else false."""
+        np, frame = self.np, self.frame
+        pos, size = frame.starts[self.k], frame.lengths[self.k]
+        null = frame.buf[pos] == 1
+        first = frame.buf[np.where(size > 0, pos + 5, pos)]
+        truth = (size > 0) & ((first == 1) | (first == 0x74) | (first == 0x54))
+        return self.pa.array(truth, mask=null if null.any() else None)
 
     def _int(self, fmt: str):
         np = self.np

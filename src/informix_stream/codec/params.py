@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from ..errors import DataError, ProtocolError
 from ..framing import Reader, Writer
-from . import scalars
+from . import composite, scalars
 from .scalars import (EPOCH_ORDINAL, INT_NULL, IntervalYM,
                       bcd_bytes, date_from_days, datetime_bytes, datetime_value, days_since_epoch,
                       decimal_from_bcd, decimal_pairs, int8_value, interval_bytes, interval_value,
@@ -150,7 +150,9 @@ def encode_param(value: object, encoding: str = "iso-8859-1") -> bytes:
 
     The forms are the ones informix-driver sends (verified against real
     servers): int -> INTEGER, or BIGINT beyond 32 bits; float -> FLOAT; str
-    -> CHAR; bool -> CHAR 't'/'f' (the server casts; it hangs on a BOOLEAN
+    -> CHAR; set/frozenset, Multiset, list, tuple (or dict) -> the text form
+    of a SET, MULTISET, LIST, ROW as CHAR (codec/composite.py);
+    bool -> CHAR 't'/'f' (the server casts; it hangs on a BOOLEAN
     bind); Decimal -> DECIMAL; date -> DATE; datetime -> DATETIME YEAR TO
     SECOND, or TO FRACTION(5) when it has microseconds; time -> DATETIME
     HOUR TO SECOND / FRACTION(5) (JDBC's form for setTime); timedelta ->
@@ -204,6 +206,11 @@ def _encode_any(value: object, encoding: str) -> bytes:
     if isinstance(value, IntervalYM):
         return _bind_packed(TypeCode.INTERVAL, _IV_YEAR_MONTH,
                             interval_bytes(value, _IV_YEAR_MONTH))
+    if isinstance(value, (set, frozenset, list, tuple, dict)):
+        # ROW/SET/MULTISET/LIST: the value's text form as CHAR, which the
+        # server casts to the column's type (codec/composite.py)
+        text = composite.literal(value)
+        return _block(TypeCode.CHAR, 0, _short_prefixed(text_bytes(text, encoding)))
     raise DataError(f"cannot bind a {type(value).__name__} parameter")
 
 

@@ -37,18 +37,20 @@ import struct
 from collections.abc import Sequence
 
 from .codegen import SHAPE_CACHE_SIZE, FixedCell, compile_function, indent, struct_maker
+from .composite import value_decoder
 from .lob import DESCRIPTOR_SIZE, cell_decoder
 from .packedcells import packed_cell, packed_namespace
 from .rowdecode_ref import RowDecoder, check_encoding, reference_decoder
 from .slob import Locator
 from .scalars import (EPOCH_ORDINAL, FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, REAL, TRUE_BYTES,
                       packed_converter)
-from .typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode, check_decodable
+from .typeinfo import (COMPOSITE_CODES, PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode,
+                       check_decodable)
 
 __all__ = ["make_row_decoder", "RowDecoder"]
 
-def make_row_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
-                     ) -> RowDecoder:
+def make_row_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1",
+                     composite_rows: str = "tuple") -> RowDecoder:
     """Client side: a function decoding one row image at an offset into
     ``(row, end_offset)``.  Build it once per result-set shape.
 
@@ -59,12 +61,14 @@ def make_row_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
     LVARCHAR -> str; BOOLEAN -> bool; DATE -> date; DATETIME -> datetime,
     or date for qualifiers ending by DAY, or time for qualifiers starting at
     HOUR or later (missing leading fields read as 2000-01-01); INTERVAL ->
-    timedelta, or IntervalYM for YEAR/MONTH qualifiers; NULL -> None.
+    timedelta, or IntervalYM for YEAR/MONTH qualifiers; ROW/SET/MULTISET/
+    LIST as codec/composite.py says (a ROW as a named tuple, or a dict when
+    ``composite_rows`` is ``"dict"``); NULL -> None.
     A row that does not fit the buffer raises ProtocolError, a value that
     its bytes cannot be raises DataError (see the module docstring).
     """
     check_encoding(encoding)
-    return _compiled_decoder(tuple(columns), encoding)
+    return _compiled_decoder(tuple(columns), encoding, composite_rows)
 
 
 _FLAG_LEN = struct.Struct("!Bi").unpack_from
@@ -233,8 +237,11 @@ class _DecoderPlan:
 
 
 
-def _decoder_source(columns: tuple[ColumnType, ...], ns: dict) -> str:
+def _decoder_source(columns: tuple[ColumnType, ...], ns: dict, rows: str) -> str:
     plan = _DecoderPlan(ns)
+    for k, ctype in enumerate(columns):
+        if ctype.code in COMPOSITE_CODES:
+            ns[f"_cv{k}"] = value_decoder(ctype, ns["_enc"], rows)
     for k, ctype in enumerate(columns):
         check_decodable(ctype)
         cell = _fixed_cell(ctype, k, ns)
@@ -244,6 +251,11 @@ def _decoder_source(columns: tuple[ColumnType, ...], ns: dict) -> str:
             plan.cells.append(cell.expr)
         elif ctype.code in VARCHAR_CODES:
             plan.varchar(k)
+        elif ctype.code in COMPOSITE_CODES:
+            # the text form in the opaque-type envelope (codec/composite.py)
+            v = f"c{k}"
+            plan.statements([line.format(v=v) for line in _LVARCHAR_CELL])
+            plan.cells.append(f"None if {v} is None else _cv{k}({v})")
         elif ctype.code in _ENVELOPE_VALUES:
             value, lines = _ENVELOPE_VALUES[ctype.code]
             v = f"c{k}"
@@ -257,13 +269,15 @@ def _decoder_source(columns: tuple[ColumnType, ...], ns: dict) -> str:
 
 
 @functools.lru_cache(maxsize=SHAPE_CACHE_SIZE)
-def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str) -> RowDecoder:
+def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str, rows: str
+                      ) -> RowDecoder:
     ns: dict = {**packed_namespace(), "_enc": encoding, "_int_at": INT.unpack_from,
                 "_flag_len": _FLAG_LEN, "_TRUE_INTS": _TRUE_INTS,
                 "_fromordinal": datetime.date.fromordinal, "_real_unpack": _real_unpack,
                 "_SMALLFLOAT_NULL": _SMALLFLOAT_NULL, "_double_nan_or_null": _double_nan_or_null,
-                "_slow_row": _slow_row, "_Locator": Locator, "_reference": reference_decoder(columns, encoding)}
-    source = _decoder_source(columns, ns)
+                "_slow_row": _slow_row, "_Locator": Locator,
+                "_reference": reference_decoder(columns, encoding, rows)}
+    source = _decoder_source(columns, ns, rows)
     if codecs.lookup(encoding).name == "utf-8":
         # bytes.decode() without arguments is CPython's UTF-8 fast path: no
         # codec-name lookup per cell (15-25 ns of a 150-byte VARCHAR's ~120).

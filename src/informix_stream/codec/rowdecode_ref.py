@@ -25,11 +25,13 @@ import datetime
 from collections.abc import Callable, Sequence
 
 from ..errors import DataError, NotSupportedError, ProtocolError
+from .composite import value_decoder
 from .lob import DESCRIPTOR_SIZE, cell_decoder
 from .scalars import (DOUBLE, EPOCH_ORDINAL, INT, INT8_STRUCT, INT_NULL, INT_STRUCT, REAL,
                       TRUE_BYTES, int8_value, packed_converter)
 from .slob import cell_value
-from .typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode, check_decodable
+from .typeinfo import (COMPOSITE_CODES, PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode,
+                       check_decodable)
 
 __all__ = ["reference_decoder", "RowDecoder", "check_encoding"]
 
@@ -97,10 +99,13 @@ def _int8(raw: object) -> object:
     return int8_value(*INT8_STRUCT.unpack(raw))
 
 
-def _cell(ctype: ColumnType, encoding: str) -> tuple[Take, Convert]:
-    """The (take, convert) pair of one column."""
+def _cell(ctype: ColumnType, encoding: str, rows: str = "tuple") -> tuple[Take, Convert]:
+    """The (take, convert) pair of one column (``rows``: how a ROW decodes)."""
     check_decodable(ctype)
     code = ctype.code
+    if code in COMPOSITE_CODES:
+        decode = value_decoder(ctype, encoding, rows)
+        return _take_envelope, lambda raw: None if raw is None else decode(raw)
     if code == TypeCode.DATE:
         return _fixed(4), _date
     if code in INT_STRUCT:
@@ -136,12 +141,12 @@ def check_encoding(encoding: str) -> None:
         raise NotSupportedError(f"unknown code set {encoding!r}") from None
 
 
-def reference_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
-                      ) -> RowDecoder:
+def reference_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1",
+                      composite_rows: str = "tuple") -> RowDecoder:
     """A decoder with make_row_decoder's contract, written as plainly as possible."""
     check_encoding(encoding)
     columns = tuple(columns)
-    cells = [_cell(c, encoding) for c in columns]
+    cells = [_cell(c, encoding, composite_rows) for c in columns]
 
     def decode_row(buf: bytes | bytearray | memoryview, start: int = 0,
                    stop: int | None = None) -> tuple[tuple, int]:

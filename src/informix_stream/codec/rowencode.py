@@ -17,11 +17,13 @@ import struct
 from collections.abc import Callable, Sequence
 
 from .codegen import SHAPE_CACHE_SIZE, compile_function, indent, struct_maker
+from .fastcells import fast_cell_encoder
 from .rowencode_ref import CELL_ENCODERS, cellwise_encoder, cellwise_tuple_encoder
 from .scalars import EPOCH_ORDINAL, FLOAT_STRUCT, INT_NULL, INT_STRUCT, _UTF8_NAMES, fit_encoded
-from .typeinfo import VARCHAR_CODES, ColumnType, TypeCode
+from .typeinfo import COMPOSITE_CODES, VARCHAR_CODES, ColumnType, TypeCode
 # Cells of variable width: the opaque-type envelope carries their length.
-_VARIABLE = frozenset({TypeCode.LVARCHAR, TypeCode.BOOLEAN, TypeCode.BLOB, TypeCode.CLOB})
+_VARIABLE = frozenset({TypeCode.LVARCHAR, TypeCode.BOOLEAN, TypeCode.BLOB, TypeCode.CLOB,
+                       *COMPOSITE_CODES})
 
 __all__ = ["cell_width", "make_row_encoder", "make_tuple_encoder"]
 
@@ -138,7 +140,8 @@ def _plan_cell(plan: _EncoderPlan, ctype: ColumnType, k: int, ns: dict, encoding
         plan.text(f"t{k}", f"b'\\x00' if {v} is None else {cut}")
     else:
         # INT8, DECIMAL, DATETIME, ... : the cell encoder, whole.
-        ns[f"_e{k}"] = CELL_ENCODERS[code](ctype, encoding)
+        slow = CELL_ENCODERS[code](ctype, encoding)
+        ns[f"_e{k}"] = fast_cell_encoder(ctype, slow) or slow
         if code in _VARIABLE:
             plan.text(f"t{k}", f"_e{k}({v})")
         else:

@@ -93,6 +93,11 @@ def _enc_lvarchar(ctype: ColumnType, encoding: str) -> CellEncoder:
                                else fit_encoded(text_bytes(v, encoding), n, encoding))
 
 
+def _enc_composite(ctype: ColumnType, encoding: str) -> CellEncoder:
+    # the stored canonical text form (codec/composite.py), whole: never cut
+    return lambda v: _envelope(None if v is None else text_bytes(v, encoding))
+
+
 def _enc_boolean(ctype: ColumnType, encoding: str) -> CellEncoder:
     # 1/0, not 't'/'f': JDBC's boolean reader only knows 1 and 0, and
     # informix-driver accepts 1 as true as well as 't'.
@@ -146,6 +151,8 @@ CELL_ENCODERS: dict[TypeCode, Callable[[ColumnType, str], CellEncoder]] = {
     TypeCode.DATETIME: _enc_datetime, TypeCode.INTERVAL: _enc_interval,
     TypeCode.BYTE: cell_encoder, TypeCode.TEXT: cell_encoder,
     TypeCode.BLOB: slob.cell_encoder, TypeCode.CLOB: slob.cell_encoder,
+    TypeCode.SET: _enc_composite, TypeCode.MULTISET: _enc_composite,
+    TypeCode.LIST: _enc_composite, TypeCode.ROW: _enc_composite,
 }
 
 

@@ -16,7 +16,8 @@ from enum import IntEnum
 from ..errors import NotSupportedError
 
 __all__ = [
-    "TypeCode", "NOT_NULL_FLAG", "XID_LVARCHAR", "XID_BOOLEAN", "ColumnType",
+    "TypeCode", "NOT_NULL_FLAG", "NAMED_ROW_FLAG", "COMPOSITE_CODES", "COMPOSITE_LENGTH",
+    "XID_LVARCHAR", "XID_BOOLEAN", "ColumnType",
     "XID_BLOB", "XID_CLOB", "LOCATOR_SIZE", "SLOB_CODES",
     "parse_type", "qualifier", "packed_width", "column_type_from_describe",
     "PACKED_CODES", "VARCHAR_CODES", "TU_NAMES", "check_decodable",
@@ -45,6 +46,10 @@ class TypeCode(IntEnum):
     NVARCHAR = 16
     INT8 = 17
     SERIAL8 = 18
+    SET = 19
+    MULTISET = 20
+    LIST = 21
+    ROW = 22
     UDTVAR = 40
     UDTFIXED = 41
     LVARCHAR = 43
@@ -59,6 +64,12 @@ class TypeCode(IntEnum):
 
 
 NOT_NULL_FLAG = 0x100
+NAMED_ROW_FLAG = 0x1000   # JDBC IfxResultSetMetaData.setTypeBooleanFields: IsNamedRow
+# ROW, SET, MULTISET, LIST: their type text rides in ColumnType.xname (codec/composite.py)
+COMPOSITE_CODES = frozenset({19, 20, 21, 22})
+# The length a composite column is described with: nominal, not a limit (the
+# value is variable-length; its envelope says how long it is).
+COMPOSITE_LENGTH = 2048
 
 # Extended ids the server uses when it describes built-in "opaque" types.
 XID_LVARCHAR = 1
@@ -127,6 +138,11 @@ class ColumnType:
     code: TypeCode
     length: int
     nullable: bool = True
+    # ROW/SET/MULTISET/LIST only: the type as text, e.g. ``set(integer not
+    # null)`` (the extended name a server describes it with); a named ROW
+    # type's name when ``named`` is set.
+    xname: str = ""
+    named: bool = False
 
     # -- numeric and string metadata -------------------------------------
     @property
@@ -194,7 +210,8 @@ class ColumnType:
         laid out in a row, but both read the opaque form identically.
         """
         code = _OPAQUE_CODE.get(self.code, self.code)
-        return int(code) | (0 if self.nullable else NOT_NULL_FLAG)
+        return (int(code) | (0 if self.nullable else NOT_NULL_FLAG)
+                | (NAMED_ROW_FLAG if self.named else 0))
 
     @property
     def extended_id(self) -> int:
@@ -202,6 +219,8 @@ class ColumnType:
 
     @property
     def extended_name(self) -> str:
+        if self.code in COMPOSITE_CODES:
+            return self.xname
         return _OPAQUE_NAME.get(self.code, "")
 
     @property
@@ -217,13 +236,15 @@ class ColumnType:
             return packed_width(self.length)
         if code in VARCHAR_CODES:
             return 1 + (self.length & 0xFF)
-        if code in _OPAQUE_CODE:
+        if code in _OPAQUE_CODE or code in COMPOSITE_CODES:
             return 5 + self.length
         return self.length
 
     # -- DDL -------------------------------------------------------------
     def sql(self) -> str:
         """The type as DDL text, e.g. ``DECIMAL(10,2)``."""
+        if self.code in COMPOSITE_CODES:
+            return self.xname.upper()
         return _SQL_RENDERERS.get(self.code, _sql_plain)(self)
 
 
@@ -412,7 +433,8 @@ _OPAQUE_BY_XID = {(TypeCode.UDTFIXED, XID_BOOLEAN): TypeCode.BOOLEAN,
                   (TypeCode.UDTFIXED, XID_CLOB): TypeCode.CLOB}
 
 
-def column_type_from_describe(wire_type: int, extended_id: int, length: int) -> ColumnType:
+def column_type_from_describe(wire_type: int, extended_id: int, length: int,
+                              extended_name: str = "") -> ColumnType:
     """The inverse of ``describe_code``: a described column as a ColumnType.
 
     Opaque built-ins (BOOLEAN, LVARCHAR) arrive as UDTFIXED/UDTVAR plus an
@@ -427,6 +449,11 @@ def column_type_from_describe(wire_type: int, extended_id: int, length: int) -> 
     code = _OPAQUE_BY_XID.get((code, extended_id), code)
     if code in (TypeCode.UDTFIXED, TypeCode.UDTVAR):
         raise NotSupportedError(f"opaque type with extended id {extended_id} is not supported")
+    if code in COMPOSITE_CODES:
+        if not extended_name:
+            raise NotSupportedError(f"{code.name} column described without its type text")
+        return ColumnType(code, length, not wire_type & NOT_NULL_FLAG, extended_name,
+                          bool(wire_type & NAMED_ROW_FLAG))
     ctype = ColumnType(code, length, not wire_type & NOT_NULL_FLAG)
     try:
         check_decodable(ctype)

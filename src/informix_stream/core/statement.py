@@ -165,7 +165,8 @@ def prepare(session: ClientSession, sql: str, markers: int) -> Op:
 def column_types(prepared: Prepared) -> list:
     """The described columns as ColumnTypes (refusing what cannot be decoded)."""
     try:
-        return [codecs.column_type_from_describe(c.wire_type, c.extended_id, c.encoded_length)
+        return [codecs.column_type_from_describe(c.wire_type, c.extended_id, c.encoded_length,
+                                                 c.extended_name)
                 for c in prepared.describe.columns]
     except NotSupportedError:
         raise

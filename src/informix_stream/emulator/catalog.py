@@ -17,7 +17,7 @@ from informix_stream.locales import DEFAULT_LOCALE, Locale, parse_locale
 
 from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable, Drop, SqlError,
                          TableDef, exact_decimal)
-from . import blobs, references, syscatalog
+from . import blobs, composite, references, syscatalog
 from .sequences import SEQUENCE_DDL, Sequences
 from .spl_catalog import ROUTINE_DDL, SYSTEM_TABLES as SPL_SYSTEM_TABLES
 from .logmode import read_logging
@@ -62,6 +62,7 @@ CREATE TABLE IF NOT EXISTS _ifx_columns (
 CREATE TABLE IF NOT EXISTS _ifx_indexes (
     idxname TEXT PRIMARY KEY, tabid INTEGER, idxtype TEXT, constrtype TEXT, cols TEXT,
     constrid INTEGER);
+{composite.META_DDL};
 """
 
 
@@ -173,10 +174,12 @@ class Database:
                                            view=tabtype == "V")
                 tabids[tabname] = tabid
                 names[tabid] = tabname
-            for tabid, colname, coltype, collength, defsql, start in conn.execute(
-                    "SELECT tabid, colname, coltype, collength, defsql, serial_start"
+            xtypes = composite.load(conn)
+            for tabid, colno, colname, coltype, collength, defsql, start in conn.execute(
+                    "SELECT tabid, colno, colname, coltype, collength, defsql, serial_start"
                     " FROM _ifx_columns ORDER BY tabid, colno"):
-                ctype = ColumnType(TypeCode(coltype & 0xFF), collength, not coltype & 0x100)
+                ctype = ColumnType(TypeCode(coltype & 0xFF), collength, not coltype & 0x100,
+                                   xtypes.get((tabid, colno), ""))
                 tables[names[tabid]].columns.append(
                     ColumnDef(colname, ctype, defsql, start or 1))
             self.indexes = {
@@ -376,6 +379,7 @@ def add_column(conn: sqlite3.Connection, tabid: int, colno: int, col: ColumnDef)
                  " serial_start, syscoltype, extended_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                  (tabid, colno, col.name, ctype.wire_code, ctype.length, col.serial_start,
                   ctype.describe_code, ctype.extended_id))
+    composite.record(conn, tabid, colno, ctype)
 
 
 def sqlite_index(conn: sqlite3.Connection, name: str, storage: str, table: str,
@@ -433,7 +437,7 @@ def drop(db: Database, conn: sqlite3.Connection, ddl: Drop) -> None:
     references.forget_table(conn, ddl.name)
     conn.execute(f'DROP TABLE "{ddl.name}"')
     syscatalog.forget_table(conn, tabid)
-    for meta in ("_ifx_tables", "_ifx_columns", "_ifx_indexes"):
+    for meta in ("_ifx_tables", "_ifx_columns", "_ifx_indexes", "_ifx_xtypes"):
         conn.execute(f"DELETE FROM {meta} WHERE tabid = ?", (tabid,))
     for key in [k for k in db.counters if k[0] == ddl.name]:
         del db.counters[key]

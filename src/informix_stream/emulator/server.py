@@ -230,7 +230,8 @@ class EmulatorServer:
                                        error=error, message=message))
         if error:
             return None
-        session = Session(self.engine, version=SERVER_VERSION, db_locale=locales.get("DB_LOCALE"))
+        session = Session(self.engine, version=SERVER_VERSION, db_locale=locales.get("DB_LOCALE"),
+                          delimident=_env_on(req.env.get("DELIMIDENT")))
         session.interrupt_requested = _interrupt_check(conn, self._stopping)
         if req.database:
             session.db = self.engine.connect(req.database)
@@ -361,3 +362,8 @@ def _shutdown(conn: socket.socket) -> None:
     except OSError:
         pass
     conn.close()
+
+
+def _env_on(value: str | None) -> bool:
+    """An environment flag the client sent: set unless absent or a "no"."""
+    return value is not None and value.strip().lower() not in ("n", "no", "0", "false", "off")

@@ -29,6 +29,8 @@ import logging
 from .. import codecs
 from ..framing import Writer
 from ..locales import Locale
+from ..errors import ProgrammingError
+from ..sqllex import opaque_regions
 from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         NFetch, Protocols, Put, RetType, Rollback, SFetch, StmtId,
                         StmtType, Tag, write_cost, write_describe, write_done,
@@ -101,9 +103,12 @@ class _Statement:
 class Session(DatabaseStatements):
     """State of one logged-in client: open database, statements, cursors."""
 
-    def __init__(self, engine: Engine, *, version: str, db_locale: Locale | None = None
-                 ) -> None:
+    def __init__(self, engine: Engine, *, version: str, db_locale: Locale | None = None,
+                 delimident: bool = False) -> None:
         self.engine = engine
+        # The login's DELIMIDENT: "name" is then an identifier, which the
+        # emulator cannot translate, so it refuses rather than read a string.
+        self.delimident = delimident
         self.sent_db_locale = db_locale       # None: the login sent none
         self.version = version
         self._db = None
@@ -274,6 +279,9 @@ class Session(DatabaseStatements):
 
     def _prepare_sql(self, sql: str):
         """Database statements work without an open database; all else needs one."""
+        if self.delimident and _has_quoted_identifier(sql):
+            raise SqlError(NOT_SUPPORTED, message="identifiers in double quotes (DELIMIDENT) "
+                           "are not supported by the emulator")
         stmt = parse_database_statement(sql)
         if stmt is not None:
             return stmt
@@ -534,3 +542,11 @@ _HANDLERS = {
     Tag.HOLD: Session._hold,
     Tag.AUTOFREE: Session._noop,
 }
+
+
+def _has_quoted_identifier(sql: str) -> bool:
+    """Double-quoted text, which DELIMIDENT makes an identifier."""
+    try:
+        return any(kind == "dq" for _, _, kind in opaque_regions(sql))
+    except ProgrammingError:
+        return False            # an unclosed quote: the translator's -201

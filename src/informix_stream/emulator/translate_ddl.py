@@ -7,6 +7,7 @@ import re
 
 from informix_stream.codecs import ColumnType, parse_type
 
+from . import composite
 from .sequences import CreateSequence
 from .statements import (NOT_SUPPORTED, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable,
                          Drop, SqlError, StatementKind, Translation)
@@ -169,7 +170,9 @@ class DdlRules:
         stop = a + 1
         stops = {"DEFAULT", "NOT", "NULL", "PRIMARY", "UNIQUE", "DISTINCT", "CHECK",
                  "CONSTRAINT", "REFERENCES"}
-        while stop < b and self.word(stop) not in stops:
+        depth = 0       # NOT NULL inside SET(INT NOT NULL) belongs to the type
+        while stop < b and (depth or self.word(stop) not in stops):
+            depth += (self.text(stop) == "(") - (self.text(stop) == ")")
             stop += 1
         type_text = " ".join(t.raw for t in self.toks[a + 1:stop])
         serial_start = 1
@@ -184,10 +187,12 @@ class DdlRules:
         if type_text.strip().upper() in _UNSUPPORTED_TYPES:
             raise SqlError(NOT_SUPPORTED, 0, "", f"{type_text.strip().upper()} columns (smart "
                            "large objects) are not supported by the emulator")
-        try:
-            ctype = parse_type(type_text)
-        except ValueError as exc:
-            raise SqlError(-201, 0, col, str(exc)) from None
+        ctype = composite.column_type(type_text, col)
+        if ctype is None:
+            try:
+                ctype = parse_type(type_text)
+            except ValueError as exc:
+                raise SqlError(-201, 0, col, str(exc)) from None
         cdef = ColumnDef(col, ctype, serial_start=serial_start)
         nullable = True
         j = stop
@@ -198,7 +203,14 @@ class DdlRules:
             elif w == "NULL":
                 j += 1
             elif w == "DEFAULT":
+                if ctype.code in composite.COMPOSITE_CODES:
+                    # IBM message catalog: -9911 defaults on collection type column
+                    raise SqlError(-9911, 0, col, "defaults on a ROW or collection column")
                 cdef.default, j = self.default_value(j + 1, b, ctype)
+            elif w in ("PRIMARY", "UNIQUE", "DISTINCT", "CHECK", "REFERENCES") \
+                    and ctype.code in composite.COMPOSITE_CODES:
+                # -9912 constraints on collection type column not allowed
+                raise SqlError(-9912, 0, col, "constraints on a ROW or collection column")
             elif w in ("PRIMARY", "UNIQUE", "DISTINCT"):
                 primary = w == "PRIMARY"
                 j += 2 if primary else 1
@@ -218,7 +230,7 @@ class DdlRules:
             else:
                 raise SqlError(-201, 0, self.toks[j].raw, "unexpected word in column definition")
         cdef.type = ColumnType(ctype.code, ctype.length,
-                               nullable and ctype.code not in SERIAL_CODES)
+                               nullable and ctype.code not in SERIAL_CODES, ctype.xname)
         spec.columns.append(cdef)
 
     def source(self, start: int, end: int) -> str:

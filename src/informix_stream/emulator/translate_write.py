@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from informix_stream.codecs import ColumnType, TypeCode
 
+from . import composite
 from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, SqlError, StatementKind, TableDef,
                          Translation)
 from .typerules import CLAUSE_END, DECIMAL_CODES, NUMERIC_CODES
@@ -79,6 +80,12 @@ class WriteRules:
         if b - a == 1 and self.toks[a].kind == "param":
             self.binds.append(Bind(self.param_index(a), None, ctype))
             return "?"
+        if ctype.code in composite.COMPOSITE_CODES and b > a:
+            text = composite.constructor_text(self.toks, a, b, self.source(a, b))
+            if text is not None:
+                # stored through the column's writer, as a bound value is
+                self.binds.append(Bind(None, text, ctype))
+                return "?"
         text_column = ctype.code in (TypeCode.VARCHAR, TypeCode.NVARCHAR, TypeCode.LVARCHAR,
                                      TypeCode.CHAR, TypeCode.NCHAR)
         if b - a == 1 and (self.toks[a].kind == "str" or

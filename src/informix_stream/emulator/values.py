@@ -23,7 +23,7 @@ from informix_stream.codec.scalars import floating_decimal_digits
 from informix_stream.errors import DataError
 from informix_stream.locales import fit_bytes
 
-from . import blobs, slobs
+from . import blobs, composite, slobs
 from .statements import NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, exact_decimal
 
 DAY0 = dt.date(1899, 12, 31).toordinal()
@@ -68,20 +68,14 @@ def _conversion_error(code: int, value: object) -> SqlError:
     return SqlError(code, message=f"cannot convert {value!r}")
 
 
-_INF = float("inf")
-
-
 def to_decimal(v: object) -> Decimal:
     """A client or stored value as a Decimal; -1213 for text that is no number."""
     if isinstance(v, Decimal):
         return v
     if isinstance(v, bool):
         return Decimal(int(v))
-    if isinstance(v, float):
-        if v != v or v in (_INF, -_INF):
-            # A double that is no number cannot become a DECIMAL: the
-            # overflow error (-1226), as for any value past the precision.
-            # (Unconfirmed against a server; it once crashed the session.)
+    if isinstance(v, float):    # NaN/inf: -1226, overflow (unconfirmed on a server)
+        if v != v or abs(v) == float("inf"):
             raise _conversion_error(-1226, v)
         return Decimal(repr(v))
     if isinstance(v, int):
@@ -394,6 +388,8 @@ def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1") -> Converter
         return _interval_writer(ctype)
     if code == TypeCode.BOOLEAN:
         return _bool_writer
+    if code in composite.COMPOSITE_CODES:
+        return composite.writer(ctype)
     return _generic_writer
 
 

@@ -148,7 +148,7 @@ def drop(db, conn: sqlite3.Connection, name: str, if_exists: bool) -> bool:
 
 def _forget(conn: sqlite3.Connection, name: str, tabid: int) -> None:
     conn.execute(f'DROP VIEW "{name}"')
-    for meta in ("_ifx_tables", "_ifx_columns", "sysviews"):
+    for meta in ("_ifx_tables", "_ifx_columns", "sysviews", "_ifx_xtypes"):
         conn.execute(f"DELETE FROM {meta} WHERE tabid = ?", (tabid,))
 
 

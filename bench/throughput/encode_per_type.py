@@ -1,0 +1,166 @@
+"""Per-type encode cost of a load (issue 14 item 3): ns per value of one
+column of all-distinct values, with and without NULLs, for
+
+* Arrow buffers -> insert-cursor cells, column-wise (arrow.put_images:
+  numpy over the Arrow buffers), target: within 2x of INTEGER;
+* the same through the Arrow reference (each value's Python form, the
+  column's check and cell encoder, as ``InsertCursor.item`` decides);
+* Python objects -> cells by the tuple path's generated row encoder
+  (codec.rowencode) over rows of ``WIDE`` columns of the type, so the
+  figure is a cell's share of a row and not one call's overhead, against
+  the bare cost of reading the object's own fields (``Decimal.as_tuple()``,
+  a datetime's attributes, ``str.encode``, ``int.to_bytes``), target: at
+  most 1.5x.
+
+    python bench/throughput/encode_per_type.py [--values 20000] [--repeat 5] [--write]
+
+``--write`` puts the table into bench/README.md between its encode markers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import struct
+import sys
+import time
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+README = HERE.parent / "README.md"
+START, END = "<!-- encode_per_type:start -->", "<!-- encode_per_type:end -->"
+sys.path.insert(0, str(HERE.parent))
+
+import common  # noqa: E402,F401  (puts src/ on the path)
+
+import numpy as np  # noqa: E402
+import pyarrow as pa  # noqa: E402
+
+from informix_stream.arrow import put_images  # noqa: E402
+from informix_stream.codecs import make_row_encoder, parse_type  # noqa: E402
+from informix_stream.insert_cursor import value_check  # noqa: E402
+
+ENC = "iso-8859-1"
+WIDE = 8
+_D = struct.Struct(">d").pack
+
+# name, DDL type, Arrow type, value of the i-th row, reading the value's own fields
+TYPES: list[tuple[str, str, object, Callable[[int], object], Callable[[object], object]]] = [
+    ("SMALLINT", "smallint", pa.int16(), lambda i: i % 30000 - 15000,
+     lambda v: v.to_bytes(2, "big", signed=True)),
+    ("INTEGER", "integer", pa.int32(), lambda i: i * 100_003 - 10**9,
+     lambda v: v.to_bytes(4, "big", signed=True)),
+    ("BIGINT", "bigint", pa.int64(), lambda i: i * 10**13 - 7 * 10**17,
+     lambda v: v.to_bytes(8, "big", signed=True)),
+    ("FLOAT", "float", pa.float64(), lambda i: i / 7 + 0.5, _D),
+    ("DATE", "date", pa.date32(), lambda i: dt.date(1900, 1, 1) + dt.timedelta(days=i),
+     lambda v: v.toordinal()),
+    ("DATETIME YEAR TO SECOND", "datetime year to second", pa.timestamp("s"),
+     lambda i: dt.datetime(1990, 1, 1) + dt.timedelta(seconds=i * 3601),
+     lambda v: (v.year, v.month, v.day, v.hour, v.minute, v.second)),
+    ("DECIMAL(12,2)", "decimal(12,2)", pa.decimal128(12, 2),
+     lambda i: Decimal(i * 1_000_003 + 17) / 100 * (-1 if i & 1 else 1), Decimal.as_tuple),
+    ("MONEY(16,2)", "money(16,2)", pa.decimal128(16, 2), lambda i: Decimal(i * 7919 + 3) / 100,
+     Decimal.as_tuple),
+    ("CHAR(20)", "char(20)", pa.string(), lambda i: f"c{i:019d}", lambda v: v.encode(ENC)),
+    ("VARCHAR(64)", "varchar(64)", pa.string(), lambda i: f"varchar value {i}",
+     lambda v: v.encode(ENC)),
+]
+
+
+def _best(run: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter_ns()
+        run()
+        best = min(best, time.perf_counter_ns() - t0)
+    return best
+
+
+def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
+            repeat: int) -> dict:
+    ctype = parse_type(ddl)
+    values = [None if nulls and i % 10 == 0 else make(i) for i in range(n)]
+    array = pa.array(values, atype)
+    check = value_check(ctype, ENC)
+    encode = make_row_encoder([ctype] * WIDE, ENC)
+    fast = put_images.column_cells(np, array, ctype, check, ENC)
+    plain = put_images._python_cells(np, array, ctype, check, ENC)
+    assert fast.flat.tobytes() == plain.flat.tobytes() and fast.ok.all(), name
+    present = [v for v in values if v is not None]
+    rows = [tuple(values[k:k + WIDE]) for k in range(0, n - n % WIDE, WIDE)]
+
+    def python_encode():
+        for r in rows:
+            encode(r)
+
+    def read_fields():
+        for v in present:
+            fields(v)
+    encode_ns = _best(python_encode, repeat) / (len(rows) * WIDE)
+    fields_ns = _best(read_fields, repeat) / n
+    return {
+        "arrow": _best(lambda: put_images.column_cells(np, array, ctype, check, ENC),
+                       repeat) / n,
+        "arrow_ref": _best(lambda: put_images._python_cells(np, array, ctype, check, ENC),
+                           1) / n,
+        "python": encode_ns, "fields": fields_ns, "ratio": encode_ns / fields_ns,
+    }
+
+
+def table(n: int, repeat: int) -> str:
+    rows = []
+    for nulls in (False, True):
+        results = {name: measure(name, ddl, atype, make, fields, n, nulls, repeat)
+                   for name, ddl, atype, make, fields in TYPES}
+        base = results["INTEGER"]["arrow"]
+        for name, r in results.items():
+            r["vs_int"] = r["arrow"] / base
+            rows.append((name, nulls, r))
+    lines = [
+        f"{n:,} all-distinct values per column (10% NULLs where marked), ns per value, "
+        f"best of {repeat}; targets: Arrow/INTEGER <= 2, Python encode/fields <= 1.5.",
+        "",
+        "| type | NULLs | Arrow column-wise | Arrow reference | Arrow/INTEGER "
+        "| Python encode | reading its fields | encode/fields |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, nulls, r in rows:
+        miss_a = " ✗" if r["vs_int"] > 2 else ""
+        miss_p = " ✗" if r["ratio"] > 1.5 else ""
+        lines.append(f"| {name} | {'10%' if nulls else '-'} | {r['arrow']:.1f} | "
+                     f"{r['arrow_ref']:.0f} | {r['vs_int']:.1f}{miss_a} | {r['python']:.0f} | "
+                     f"{r['fields']:.0f} | {r['ratio']:.2f}{miss_p} |")
+    lines += ["", "✗ misses its target.  Regenerate: "
+              "`python bench/throughput/encode_per_type.py --write`."]
+    return "\n".join(lines)
+
+
+def write(text: str) -> None:
+    readme = README.read_text()
+    block = f"{START}\n{text}\n{END}"
+    if START in readme:
+        head, rest = readme.split(START, 1)
+        readme = head + block + rest.split(END, 1)[1]
+    else:
+        readme = (readme.rstrip("\n") + "\n\n## Encode cost per type of a load (issue 14)\n\n"
+                  + block + "\n")
+    README.write_text(readme)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--values", type=int, default=20_000)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--write", action="store_true", help="update bench/README.md")
+    args = ap.parse_args()
+    text = table(args.values, args.repeat)
+    print(text)
+    if args.write:
+        write(text)
+
+
+if __name__ == "__main__":
+    main()
