@@ -285,3 +285,78 @@ def test_informix_driver_runs_statements_whose_prepare_carries_a_flag(server):
         cur.execute("DROP TABLE ifxw")
     finally:
         conn.close()
+
+
+# -- SQ_ERR's other layouts (JDBC IfxSqli.receiveError) ---------------------------------
+
+def _err(sqlcode: int, near: bytes | None = b"", sqlstate: bytes = b"", message: bytes = b""
+         ) -> bytes:
+    """SQ_ERR; ``near`` None leaves out the sqlerrm (-368); sqlcode 0 and
+    -937 carry a routine's SQLSTATE and message after it."""
+    w = Writer()
+    w.short(Tag.ERR).short(sqlcode).short(0).int(0)
+    if near is not None:
+        w.short_string(near)
+    if sqlstate:
+        w.padded(sqlstate).short_string(message)
+    return w.getvalue()
+
+
+def _on_insert(script: list):
+    def tamper(messages, reply):
+        if any(isinstance(m, Bind) for m in messages) and Tag.EXECUTE in messages:
+            return script
+        return None
+    return tamper
+
+
+def test_a_routines_warning_is_listed_and_the_stream_stays_aligned(drv):
+    with HostileServer() as h:
+        conn = drv.connect(_HostileTarget(h), autocommit=True, read_timeout=10)
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE t (id INTEGER)")
+        h.tamper = _on_insert([_err(0, b"", b"01U01", b"watch out") + _done(1, 0)
+                               + struct.pack("!h", Tag.EOT)])
+        cur.execute("INSERT INTO t VALUES (?)", (1,))
+        assert [(w.sqlstate, w.message) for w in cur.warnings] == [("01U01",
+                                                                    "[01U01] watch out")]
+        assert cur.rowcount == 1
+        h.tamper = None
+        cur.execute("SELECT count(*) FROM t")
+        assert cur.fetchall() == [(1,)] and not conn.closed   # the emulator did insert
+        conn.close()
+
+
+def test_not_found_is_a_warning_not_an_error(drv):
+    """sqlcode 100: an ANSI database's UPDATE/DELETE/INSERT ... SELECT that
+    touched no row (IBM, sqlca "NOT FOUND"); JDBC makes it a warning."""
+    with HostileServer() as h:
+        conn = drv.connect(_HostileTarget(h), autocommit=True, read_timeout=10)
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE t (id INTEGER)")
+        h.tamper = _on_insert([_err(100) + struct.pack("!h", Tag.EOT)])
+        cur.execute("INSERT INTO t VALUES (?)", (1,))
+        assert [w.sqlstate for w in cur.warnings] == ["02000"] and cur.rowcount == 0
+        h.tamper = None
+        cur.execute("SELECT count(*) FROM t")              # the emulator did insert
+        assert cur.fetchall() == [(1,)] and not conn.closed
+        conn.close()
+
+
+@pytest.mark.parametrize("reply,code,text", [
+    (_err(-937, b"", b"U0001", b"routine says no"), -937, "routine says no"),
+    (_err(-368, None), -368, ""),
+], ids=["routine-error", "no-sqlerrm"])
+def test_errors_of_other_layouts_raise_and_keep_the_connection(drv, reply, code, text):
+    with HostileServer() as h:
+        conn = drv.connect(_HostileTarget(h), autocommit=True, read_timeout=10)
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE t (id INTEGER)")
+        h.tamper = _on_insert([reply + struct.pack("!h", Tag.EOT)])
+        with pytest.raises(ifx.DatabaseError) as info:
+            cur.execute("INSERT INTO t VALUES (?)", (1,))
+        assert info.value.sqlcode == code and text in str(info.value)
+        h.tamper = None
+        cur.execute("SELECT count(*) FROM t")                # the stream is still aligned
+        assert cur.fetchall() == [(1,)] and not conn.closed
+        conn.close()

@@ -132,20 +132,22 @@ class CursorBase:
     # -- warnings -------------------------------------------------------------------
     @property
     def warnings(self) -> list[Warning]:
-        """The server's warnings (its sqlwarn flags, as PEP 249 Warnings)
-        about the last execute and the rows fetched from it so far."""
+        """The server's warnings on the last execute and its fetches (sqlwarn.py)."""
         return self._warnings.warnings
 
-    def _note_warnings(self, bits: int, opened: bool = False) -> None:
-        """Keep an SQ_DONE's flags; ``opened``: they answered a database
-        open, so they describe it and are ``connection.warnings`` too."""
+    def _note_warnings(self, reply: Reply, opened: bool = False) -> None:
+        """Keep a reply's warnings; ``opened``: it answered a database
+        open, so its flags describe it and are ``connection.warnings`` too."""
         if opened:
-            self._session.open_flags = bits
-        self._warnings.note(bits, opened)
+            self._session.open_flags = reply.warnings
+        self._warnings.note_reply(reply, opened)
+
+    def _note_flags(self, bits: int) -> None:
+        """Keep a PREPARE's sqlwarn flags (kept with the statement)."""
+        self._warnings.note(bits)
 
     def _raise_warnings(self) -> None:
-        """Execute and executemany raise the first new Warning when the
-        connection has ``raise_warnings`` on (WarningLog.raise_new)."""
+        """Execute and executemany raise a new Warning with raise_warnings on."""
         if self.connection.raise_warnings:
             self._warnings.raise_new()
 
@@ -175,7 +177,7 @@ class CursorBase:
         self._stmt_id = prepared.stmt_id
         self._prepared, self._kept, self._begin = prepared, kept, begin
         # the PREPARE's own flags (no WHERE clause), again each time it runs
-        self._note_warnings(prepared.warnings)
+        self._note_flags(prepared.warnings)
         kind = prepared.describe.stmt_type
         if kind == StmtType.SELECT or (kind == StmtType.EXECUTE_PROCEDURE
                                        and prepared.describe.columns):
@@ -218,7 +220,7 @@ class CursorBase:
             for body in cache.clear():
                 session.defer_cleanup(body)
         opened = kind in (StmtType.DATABASE, StmtType.CREATE_DATABASE)
-        self._note_warnings(reply.warnings, opened)
+        self._note_warnings(reply, opened)
         if opened:
             session.logged = bool(reply.warnings & DB_LOGGED)
             yield from settle_locale(session, reply.warnings)
@@ -305,8 +307,8 @@ class CursorBase:
     def _take(self, reply: Reply) -> None:
         """Make ``reply``'s rows the current batch; at the end, owe the cleanup."""
         rows = reply.rows
-        if reply.warnings:
-            self._note_warnings(reply.warnings)
+        if reply.warnings or reply.notices:
+            self._note_warnings(reply)
         make = self._make_row
         self._batch = rows if make is None else [make(r) for r in rows]
         self._pos = 0
@@ -369,7 +371,7 @@ class CursorBase:
         body = rq.sfetch(self._stmt_id, kind, target, self.fetch_buffer_size)
         reply = yield from st.exchange(self._session, body, decode=self._decode,
                                        budget=self.fetch_buffer_size)
-        self._note_warnings(reply.warnings)
+        self._note_warnings(reply)
         return reply
 
     def _row_total_gen(self):

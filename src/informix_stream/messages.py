@@ -427,6 +427,7 @@ class ServerError(NamedTuple):
     isam: int
     offset: int
     message: str
+    sqlstate: str = ""      # -937: the routine's own SQLSTATE; message is its text
 
 
 class Reply:
@@ -436,7 +437,7 @@ class Reply:
                  "serial8", "bigserial", "tupid", "protocols", "closed",
                  "version", "exited", "done", "decode_error", "encoding", "blob",
                  "blob_limit", "blob_ended", "done_rows", "put_inserted", "routine",
-                 "lo_wanted", "xactstat")
+                 "lo_wanted", "xactstat", "notices")
 
     def __init__(self, rows: list | None = None, encoding: str = "iso-8859-1") -> None:
         self.rows = [] if rows is None else rows
@@ -465,6 +466,8 @@ class Reply:
         self.routine: object = None
         self.lo_wanted = 0
         self.xactstat: tuple[int, int, int] | None = None  # SQ_XACTSTAT (event, new, old)
+        # warnings an SQ_ERR carried: (SQLSTATE, text) of sqlcode 0 and 100
+        self.notices: list[tuple[str, str]] | None = None
 
 
 # The tuple size is read unsigned: a negative size then fails the same
@@ -562,10 +565,7 @@ def _parse_reply_message(tag: int, r: Reader, reply: Reply) -> bool:
     if tag == Tag.ERR or tag == Tag.PUTERR:
         if tag == Tag.PUTERR:
             reply.put_inserted = r.int()
-        sqlcode, isam, offset = r.short(), r.short(), r.int()
-        # a message is diagnostics: a byte the code set lacks must not hide it
-        text = r.short_string().decode(reply.encoding, "replace")
-        reply.error = ServerError(sqlcode, isam, offset, text)
+        _read_error(r, reply)
     elif tag == Tag.DESCRIBE:
         reply.describe = _parse_describe(r, reply.encoding)
     elif tag == Tag.XACTSTAT:
@@ -612,6 +612,37 @@ def reply_tag_name(tag: int) -> str:
     if name is None and tag in Tag._value2member_map_:
         name = f"SQ_{Tag(tag).name}"
     return f"{name} ({tag})" if name else f"tag {tag}"
+
+
+# SQ_ERR codes laid out or meant otherwise (JDBC IfxSqli.receiveError): -368
+# has no sqlerrm; 0 (a routine's warning) and -937 (a routine's error) add
+# [5-byte SQLSTATE, padded][char message]; 100 is NOT FOUND, a warning.
+_NO_SQLERRM, _ROUTINE_ERROR, _NOT_FOUND = -368, -937, 100
+
+
+def _read_error(r: Reader, reply: Reply) -> None:
+    sqlcode, isam, offset = r.short(), r.short(), r.int()
+    # a message is diagnostics: a byte the code set lacks must not hide it
+    text = "" if sqlcode == _NO_SQLERRM else r.short_string().decode(reply.encoding, "replace")
+    if sqlcode == 0 or sqlcode == _ROUTINE_ERROR:
+        sqlstate = r.padded(5).decode("ascii", "replace")
+        message = r.short_string().decode(reply.encoding, "replace")
+        if sqlcode == 0:
+            _notice(reply, sqlstate, message or text)
+        else:
+            reply.error = ServerError(sqlcode, isam, offset, message or text, sqlstate)
+    elif sqlcode == _NOT_FOUND:
+        _notice(reply, "02000", "no row was found (sqlcode 100)")
+        if not reply.done:
+            reply.rowcount = 0
+    else:
+        reply.error = ServerError(sqlcode, isam, offset, text)
+
+
+def _notice(reply: Reply, sqlstate: str, text: str) -> None:
+    if reply.notices is None:
+        reply.notices = []
+    reply.notices.append((sqlstate, text))
 
 
 def _read_blob_chunk(r: Reader, reply: Reply) -> None:

@@ -80,12 +80,22 @@ class WarningLog:
     (a flag every row of an executemany repeats is listed once), and how
     many of them were raised already."""
 
-    __slots__ = ("warnings", "_flags", "_raised")
+    __slots__ = ("warnings", "_flags", "_raised", "_notices")
 
     def __init__(self) -> None:
         self.warnings: list[Warning] = []
         self._flags = 0
         self._raised = 0
+        self._notices: set[tuple[str, str]] = set()
+
+    def note_reply(self, reply, opened: bool = False) -> None:
+        """A reply's flags and the warnings its SQ_ERRs carried."""
+        if reply.warnings:
+            self.note(reply.warnings, opened)
+        for sqlstate, text in reply.notices or ():
+            if (sqlstate, text) not in self._notices:
+                self._notices.add((sqlstate, text))
+                self.warnings.append(Warning(f"[{sqlstate}] {text}", sqlstate=sqlstate))
 
     def note(self, bits: int, opened: bool = False) -> None:
         """Add the Warnings of new flags; ``opened``: the flags answered a

@@ -39,6 +39,9 @@ def raise_for(reply: Reply) -> None:
     """Turn an SQ_ERR in a finished reply into the right PEP 249 exception."""
     err = reply.error
     if err is not None:
+        if err.sqlstate:     # a routine's error: its own SQLSTATE and text
+            raise server_error(err.sqlcode, err.isam, f"{err.message} (SQLSTATE "
+                               f"{err.sqlstate})", err.offset)
         raise server_error(err.sqlcode, err.isam, message_for(err.sqlcode),
                            err.offset, err.message)
     if reply.decode_error is not None:
