@@ -20,7 +20,7 @@ import pytest
 import informix_stream as ifx
 from both_drivers import AsyncDriver, SyncDriver
 from faults.emu import DATABASE, PASSWORD, SERVER, USER
-from faults.hostile import HostileServer, eot, is_fetch
+from faults.hostile import HostileServer, eot, is_fetch, is_later_fetch
 from informix_stream.connect_params import resolve
 from informix_stream.emulator import EmulatorServer
 from informix_stream.errors import ProtocolError
@@ -359,4 +359,44 @@ def test_errors_of_other_layouts_raise_and_keep_the_connection(drv, reply, code,
         h.tamper = None
         cur.execute("SELECT count(*) FROM t")                # the stream is still aligned
         assert cur.fetchall() == [(1,)] and not conn.closed
+        conn.close()
+
+
+def _flag_third_tuple(messages, reply):
+    """Set sqlwarn2 in the third tuple of every later fetch's reply (the
+    ones an Arrow fetch reads in bulk)."""
+    if not is_later_fetch(messages) or reply.count(struct.pack("!hh", Tag.TUPLE, 0)) < 3:
+        return None
+    at = -1
+    for _ in range(3):
+        at = reply.index(struct.pack("!hh", Tag.TUPLE, 0), at + 1)
+    return [reply[:at + 2] + struct.pack("!H", 0x02) + reply[at + 4:]]
+
+
+@pytest.mark.parametrize("how,second", [
+    ("tuples", "v VARCHAR(10)"), ("arrow", "v VARCHAR(10)"), ("arrow", "v INTEGER")])
+def test_a_tuples_own_warning_flags_are_listed(how, second):
+    """SQ_TUPLE's second short: a FETCH's sqlwarn flags (JDBC logs them,
+    IfxSqli.receiveTuple).  The Arrow bulk reader (fixed and variable row
+    shapes) leaves such a tuple to the per-row path, which records them;
+    the rows are the same."""
+    if how == "arrow":
+        pytest.importorskip("pyarrow", reason="the arrow extra (numpy, pyarrow) is not installed")
+    drv = SyncDriver()
+    with HostileServer() as h:
+        conn = drv.connect(_HostileTarget(h), autocommit=True, read_timeout=10)
+        conn.cursor().execute(f"CREATE TABLE t (id INTEGER, {second})")
+        value = (lambda i: f"v{i}") if "VARCHAR" in second else (lambda i: i * 7)
+        expected = [(i, value(i)) for i in range(60)]
+        conn.cursor().executemany("INSERT INTO t VALUES (?, ?)", expected)
+        h.tamper = _flag_third_tuple
+        cur = conn.cursor(fetch_buffer_size=256)
+        cur.execute("SELECT id, v FROM t ORDER BY id")
+        if how == "arrow":
+            table = cur.fetch_arrow_table(batch_rows=1000)
+            got = list(zip(table.column("id").to_pylist(), table.column("v").to_pylist()))
+        else:
+            got = cur.fetchall()
+        assert sorted(got) == expected
+        assert [w.sqlstate for w in cur.warnings] == ["01003"]
         conn.close()

@@ -510,7 +510,9 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
                     continue
             if pos + 8 > end:
                 return pos, False
-            size = head(buf, pos)[2]
+            _, warn, size = head(buf, pos)
+            if warn:                             # a FETCH's sqlwarn flags
+                reply.warnings |= warn & 0xFFFF
             if size > max_size:
                 raise ProtocolError(f"SQ_TUPLE declares {size - (size >> 31 << 32)} bytes")
             stop = pos + 8 + size
