@@ -400,3 +400,18 @@ def test_a_tuples_own_warning_flags_are_listed(how, second):
         assert sorted(got) == expected
         assert [w.sqlstate for w in cur.warnings] == ["01003"]
         conn.close()
+
+
+def test_pep249_messages_mirror_the_warnings(server):
+    with _connect(server, "logdb", autocommit=True) as conn:
+        assert [(cls, w.sqlstate) for cls, w in conn.messages] == [
+            (ifx.Warning, "01I01"), (ifx.Warning, "01I04")]
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE pm (id INTEGER)")
+        try:
+            cur.execute("DELETE FROM pm")
+            assert [(cls, w.sqlstate) for cls, w in cur.messages] == [(ifx.Warning, "01I07")]
+            cur.execute("SELECT id FROM pm")
+            assert cur.messages == []
+        finally:
+            cur.execute("DROP TABLE pm")

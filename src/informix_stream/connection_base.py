@@ -123,6 +123,11 @@ class ConnectionBase:
         return open_warnings(self._session.open_flags)
 
     @property
+    def messages(self) -> list[tuple[type, Warning]]:
+        """PEP 249's optional ``messages``: ``warnings`` as (class, value) pairs."""
+        return [(type(w), w) for w in self.warnings]
+
+    @property
     def encoding(self) -> str:
         """The Python codec of the open database's code set: every text
         value, SQL statement, name and message travels in it."""

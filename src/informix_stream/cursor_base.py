@@ -129,22 +129,23 @@ class CursorBase:
                       (time.perf_counter() - start) * 1000, sql)
         self._raise_warnings()
 
-    # -- warnings -------------------------------------------------------------------
     @property
     def warnings(self) -> list[Warning]:
         """The server's warnings on the last execute and its fetches (sqlwarn.py)."""
         return self._warnings.warnings
 
-    def _note_warnings(self, reply: Reply, opened: bool = False) -> None:
-        """Keep a reply's warnings; ``opened``: it answered a database
-        open, so its flags describe it and are ``connection.warnings`` too."""
-        if opened:
+    @property
+    def messages(self) -> list[tuple[type, Warning]]:
+        """PEP 249's optional ``messages``: ``warnings`` as (class, value) pairs."""
+        return [(type(w), w) for w in self._warnings.warnings]
+
+    def _note_warnings(self, reply: Reply | int, opened: bool = False) -> None:
+        """Keep a reply's warnings, or bare flags (a PREPARE's, kept with its statement)."""
+        if isinstance(reply, int):
+            return self._warnings.note(reply)
+        if opened:                           # see WarningLog.note
             self._session.open_flags = reply.warnings
         self._warnings.note_reply(reply, opened)
-
-    def _note_flags(self, bits: int) -> None:
-        """Keep a PREPARE's sqlwarn flags (kept with the statement)."""
-        self._warnings.note(bits)
 
     def _raise_warnings(self) -> None:
         """Execute and executemany raise a new Warning with raise_warnings on."""
@@ -177,7 +178,7 @@ class CursorBase:
         self._stmt_id = prepared.stmt_id
         self._prepared, self._kept, self._begin = prepared, kept, begin
         # the PREPARE's own flags (no WHERE clause), again each time it runs
-        self._note_flags(prepared.warnings)
+        self._note_warnings(prepared.warnings)
         kind = prepared.describe.stmt_type
         if kind == StmtType.SELECT or (kind == StmtType.EXECUTE_PROCEDURE
                                        and prepared.describe.columns):
@@ -307,8 +308,7 @@ class CursorBase:
     def _take(self, reply: Reply) -> None:
         """Make ``reply``'s rows the current batch; at the end, owe the cleanup."""
         rows = reply.rows
-        if reply.warnings or reply.notices:
-            self._note_warnings(reply)
+        self._note_warnings(reply)
         make = self._make_row
         self._batch = rows if make is None else [make(r) for r in rows]
         self._pos = 0

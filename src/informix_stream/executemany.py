@@ -208,7 +208,7 @@ class Plan:
         session = self.session
         prepared = yield from st.prepare(session, self.sql, self.count)
         self.stmt_id = prepared.stmt_id
-        self.cursor._note_flags(prepared.warnings)
+        self.cursor._note_warnings(prepared.warnings)
         self.is_insert = prepared.describe.stmt_type == StmtType.INSERT
         self.mode = self._choose_mode()
         if self.want_put is not False and self.order is None:

@@ -99,7 +99,8 @@ class WarningLog:
 
     def note(self, bits: int, opened: bool = False) -> None:
         """Add the Warnings of new flags; ``opened``: the flags answered a
-        database open -- traits of the database, listed but never raised."""
+        database open -- traits of the database (``connection.warnings``
+        too), listed but never raised."""
         bits &= ~self._flags
         if not bits:
             return
