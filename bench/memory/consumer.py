@@ -71,7 +71,10 @@ def arrow_batches(t: Target, sql: str, params: tuple, n: int) -> Prepared:
     import is not the rows').  A batch is smaller than the check's smallest
     table, so growth is one batch's working set at every size."""
     import numpy  # noqa: F401
-    import pyarrow  # noqa: F401
+    import pyarrow
+    # pyarrow imports pandas, when installed, the first time it converts a
+    # Python list (its pandas shim): ~50 MiB of import, not the rows'
+    pyarrow.array([0])
     conn = t.ours()
     cur = conn.cursor()
 
@@ -276,6 +279,48 @@ def floor(t: Target, sql: str, params: tuple, n: int) -> Prepared:
     return client, run
 
 
+# The LOB consumers read one value of LOB_BYTES_PER_ROW * n bytes (1M "rows":
+# 200 MB), written from a generator before the baseline, as a stream.
+LOB_BYTES_PER_ROW = 200
+_PIECE = 1 << 20
+
+
+def _lob_table(t: Target, n: int, kind: str) -> tuple[Any, str]:
+    """A table holding one value of n * LOB_BYTES_PER_ROW bytes in column
+    ``v`` (BLOB/CLOB: copied by the server from a BYTE/TEXT written from a
+    generator, so no Python process holds the value)."""
+    conn = t.ours()
+    table = f"lob_{n}_{os.getpid()}"
+    simple = {"BLOB": "BYTE", "CLOB": "TEXT"}.get(kind, kind)
+    cur = conn.cursor()
+    cur.execute(f"CREATE TABLE {table} (s {simple}, v {kind})")
+    size = n * LOB_BYTES_PER_ROW
+    pieces = (b"x" * min(_PIECE, size - at) for at in range(0, size, _PIECE))
+    import informix_stream as ifx
+    value = ifx.Text(pieces) if simple == "TEXT" else pieces
+    cur.execute(f"INSERT INTO {table} (s) VALUES (?)", (value,))
+    cur.execute(f"UPDATE {table} SET v = s")
+    conn.commit()
+    return conn, table
+
+
+def _lob_stream(kind: str) -> Callable[[Target, str, tuple, int], Prepared]:
+    def consumer(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+        conn, table = _lob_table(t, n, kind)
+        cur = conn.cursor(lob="stream")
+
+        def run(s: RssSampler) -> None:
+            cur.execute(f"SELECT v FROM {table}")
+            (reader,) = cur.fetchone()
+            got = sum(len(chunk) for chunk in reader)
+            cur.close()
+            assert got == n * LOB_BYTES_PER_ROW, got
+            s.rows = n
+        return _Dropping(conn, table), run
+    consumer.__doc__ = f"One {kind} of n * {LOB_BYTES_PER_ROW} bytes read as a stream."
+    return consumer
+
+
 class _Dropping:
     """Closes the connection after dropping the table the consumer filled."""
 
@@ -301,6 +346,8 @@ CONSUMERS: dict[str, Callable[[Target, str, tuple, int], Prepared]] = {
     "pooled-sync": pooled_sync,
     "async-stream": async_stream,
     "async-fanout": async_fanout,
+    "blob-stream": _lob_stream("BLOB"),
+    "text-stream": _lob_stream("TEXT"),
 }
 
 

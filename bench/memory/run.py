@@ -33,7 +33,7 @@ MIB = 1 << 20
 
 # What the memory table compares; the first three must stay flat.
 BOUNDED = ("stream-iterate", "stream-fetchmany", "async-stream", "executemany",
-           "arrow-batches", "load-sales", "load-sales-arrow")
+           "arrow-batches", "load-sales", "load-sales-arrow", "blob-stream", "text-stream")
 GROWING = ("materialize", "informix-driver")
 LABELS = {
     "stream-iterate": "ours, streaming, iterate",
@@ -45,6 +45,8 @@ LABELS = {
     "arrow-batches": "ours, fetch_arrow_batches(batch_rows=16,384)",
     "materialize": "ours, materialize=True, fetchall",
     "informix-driver": "informix-driver (materializes at execute)",
+    "blob-stream": "ours, one BLOB of 200 bytes x rows, cursor(lob=\"stream\")",
+    "text-stream": "ours, one TEXT of 200 bytes x rows, cursor(lob=\"stream\")",
 }
 STYLE = {   # colour, line and (for the growth plot) marker per consumer
     "stream-iterate": ("tab:blue", "-", "o"),
@@ -56,6 +58,8 @@ STYLE = {   # colour, line and (for the growth plot) marker per consumer
     "arrow-batches": ("tab:olive", "-", "X"),
     "materialize": ("tab:red", "-", "D"),
     "informix-driver": ("tab:purple", "--", "v"),
+    "blob-stream": ("tab:gray", ":", "*"),
+    "text-stream": ("black", ":", "h"),
 }
 FLAT_CAP = 16 * MIB
 # Issue 14's bound for a load of the sales table, from a generator or a

@@ -3,7 +3,7 @@
     python bench/throughput/serve_rate.py --rows 1000000
     python bench/throughput/serve_rate.py --table sales --rows 200000 \
         --columns '*' 'id, amount, sold' 'amount' 'sku, sold, note'
-    python bench/throughput/serve_rate.py --ingest --table sales --rows 200000
+    python bench/throughput/serve_rate.py --ingest --rows 200000 [--table sales] [--path put]
 
 1. End to end: the raw-bytes floor client (decodes nothing but message
    framing) drains the table from an emulator in another process, through a
@@ -19,8 +19,15 @@ have to stay well above any client's rows/s.
 DECIMAL(12,2), DATETIME YEAR TO SECOND, DATE, VARCHAR(64) with 10% NULLs)
 with ``--columns`` measures projections end to end, one figure per column
 list.  ``--ingest`` measures loading instead (issue 14): the raw-bytes client
-sends pipelined SQ_ID/SQ_BIND/SQ_EXECUTE requests it encoded before the
-clock starts, in bursts, and reads the replies; rows/s of the whole load.
+sends requests it encoded before the clock starts, in bursts, and reads the
+replies; rows/s of the whole load, on both paths a client can take:
+
+* bind: pipelined ``SQ_ID/SQ_BIND/SQ_EXECUTE`` requests, one row each;
+* put: ``SQ_BEGIN``, then insert-cursor requests ``SQ_ID/SQ_CURNAME/SQ_OPEN``
+  + ``SQ_PUT`` blocks of row images (at most 32 KB a request, as this
+  driver sends them), then ``SQ_CMMTWORK``.
+
+Every load is checked: the table holds exactly the rows sent.
 """
 
 from __future__ import annotations
@@ -43,6 +50,8 @@ from decimal import Decimal  # noqa: E402
 
 from informix_stream import codecs  # noqa: E402
 from informix_stream.codec.params import encode_param  # noqa: E402
+from informix_stream.codec.rowencode import make_row_encoder  # noqa: E402
+from informix_stream.codec.typeinfo import parse_type  # noqa: E402
 from informix_stream.core import requests as rq  # noqa: E402
 from informix_stream.messages import Reply, parse_reply  # noqa: E402
 from informix_stream.emulator.engine import Engine  # noqa: E402
@@ -129,37 +138,86 @@ def serve(args) -> None:
         client.close()
 
 
-def _requests(stmt_id: int, data, burst: int) -> list[tuple[bytes, int]]:
-    """The load as bursts of whole requests: (bytes, requests in it)."""
+def _bind_requests(stmt_id: int, data, burst: int) -> list[tuple[bytes, list[int]]]:
+    """The load as bursts of whole BIND+EXECUTE requests: (bytes, the row
+    count each request's SQ_DONE must report)."""
     head = rq.statement_id(stmt_id)
     tail = rq.EXECUTE + b"\x00\x0c"
-    out, part, count = [], [], 0
+    out, part = [], []
     for row in data:
         part.append(head + rq.bind([encode_param(v) for v in row]) + tail)
-        count += 1
-        if count == burst:
-            out.append((b"".join(part), count))
-            part, count = [], 0
+        if len(part) == burst:
+            out.append((b"".join(part), [1] * len(part)))
+            part = []
     if part:
-        out.append((b"".join(part), count))
+        out.append((b"".join(part), [1] * len(part)))
     return out
 
 
-def _send_load(sock: socket.socket, bursts: list[tuple[bytes, int]]) -> None:
-    """Send each burst, then read one reply per request; any error stops."""
+PUT_BLOCK = 32 * 1024
+_PUT_HEAD = struct.Struct("!hih")
+
+
+def _put_requests(stmt_id: int, ddl: str, data, burst: int) -> list[tuple[bytes, list[int]]]:
+    """The load as bursts of insert-cursor requests inside one transaction
+    (each request re-opens the cursor, as this driver's requests do; rows of
+    one image length share an SQ_PUT)."""
+    encode = make_row_encoder([parse_type(c.split(" ", 1)[1]) for c in _column_texts(ddl)])
+    head = (rq.statement_id(stmt_id) + Writer().short(Tag.CURNAME).short_string(b"c")
+            .short(Tag.OPEN).getvalue())
+    images = [encode(row) for row in data]
+    requests: list[tuple[bytes, int]] = [(Writer().short(Tag.BEGIN).getvalue(), 0)]
+    i = 0
+    while i < len(images):
+        parts, size, start = [head], 0, i
+        while i < len(images) and size < PUT_BLOCK:
+            width, j = len(images[i]), i
+            while j < len(images) and len(images[j]) == width and size < PUT_BLOCK:
+                size += width + (width & 1)
+                j += 1
+            pad = b"\x00" if width & 1 else b""
+            parts += [_PUT_HEAD.pack(Tag.PUT, width, j - i), pad.join(images[i:j]) + pad]
+            i = j
+        requests.append((b"".join(parts), i - start))
+    requests.append((rq.COMMIT, 0))
+    return [(b"".join(r + b"\x00\x0c" for r, _ in requests[k:k + burst]),
+             [c for _, c in requests[k:k + burst]])
+            for k in range(0, len(requests), burst)]
+
+
+def _column_texts(ddl: str) -> list[str]:
+    """'name TYPE' of each column of a benchmark table's CREATE TABLE."""
+    body = ddl[ddl.index("(") + 1:ddl.rindex(")")]
+    cols, depth, cur = [], 0, ""
+    for ch in body:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            cols.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    cols.append(cur.strip())
+    return [c.replace(" NOT NULL", "") for c in cols]
+
+
+def _send_load(sock: socket.socket, bursts: list[tuple[bytes, list[int]]]) -> None:
+    """Send each burst, then read one reply per request, each with the row
+    count it must report (0: any); any error stops."""
     buf, pos = b"", 0
-    for data, count in bursts:
+    for data, counts in bursts:
         sock.sendall(data)
-        while count:
+        k = 0
+        while k < len(counts):
             reply = Reply()
             try:
                 end, done = parse_reply(buf, pos, reply)
             except Exception:  # noqa: BLE001 - incomplete until the reply is whole
                 done = False
             if done:
-                if reply.error is not None or reply.rowcount != 1:
-                    raise RuntimeError(f"insert failed: {reply.error} ({reply.rowcount} rows)")
-                pos, count = end, count - 1
+                if reply.error is not None or (counts[k] and reply.done_rows != counts[k]):
+                    raise RuntimeError(f"insert failed: {reply.error} "
+                                       f"({reply.done_rows} rows for {counts[k]})")
+                pos, k = end, k + 1
                 continue
             chunk = sock.recv(1 << 20)
             if not chunk:
@@ -168,8 +226,19 @@ def _send_load(sock: socket.socket, bursts: list[tuple[bytes, int]]) -> None:
 
 
 def ingest(args) -> None:
-    ddl, make = TABLES[args.table]
-    width = 6 if args.table == "sales" else 5
+    for table in args.table or sorted(TABLES):
+        for path in args.path:
+            rates = _ingest_rates(table, path, args)
+            print(f"ingest {table} via {path}: {args.rows:,} rows: median "
+                  f"{statistics.median(rates):,.0f} rows/s (min {min(rates):,.0f}, "
+                  f"max {max(rates):,.0f}) over {args.repeat} runs", flush=True)
+
+
+def _ingest_rates(table: str, path: str, args) -> list[float]:
+    """Rows/s of each repeat of loading ``table`` through ``path``, each
+    into a new table of one emulator."""
+    ddl, make = TABLES[table]
+    width = 6 if table == "sales" else 5
     data = list(make(args.rows))
     with emulator_process() as (host, port):
         client = RawClient(host, port)
@@ -183,16 +252,25 @@ def ingest(args) -> None:
             _, _, tail = client._request(Writer().short(Tag.PREPARE).short(0).int(len(sql))
                                          .padded(sql).short(Tag.NDESCRIBE).short(Tag.WANTDONE))
             stmt_id = struct.unpack_from("!h", tail, 4)[0]
-            bursts = _requests(stmt_id, data, args.burst)
+            if path == "put":
+                bursts = _put_requests(stmt_id, ddl.format(name), data,
+                                       max(1, args.burst // 100))
+            else:
+                bursts = _bind_requests(stmt_id, data, args.burst)
             t0 = time.perf_counter()
             _send_load(client.sock, bursts)
             rates.append(args.rows / (time.perf_counter() - t0))
-            count = f"SELECT COUNT(*) FROM {name}"
-            assert client.drain(count) == 1
+            client._request(Writer().short(Tag.ID).short(stmt_id).short(Tag.RELEASE))
+            _check_count(client, name, args.rows)
         client.close()
-    print(f"ingest {args.table}: {args.rows:,} rows in bursts of {args.burst}: median "
-          f"{statistics.median(rates):,.0f} rows/s (min {min(rates):,.0f}, "
-          f"max {max(rates):,.0f}) over {args.repeat} runs")
+    return rates
+
+
+def _check_count(client: RawClient, name: str, expected: int) -> None:
+    """The load landed whole: the table holds exactly ``expected`` rows."""
+    got = client.drain(f"SELECT id FROM {name}")
+    if got != expected:
+        raise RuntimeError(f"{name} holds {got} rows, {expected} were loaded")
 
 
 def main() -> None:
@@ -200,17 +278,22 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--buffer", type=int, default=64 * 1024)
-    ap.add_argument("--table", choices=sorted(TABLES),
-                    help="serve (or --ingest) this table instead of the default run")
+    ap.add_argument("--table", choices=sorted(TABLES), action="append",
+                    help="serve (or --ingest) this table instead of the default run; "
+                         "--ingest takes it more than once (default: every table)")
     ap.add_argument("--columns", nargs="*", default=["*"],
                     help="column lists to serve with --table, e.g. '*' 'id, amount'")
     ap.add_argument("--ingest", action="store_true", help="measure loading, not serving")
-    ap.add_argument("--burst", type=int, default=1000, help="--ingest: requests per send")
+    ap.add_argument("--burst", type=int, default=1000,
+                    help="--ingest: bind requests per send (put: a 100th of it)")
+    ap.add_argument("--path", choices=("bind", "put"), nargs="+", default=["bind", "put"],
+                    help="--ingest: the load paths to measure")
     args = ap.parse_args()
     if args.ingest:
         ingest(args)
         return
     if args.table:
+        args.table = args.table[0]
         serve(args)
         return
     with emulator_process() as (host, port):

@@ -74,12 +74,13 @@ class AsyncConnection(ConnectionBase):
 
     def cursor(self, *, materialize: bool = False, scrollable: bool = False,
                fetch_buffer_size: int | None = None, read_ahead: bool = True,
-               row_factory: Callable | None = None, hold: bool = False):
+               row_factory: Callable | None = None, hold: bool = False,
+               lob: str = "value"):
         from .async_cursors import async_cursor_class
         size = self._cursor_args(fetch_buffer_size)
         cls = async_cursor_class(materialize, scrollable)
         return cls(self, fetch_buffer_size=size, read_ahead=read_ahead,
-                   row_factory=row_factory, hold=hold)
+                   row_factory=row_factory, hold=hold, lob=lob)
 
     async def execute(self, operation: str, parameters=None):
         cur = self.cursor()

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 from . import executemany as em
+from . import lobstream
 from .arrow import AsyncArrowCursorMixin, ingest
 from .cursor_base import CursorBase, MaterializingKind, ScrollableKind, callproc_sql
 from .errors import NotSupportedError, ProgrammingError
@@ -20,6 +21,8 @@ from .errors import NotSupportedError, ProgrammingError
 class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
     """The default asyncio cursor: streams one fetch buffer at a time (as
     tuples, or as Arrow record batches through the mixin)."""
+
+    _lob_stream_class = lobstream.AsyncLobStream
 
     async def execute(self, operation: str, parameters: Sequence[Any] | None = None, *,
                       timeout: float | None = None,
@@ -178,6 +181,7 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
         finally:
             self._closed = True
             self._batch = []
+            self._end_lob_streams("its cursor was closed")
             self._finalizer.detach()
 
     async def __aenter__(self) -> AsyncCursor:

@@ -88,13 +88,14 @@ class Connection(ConnectionBase):
 
     def cursor(self, *, materialize: bool = False, scrollable: bool = False,
                fetch_buffer_size: int | None = None, read_ahead: bool = True,
-               row_factory: Callable | None = None, hold: bool = False):
+               row_factory: Callable | None = None, hold: bool = False,
+               lob: str = "value"):
         """A streaming cursor by default; see ``informix_stream.cursors``."""
         from .cursors import cursor_class
         size = self._cursor_args(fetch_buffer_size)
         cls = cursor_class(materialize, scrollable)
         return cls(self, fetch_buffer_size=size, read_ahead=read_ahead,
-                   row_factory=row_factory, hold=hold)
+                   row_factory=row_factory, hold=hold, lob=lob)
 
     def execute(self, operation: str, parameters=None):
         """Shortcut: a new cursor, executed (psycopg 3's ``Connection.execute``)."""

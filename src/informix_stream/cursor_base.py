@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from . import codecs, lobs, smartlobs
+from . import codecs, lobs, lobstream, smartlobs
 from .core import requests as rq
 from .core import statement as st
 from .core.dblocale import settle_locale
@@ -69,8 +69,12 @@ class CursorBase:
     _progress_told = 0
 
     def __init__(self, conn, *, fetch_buffer_size: int, read_ahead: bool = True,
-                 row_factory: Callable | None = None, hold: bool = False) -> None:
+                 row_factory: Callable | None = None, hold: bool = False,
+                 lob: str = "value") -> None:
         self.connection = conn
+        # "value": LOB cells as bytes/str; "stream": as readers (lobstream)
+        self.lob = lobstream.check_mode(lob)
+        self._lob_streams: weakref.WeakSet = weakref.WeakSet()
         self.arraysize = 1
         self.fetch_buffer_size = fetch_buffer_size
         self.read_ahead = read_ahead and not self.scrollable
@@ -299,6 +303,9 @@ class CursorBase:
     def _fetch_lobs_gen(self, reply: Reply):
         """Exchange the batch's BYTE/TEXT descriptors for their values while
         the cursor is open (``lobs`` module docstring)."""
+        if self.lob == "stream":
+            yield from lobstream.resolve_gen(self, reply.rows, self._lobs, self._lob_stream_class)
+            return
         yield from lobs.resolve_gen(self._session, self._stmt_id, reply.rows, self._lobs,
                                     self._session.encoding)
         yield from smartlobs.resolve_gen(self._session, reply.rows, self._lobs,
@@ -498,7 +505,16 @@ class CursorBase:
         callback(self._delivered, self._session.bytes_received - base,
                  time.perf_counter() - start)
 
+    _lob_stream_class: type = lobstream.LobStream
+
+    def _end_lob_streams(self, why: str) -> None:
+        """The result's LOB readers can no longer be read (``lobstream``)."""
+        for stream in list(self._lob_streams):
+            stream.invalidate(why)
+        self._lob_streams.clear()
+
     def _reset(self) -> None:
+        self._end_lob_streams("its cursor ran another statement")
         self._progress = None
         self._progress_told = 0
         self._release()

@@ -176,6 +176,7 @@ class Cursor(ArrowCursorMixin, CursorBase):
         finally:
             self._closed = True
             self._batch = []
+            self._end_lob_streams("its cursor was closed")
             self._finalizer.detach()
 
     def __enter__(self) -> Cursor:

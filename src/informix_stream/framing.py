@@ -83,7 +83,8 @@ class Reader:
         if n < 0 or n > self.limit:
             raise ProtocolError(f"invalid field length {n} (at most {self.limit})")
         start = self._take(n)
-        return bytes(self.buf[start:start + n])
+        with memoryview(self.buf) as view:   # one copy, not slice + bytes()
+            return view[start:start + n].tobytes()
 
     def skip(self, n: int) -> None:
         if n < 0:

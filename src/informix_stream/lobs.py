@@ -18,7 +18,7 @@ reply that is not the value its descriptor declared breaks the connection.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from .codec.lob import LobRef
@@ -33,15 +33,38 @@ LOB_CODES = (TypeCode.BYTE, TypeCode.TEXT, TypeCode.BLOB, TypeCode.CLOB)
 _REPLY_SLACK = 64 * 1024
 
 
+class _Parts:
+    """An SQ_FETCHBLOB reply's chunks in value mode, joined once at the end
+    (appending to a bytearray and copying it into bytes costs two more
+    copies of the value: bench/lobs/read_rate.py)."""
+
+    __slots__ = ("parts", "size")
+
+    def __init__(self, _ref: LobRef | None = None) -> None:
+        self.parts: list[bytes] = []
+        self.size = 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iadd__(self, data: bytes) -> _Parts:
+        self.parts.append(data)
+        self.size += len(data)
+        return self
+
+
 def lob_columns(types: Sequence) -> tuple[int, ...]:
     """Indexes of the BYTE/TEXT columns of a result."""
     return tuple(k for k, t in enumerate(types) if t.code in LOB_CODES)
 
 
 def resolve_gen(session: ClientSession, stmt_id: int, rows: list, columns: tuple[int, ...],
-                encoding: str) -> Generator[Any, None, None]:
+                encoding: str, spool: Callable[[LobRef], Any] | None = None
+                ) -> Generator[Any, None, None]:
     """Replace each LobRef in ``rows`` (in place) by its value: bytes for
-    BYTE, str for TEXT."""
+    BYTE, str for TEXT; or, with ``spool``, by what ``spool(ref)`` made, the
+    object the reply's chunks were appended to (``len`` and ``+=``), so a
+    value is never held whole (``lobstream``)."""
     wanted = []
     for i, row in enumerate(rows):
         for k in columns:
@@ -52,6 +75,7 @@ def resolve_gen(session: ClientSession, stmt_id: int, rows: list, columns: tuple
                     _broken(session, f"a blob descriptor declares {size} bytes")
                 expect = session.send(rq.fetch_blob(stmt_id, ref.descriptor),
                                       blob_limit=size, budget=2 * size + _REPLY_SLACK)
+                expect.reply.blob = (spool or _Parts)(ref)
                 wanted.append((i, k, ref, expect))
     if not wanted:
         return
@@ -71,10 +95,13 @@ def _value(session: ClientSession, ref: LobRef, reply, column: int, encoding: st
     data = reply.blob
     if not reply.blob_ended or len(data) != ref.size:
         _broken(session, f"the server sent {len(data)} bytes of a {ref.size}-byte blob")
+    if not isinstance(data, _Parts):
+        return data             # a spool (stream mode)
+    value = b"".join(data.parts)
     if not ref.text:
-        return bytes(data)
+        return value
     try:
-        return data.decode(encoding)
+        return value.decode(encoding)
     except UnicodeDecodeError as exc:
         raise DataError(f"column {column + 1} (TEXT): the value is not valid "
                         f"{encoding}: {exc}") from None

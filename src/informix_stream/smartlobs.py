@@ -41,6 +41,17 @@ def call_gen(session: ClientSession, signature: str, params: Sequence[Any]
              ) -> Generator[Any, None, list]:
     """Run routine ``signature`` with ``params``; its values as Python objects."""
     blocks = [param_block(v, session.encoding) for v in params]
+    database, handle = yield from handle_gen(session, signature)
+    reply = yield from st.exchange(session, fastpath.ex_fp_routine(database, handle, blocks))
+    if not isinstance(reply.routine, list):
+        _broken(session, "SQ_EXFPROUTINE was answered without SQ_FPROUTINE")
+    return [_python(v) for v in reply.routine]
+
+
+def handle_gen(session: ClientSession, signature: str
+               ) -> Generator[Any, None, tuple[bytes, int]]:
+    """(database, handle) of routine ``signature``: SQ_GETROUTINE once per
+    signature and database, then from the session's cache."""
     cache = session.__dict__.setdefault("fp_handles", {})
     key = (session.database_changes, signature)
     found = cache.get(key)
@@ -50,11 +61,17 @@ def call_gen(session: ClientSession, signature: str, params: Sequence[Any]
         if not isinstance(reply.routine, tuple):
             _broken(session, "SQ_GETROUTINE was answered without a routine handle")
         found = cache[key] = reply.routine
-    database, handle = found
-    reply = yield from st.exchange(session, fastpath.ex_fp_routine(database, handle, blocks))
-    if not isinstance(reply.routine, list):
-        _broken(session, "SQ_EXFPROUTINE was answered without SQ_FPROUTINE")
-    return [_python(v) for v in reply.routine]
+    return found
+
+
+def cached_call(session: ClientSession, signature: str, params: Sequence[Any]) -> bytes | None:
+    """The SQ_EXFPROUTINE body of a call whose handle is cached (None if it
+    is not): cleanup queued with ``session.owe`` without a round trip."""
+    found = session.__dict__.get("fp_handles", {}).get((session.database_changes, signature))
+    if found is None:
+        return None
+    blocks = [param_block(v, session.encoding) for v in params]
+    return fastpath.ex_fp_routine(found[0], found[1], blocks)
 
 
 def _python(v: fastpath.RoutineValue) -> object:

@@ -100,7 +100,8 @@ def test_date_literal_compared_with_date_column_becomes_typed_bind():
 
 def test_insert_adds_omitted_serial_and_wraps_given_one():
     t = tr("insert into t (name) values (?)")
-    assert t.sql == "INSERT INTO t ( name, id ) VALUES ( ?, ifx_serial('t', 6, NULL) )"
+    # catalog names reach SQLite double-quoted (statements.sql_ident)
+    assert t.sql == 'INSERT INTO "t" ( "name", "id" ) VALUES ( ?, ifx_serial(\'t\', 6, NULL) )'
     t = tr("insert into t values (?, ?, ?, ?)")
     assert "ifx_serial('t', 6, ?)" in t.sql
     assert [b.type.code for b in t.binds] == [TypeCode.SERIAL, TypeCode.VARCHAR,
@@ -126,7 +127,7 @@ def test_update_and_delete_without_from():
     assert [b.type.code for b in t.binds] == [TypeCode.DECIMAL, TypeCode.VARCHAR,
                                               TypeCode.SERIAL]
     assert [b.const for b in t.binds] == [None, "x", None]
-    assert tr("delete t where id = 1").sql == "DELETE FROM t where id = 1"
+    assert tr("delete t where id = 1").sql == 'DELETE FROM "t" where id = 1'
 
 
 def test_create_table_parses_types_constraints_and_serial_start():
@@ -231,7 +232,7 @@ def test_insert_binding_every_column_supplies_the_image():
     t = translate("insert into img (w, a, b) values (?, ?, 'lit')", LOOKUP_IMG)
     assert t.image_binds == [1, 2, 0]
     t = translate("insert into img (w, b, a) values (?, ?, 7)", LOOKUP_IMG)
-    assert t.sql == "INSERT INTO img ( w, b, a, _ifx_row ) VALUES ( ?, ?, ?, ? )"
+    assert t.sql == 'INSERT INTO "img" ( "w", "b", "a", _ifx_row ) VALUES ( ?, ?, ?, ? )'
     assert t.image_binds == [2, 1, 0]
     assert translate("insert into img (a) values (?)", LOOKUP_IMG).image_binds is None
     assert tr("insert into t values (?, ?, ?, ?)").image_binds is None

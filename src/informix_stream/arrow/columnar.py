@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..codec.rowdecode_ref import reference_decoder
-from ..codec.scalars import EPOCH_ORDINAL, temporal_exponent
+from ..codec.scalars import _UNIT_SECONDS, EPOCH_ORDINAL, temporal_exponent
 from ..codec.typeinfo import (PACKED_CODES, TU_DAY, TU_SECOND, TU_YEAR, VARCHAR_CODES,
                               ColumnType, TypeCode)
 from ..errors import DataError, ProtocolError
@@ -239,8 +239,10 @@ class _Column:
         if code in (TypeCode.DECIMAL, TypeCode.MONEY) and ctype.scale is not None \
                 and ctype.wire_width <= 10:
             return self._decimal()
-        if code == TypeCode.DATETIME and ctype.start == TU_YEAR:
+        if code == TypeCode.DATETIME and ctype.wire_width <= 10:
             return self._datetime()
+        if code == TypeCode.INTERVAL and not ctype.is_year_month and ctype.wire_width <= 10:
+            return self._interval()
         if code in VARCHAR_CODES or code in (TypeCode.CHAR, TypeCode.NCHAR):
             return self._text()
         if code == TypeCode.BOOLEAN:
@@ -357,37 +359,57 @@ class _Column:
         null = (raw[:, 0] == 0) & (raw[:, 1] == 0)
         clean = (raw[:, 0] == 0x80 | (temporal_exponent(ctype.length) + 64)) & \
             (pairs <= 99).all(axis=1)
-        year = pairs[:, 0] * 100 + pairs[:, 1]
-        fields = {TU_YEAR: year}
-        col = 2
-        for unit in range(TU_YEAR + 2, min(ctype.end, TU_SECOND) + 1, 2):
-            fields[unit] = pairs[:, col]
-            col += 1
+        fields, col = self._fields(pairs)
+        # fields before the qualifier's first read as 2000-01-01 (types.py)
+        year = fields.get(TU_YEAR, np.full(n, 2000, np.int64))
         month = fields.get(TU_YEAR + 2, np.ones(n, np.int64))
         day = fields.get(TU_DAY, np.ones(n, np.int64))
         hour, minute, second = (fields.get(u, np.zeros(n, np.int64)) for u in (6, 8, 10))
-        micro = np.zeros(n, np.int64)
-        if ctype.end > TU_SECOND:
-            nfrac = (ctype.end - TU_SECOND + 1) // 2
-            micro = self._digits(pairs[:, col:col + nfrac]) * 10 ** (6 - 2 * nfrac)
+        micro = self._micro(pairs, col)
         leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
         month_days = np.array([0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31])
         dim = month_days[np.clip(month, 0, 12)] + (leap & (month == 2))
-        clean &= (year >= 1) & (month >= 1) & (month <= 12) & (day >= 1) & (day <= dim)
+        clean &= (year >= 1) & (year <= 9999) & (month >= 1) & (month <= 12) & (day >= 1) \
+            & (day <= dim)
         clean &= (hour < 24) & (minute < 60) & (second < 60)
-        days = _days_from_civil(np, year, month, day)
-        unit = time_unit(ctype)
-        if temporal_kind(ctype) == "date":
-            ticks = days
+        unit, kind = time_unit(ctype), temporal_kind(ctype)
+        if kind == "date":
+            ticks = _days_from_civil(np, year, month, day)
         else:
             per = 1_000_000 // UNIT_TICKS[unit]
             clean &= micro % per == 0
+            days = 0 if kind == "time" else _days_from_civil(np, year, month, day)
             ticks = (days * 86400 + hour * 3600 + minute * 60 + second) * UNIT_TICKS[unit] \
                 + micro // per
+        narrow = kind == "date" or (kind == "time" and unit != "us")   # date32, time32
+        return self._finish_ticks(raw, ticks, null, clean, "<i4" if narrow else "<i8")
+
+    def _fields(self, pairs) -> tuple[dict, int]:
+        """The qualifier's whole fields from digit pairs (the leading one
+        from its (digits + 1) // 2 pairs), and the first fraction pair."""
+        ctype = self.ctype
+        lead = (ctype.leading_digits + 1) // 2
+        fields = {ctype.start: self._digits(pairs[:, :lead])}
+        col = lead
+        for unit in range(ctype.start + 2, min(ctype.end, TU_SECOND) + 1, 2):
+            fields[unit] = pairs[:, col]
+            col += 1
+        return fields, col
+
+    def _micro(self, pairs, col: int):
+        """Microseconds from the fraction's pairs (zero without a fraction)."""
+        if self.ctype.end <= TU_SECOND:
+            return self.np.zeros(len(pairs), self.np.int64)
+        nfrac = (self.ctype.end - TU_SECOND + 1) // 2
+        return self._digits(pairs[:, col:col + nfrac]) * 10 ** (6 - 2 * nfrac)
+
+    def _finish_ticks(self, raw, ticks, null, clean, store: str):
+        """Ticks of the clean cells; the others by the reference (value,
+        NULL, or its DataError)."""
         bad = (~null) & ~clean
         if bad.any():
             from .reference import _plain
-            plain = _plain(ctype)
+            plain = _plain(self.ctype)
             idx, values = self._patch(bad, raw, lambda v: None if v is None else plain(v))
             for i, v in zip(idx, values):
                 if v is None:
@@ -395,8 +417,37 @@ class _Column:
                 else:
                     ticks[i] = v
         ticks[null] = 0
-        store = ticks.astype("<i4") if temporal_kind(ctype) == "date" else ticks.astype("<i8")
-        return self._array(store, null)
+        return self._array(ticks.astype(store), null)
+
+    def _interval(self):
+        """INTERVAL DAY..FRACTION as a duration: the pairs (complemented back
+        when negative) read as fields, each times its seconds."""
+        np, ctype = self.np, self.ctype
+        width = ctype.wire_width
+        raw = np.ascontiguousarray(self.frame.cells(self.k, width))
+        n, k = len(raw), width - 1
+        head = raw[:, 0].astype(np.int64)
+        pairs = raw[:, 1:].astype(np.int64)
+        null = (head == 0) & (raw[:, 1] == 0)
+        negative = (head & 0x80) == 0
+        exp = (np.where(negative, head ^ 0x7F, head) & 0x7F) - 64
+        clean = (exp == temporal_exponent(ctype.length)) & (pairs <= 99).all(axis=1)
+        number = self._digits(np.where(clean[:, None], pairs, 0))
+        number = np.where(negative & (number != 0), 100 ** k - number, number)
+        plain = np.empty_like(pairs)
+        for j in range(k - 1, -1, -1):
+            number, plain[:, j] = np.divmod(number, 100)
+        fields, col = self._fields(plain)
+        secs = np.zeros(n, np.int64)
+        for unit, value in fields.items():
+            secs = secs + value * _UNIT_SECONDS[unit]
+        micro = self._micro(plain, col)
+        ticks_per = UNIT_TICKS[time_unit(ctype)]
+        per = 1_000_000 // ticks_per
+        clean &= (micro % per == 0) & (secs < (2 ** 62) // ticks_per)
+        ticks = secs * ticks_per + micro // per
+        ticks = np.where(negative, -ticks, ticks)
+        return self._finish_ticks(raw, ticks, null, clean, "<i8")
 
     def _text(self):
         np, pa, ctype, frame = self.np, self.pa, self.ctype, self.frame

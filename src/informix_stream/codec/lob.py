@@ -117,6 +117,20 @@ def chunk_messages(data: bytes | bytearray | memoryview, chunk: int) -> Iterator
 BLOB_END = _CHUNK_HEAD.pack(TAG_BLOB, 0)
 
 
+def append_chunks(out: bytearray, data: bytes | bytearray | memoryview, chunk: int) -> None:
+    """``chunk_messages(data, chunk)`` and the terminator appended to ``out``
+    with one copy of ``data`` (the emulator's SQ_FETCHBLOB reply)."""
+    view = memoryview(data)
+    head = _CHUNK_HEAD.pack
+    for at in range(0, len(view), chunk):
+        part = view[at:at + chunk]
+        out += head(TAG_BLOB, len(part))
+        out += part
+        if len(part) & 1:
+            out.append(0)
+    out += BLOB_END
+
+
 # --------------------------------------------------------------------------
 # Parameters (driver side): a BYTE/TEXT value is bound as a descriptor in
 # SQ_BIND; its contents follow in SQ_BBIND (JDBC IfxSqli.sendBind/sendBlob).

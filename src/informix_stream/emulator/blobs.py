@@ -145,9 +145,7 @@ def read(conn: sqlite3.Connection, desc: bytes) -> bytes:
 def write_chunks(w: Writer, data: bytes) -> None:
     """SQ_BLOB chunks then the zero-length one: the reply to SQ_FETCHBLOB
     (informix-driver ``_fetch_blob`` reads exactly this)."""
-    for message in lob.chunk_messages(data, lob.SERVE_CHUNK):
-        w.raw(message)
-    w.raw(lob.BLOB_END)
+    lob.append_chunks(w.parts, data, lob.SERVE_CHUNK)
 
 
 def check_scroll(columns: Sequence) -> None:

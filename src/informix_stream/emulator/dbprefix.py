@@ -12,7 +12,7 @@ wrong rows under a right-looking answer.
 from __future__ import annotations
 
 from .statements import NOT_SUPPORTED, SqlError
-from .tokens import Token
+from .tokens import Token, ident
 
 __all__ = ["resolve_database_prefixes"]
 
@@ -55,9 +55,9 @@ def _prefix_span(tokens: list[Token], i: int) -> int | None:
 
 
 def _check_prefix(tokens: list[Token], i: int, span: int, database: str) -> None:
-    name = tokens[i].raw.strip("'\"").lower() if tokens[i].kind == "str" else tokens[i].raw.lower()
+    name = tokens[i].raw.strip("'\"").lower() if tokens[i].kind == "str" else ident(tokens[i])
     if span == 4:
-        server = tokens[i + 2].raw.lower()
+        server = ident(tokens[i + 2])
         raise SqlError(NOT_SUPPORTED, message=f"a table of database {name}@{server}: naming a "
                                               "server in a table name is not supported by "
                                               "the emulator")

@@ -21,7 +21,7 @@ from .statements import (IMAGE_COLUMN, NOT_SUPPORTED, Bind, ColumnDef, SqlError,
                          TableDef, Translation, exact_decimal)
 from .dbprefix import resolve_database_prefixes
 from .outer_joins import has_informix_outer, rewrite_outer
-from .tokens import COLLECTIONS, Token, quote, tokenize
+from .tokens import COLLECTIONS, Token, ident, quote, tokenize
 from .translate_ddl import DdlRules
 from .translate_expr import ExprRules
 from .translate_with import CteRules
@@ -46,13 +46,14 @@ _ARITH_TEXT = frozenset({"+", "-", "*", "/", "||"})
 
 def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
               functions: Mapping[str, ColumnType] | None = None, *,
-              database: str = "") -> Translation:
+              database: str = "", delimident: bool = False) -> Translation:
     """Translate one Informix statement; ``lookup`` resolves table names,
     ``sequences`` holds the database's sequence names and ``functions`` the
     result type of each SPL function (upper-case name) for DESCRIBE.
     ``database`` is the session's current database: a ``database:`` prefix
-    naming it is dropped, one naming any other is refused (dbprefix)."""
-    tokens = resolve_database_prefixes(tokenize(sql), database)
+    naming it is dropped, one naming any other is refused (dbprefix).
+    ``delimident``: the session's DELIMIDENT, under which "x" is an identifier."""
+    tokens = resolve_database_prefixes(tokenize(sql, delimident), database)
     if not tokens:
         raise SqlError(-201, message="empty statement")
     if any(t.kind == "word" and t.text == IMAGE_COLUMN.upper() for t in tokens):
@@ -142,11 +143,12 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
         return end
 
     def table(self, name: str) -> TableDef:
-        tdef = self.lookup(name.lower())
-        if tdef is None and name.lower() in self.sequences:
-            raise SqlError(-8317, 0, name.lower(), "a sequence cannot appear in the FROM clause")
+        # name: already folded (tokens.ident); a delimited name keeps its case
+        tdef = self.lookup(name)
+        if tdef is None and name in self.sequences:
+            raise SqlError(-8317, 0, name, "a sequence cannot appear in the FROM clause")
         if tdef is None:
-            raise SqlError(-206, -111, name.lower(), f"table {name.lower()} not found")
+            raise SqlError(-206, -111, name, f"table {name} not found")
         return tdef
 
     def table_name(self, i: int) -> tuple[str, int]:
@@ -157,7 +159,7 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
             i += 2
         if i >= len(self.toks) or self.toks[i].kind != "word":
             raise SqlError(-201, message="table name expected")
-        return self.toks[i].raw.lower(), i + 1
+        return ident(self.toks[i]), i + 1
 
     # -- dispatch ----------------------------------------------------------
     def run(self) -> Translation:
@@ -231,7 +233,7 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
                     i += step
                     continue
                 if self.text(i - 1) == "." and t.text in _SQLITE_RESERVED:
-                    out.append(f'"{t.raw.lower()}"')    # d.default, r.primary (catalog)
+                    out.append(f'"{ident(t)}"')    # d.default, r.primary (catalog)
                     i += 1
                     continue
                 out.append(t.raw)
@@ -259,14 +261,14 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
     def sequence_operator(self, i: int) -> bool:
         """Is ``seq.NEXTVAL``/``seq.CURRVAL`` at i (seq one of the database's)?"""
         return self.text(i + 1) == "." and self.word(i + 2) in ("NEXTVAL", "CURRVAL") \
-            and self.toks[i].raw.lower() in self.sequences
+            and ident(self.toks[i]) in self.sequences
 
     def sequence_call(self, i: int) -> str:
         """The SQLite call for the sequence operator at i.  Informix gives
         every NEXTVAL of one sequence in a statement the same value; the
         emulator's function would step it each time, so a second one is
         refused rather than answered differently."""
-        name, op = self.toks[i].raw.lower(), self.word(i + 2)
+        name, op = ident(self.toks[i]), self.word(i + 2)
         if op == "NEXTVAL":
             if name in self.nextvals:
                 raise SqlError(NOT_SUPPORTED, message=f"{name}.NEXTVAL twice in one statement "
@@ -277,7 +279,7 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
     def storage_ref(self, i: int) -> str:
         """For a TEMP table named at i in a FROM list: its storage table,
         aliased to its Informix name unless the statement gives an alias."""
-        tdef = self.lookup(self.toks[i].raw.lower())
+        tdef = self.lookup(ident(self.toks[i]))
         if tdef is None or not tdef.storage:
             return ""
         nxt = self.word(i + 1)
@@ -406,9 +408,9 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
         close = self.close_paren(i, end)
         j = i + 2 if self.word(i + 1) in ("DISTINCT", "UNIQUE", "ALL") else i + 1
         if close - j == 1 and self.toks[j].kind == "word":
-            return self.column_type(None, self.toks[j].raw.lower())
+            return self.column_type(None, ident(self.toks[j]))
         if close - j == 3 and self.text(j + 1) == ".":
-            return self.column_type(self.toks[j].raw.lower(), self.toks[j + 2].raw.lower())
+            return self.column_type(ident(self.toks[j]), ident(self.toks[j + 2]))
         return None
 
     def argument_type(self, i: int, end: int) -> ColumnType | None:
@@ -434,7 +436,7 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
         column = "unnamed_col_1"
         if alias is not None and self.text(j) == "(":
             after = self.close_paren(j, end)
-            column, j = self.toks[j + 1].raw.lower(), after + 1
+            column, j = ident(self.toks[j + 1]), after + 1
         rows = [f'SELECT {v} AS "{column}"' for v in values] or \
             [f'SELECT NULL AS "{column}" WHERE 0']
         union = " UNION " if kind == "SET" else " UNION ALL "
@@ -468,11 +470,11 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
     def colref_type_before(self, j: int) -> ColumnType | None:
         if j < 0 or self.toks[j].kind != "word":
             return None
-        qual = self.toks[j - 2].raw.lower() if j >= 2 and self.text(j - 1) == "." else None
+        qual = ident(self.toks[j - 2]) if j >= 2 and self.text(j - 1) == "." else None
         # Only a whole operand: in ``price / n = ?`` the value meets price / n, not n.
         if self.text(j - 3 if qual else j - 1) in _ARITH_TEXT:
             return None
-        return self.column_type(qual, self.toks[j].raw.lower())
+        return self.column_type(qual, ident(self.toks[j]))
 
     def colref_type_after(self, j: int) -> ColumnType | None:
         if j >= len(self.toks) or self.toks[j].kind != "word":
@@ -480,11 +482,11 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
         if self.text(j + 1) == ".":
             if self.text(j + 3) in _ARITH_TEXT or self.text(j + 3) == "::":
                 return None
-            return self.column_type(self.toks[j].raw.lower(),
-                                    self.toks[j + 2].raw.lower() if j + 2 < len(self.toks) else "")
+            return self.column_type(ident(self.toks[j]),
+                                    ident(self.toks[j + 2]) if j + 2 < len(self.toks) else "")
         if self.text(j + 1) in _ARITH_TEXT or self.text(j + 1) == "::":
             return None
-        return self.column_type(None, self.toks[j].raw.lower())
+        return self.column_type(None, ident(self.toks[j]))
 
     def column_type(self, qual: str | None, name: str) -> ColumnType | None:
         for alias, tdef in self.scope:

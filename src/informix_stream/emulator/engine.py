@@ -152,6 +152,9 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         self._main_sources: list[RowSource] = []
         self._savepoints: dict[str, bool] = {}    # name -> declared UNIQUE
         self._temps = TempTables(session_id)
+        # The login's DELIMIDENT (set by the protocol session): "x" is then
+        # an identifier, so it is part of every translation's cache key.
+        self.delimident = False
         self._currvals: dict[str, int] = {}     # sequence -> this session's last NEXTVAL
         self.last_serial = 0
         self.last_serial8 = 0
@@ -272,7 +275,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         """
         db = self._db
         self._spl_sync()
-        key = (sql, db.generation)
+        key = (sql, db.generation, self.delimident)
         if self._temps.tables:      # this session's names resolve differently
             key += (self._id, self._temps.version)
         cached = db.prepared.get(key)
@@ -288,7 +291,8 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         if routine is not None:
             return routine
         t = translate(sql, self._temps.lookup(self._db.tables), self._db.sequences.states,
-                      self.spl_function_types(), database=self._db.name)
+                      self.spl_function_types(), database=self._db.name,
+                      delimident=self.delimident)
         if t.sql:
             self._validate(t)
         binds = []
@@ -381,13 +385,21 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         return isinstance(stmt, Prepared) and stmt.kind is StatementKind.INSERT \
             and stmt.image is not None
 
-    def execute_many(self, stmt: Prepared, rows: Iterable[Sequence[object]]) -> ExecResult:
-        """Run one DML statement for many parameter rows as a single unit."""
+    def stored_values(self, stmt: Prepared, params: Sequence[object]) -> list[object]:
+        """What SQLite is given for one row of ``stmt``: the bound values in
+        stored form, and the row image when the table keeps one."""
+        return self._values(stmt, params)
+
+    def execute_many(self, stmt: Prepared, rows: Iterable[Sequence[object]], *,
+                     stored: bool = False) -> ExecResult:
+        """Run one DML statement for many parameter rows as a single unit
+        (``stored``: the rows are already ``stored_values``)."""
         total = 0
         self.last_serial = self.last_serial8 = 0
         with self._atomic(stmt.kind):
             cur = self._conn.cursor()
-            cur.executemany(stmt.translation.sql, (self._values(stmt, r) for r in rows))
+            cur.executemany(stmt.translation.sql,
+                            rows if stored else (self._values(stmt, r) for r in rows))
             total = cur.rowcount
         self.last_rowcount = total
         return ExecResult(total, self.last_serial, self.last_serial8)

@@ -22,17 +22,23 @@ What a real server does, and where it was learned (docs/protocol.md,
 
 Rows go to the engine as one SQLite batch per block (Session.execute_many,
 undone as a whole on failure); only a failing block is replayed row by row
-to find how many rows precede the failing one.
+to find how many rows precede the failing one.  A row whose cells are
+canonical goes from its bytes to its stored values and image without Python
+values (put_rows.py); any other row takes the reference path (row decoder,
+column writers, image encoder), which alone decides conversions and errors.
 """
 
 from __future__ import annotations
 
+import functools
+
 from ..codec.rowdecode import make_row_decoder
 from ..errors import Error
 from ..messages import Put
+from . import put_rows
 from .logmode import Logging
 from .statements import ResultColumn, SqlError, StatementKind
-from .tokens import tokenize
+from .tokens import ident, tokenize
 
 
 class PutFailed(SqlError):
@@ -50,9 +56,11 @@ class InsertCursor:
     hold = False
     rows = ()       # not a fetch cursor: NFETCH on it is -400
 
-    def __init__(self, columns: list[ResultColumn], encoding: str) -> None:
+    def __init__(self, columns: list[ResultColumn], encoding: str,
+                 fast: put_rows.RowConverter | None = None) -> None:
         self.decode = make_row_decoder([c.type for c in columns], encoding)
         self.width = len(columns)
+        self.fast = fast
 
     def close(self) -> None:
         """Nothing is buffered server-side, so there is nothing to flush."""
@@ -63,7 +71,7 @@ def put_columns(db, prepared) -> list[ResultColumn] | None:
     every value is a bare marker; None for every other statement."""
     if getattr(prepared, "kind", None) is not StatementKind.INSERT or not prepared.param_count:
         return None
-    toks = tokenize(prepared.sql)
+    toks = tokenize(prepared.sql, getattr(db, "delimident", False))
     words = [t.text if t.kind == "word" else t.kind if t.kind == "param" else t.text
              for t in toks]
     if len(words) < 6 or words[0] != "INSERT" or words[1] != "INTO" or "VALUES" not in words:
@@ -80,7 +88,7 @@ def put_columns(db, prepared) -> list[ResultColumn] | None:
     head = toks[2:at]
     if any(t.text == "(" for t in head):
         opened = next(i for i, t in enumerate(head) if t.text == "(")
-        names = [t.raw.lower() for t in head[opened + 1:-1] if t.text != ","]
+        names = [ident(t) for t in head[opened + 1:-1] if t.text != ","]
     else:
         names = [c.name for c in tdef.columns]
     if len(names) != markers:
@@ -104,32 +112,113 @@ def open_insert(session, st) -> None:
     db.check_current(st.prepared)
     if st.cursor is not None:
         st.cursor.close()
-    st.cursor = InsertCursor(st.columns, session.encoding)
+    st.cursor = InsertCursor(st.columns, session.encoding,
+                             _fast_converter(db, st.prepared, st.columns, session.encoding))
 
 
-def put(session, msg: Put, w) -> None:
-    """SQ_PUT: insert the block's rows; SQ_DONE with their count, or
-    SQ_PUTERR (raised as PutFailed) with the count before the failing row."""
+def _fast_converter(db, prepared, columns: list[ResultColumn], encoding: str
+                    ) -> put_rows.RowConverter | None:
+    """put_rows' converter when a PUT row is exactly a stored row image: the
+    statement binds every column of the table in the table's order, the
+    table keeps images made by its image maker, in the code set the rows
+    arrive in.  None otherwise (every row then takes the reference path)."""
+    tdef = db.table_def(prepared.table) if prepared.table else None
+    database = db.database
+    if (tdef is None or not prepared.direct or prepared.image is None
+            or prepared.translation.image_binds != list(range(len(tdef.columns)))
+            or prepared.image is not database.images.get(prepared.table)
+            or [c.name for c in columns] != [c.name for c in tdef.columns]
+            or encoding != database.codec):
+        return None
+    return _converter(tuple(c.type for c in tdef.columns), encoding)
+
+
+@functools.lru_cache(maxsize=64)
+def _converter(types: tuple, codec: str) -> put_rows.RowConverter | None:
+    return put_rows.row_converter(types, codec)
+
+
+def put_run(session, puts: list[Put], w) -> None:
+    """Consecutive SQ_PUT messages of one request: one SQLite batch when
+    every block converts and the batch goes in whole (each block still gets
+    its own SQ_DONE); otherwise, the batch undone, block by block exactly as
+    if each came alone (the first failing one ends the request)."""
+    if len(puts) > 1:
+        st, cursor, db = _open_cursor(session)
+        counts: list[int] = []
+
+        def rows():
+            # converted block by block as SQLite takes them (the rows of a
+            # block stay in the CPU's caches); any refusal undoes the batch
+            for msg in puts:
+                block, failed = _stored_rows(db, st.prepared, cursor, msg.rows)
+                if failed is not None:
+                    raise _Fallback
+                counts.append(len(block))
+                yield from block
+        try:
+            db.execute_many(st.prepared, rows(), stored=True)
+        except (SqlError, _Fallback):
+            pass
+        else:
+            for count in counts:
+                session.put_done(w, count)
+            return
+    for msg in puts:
+        put(session, msg, w)
+
+
+class _Fallback(Exception):
+    """A block of a run does not go in whole: the run goes block by block."""
+
+
+def _open_cursor(session) -> tuple:
+    """(statement, its open insert cursor, database session)."""
     st = session._need_current()
     cursor = st.cursor
     if not isinstance(cursor, InsertCursor):
         # IBM Informix Error Messages: -404 "The cursor or statement is not
         # available."
         raise SqlError(-404, message="the insert cursor is not open")
-    rows = [_decode(cursor, image) for image in msg.rows]
-    db = session._need_db()
+    return st, cursor, session._need_db()
+
+
+def put(session, msg: Put, w) -> None:
+    """SQ_PUT: insert the block's rows; SQ_DONE with their count, or
+    SQ_PUTERR (raised as PutFailed) with the count before the failing row."""
+    st, cursor, db = _open_cursor(session)
+    rows, failed = _stored_rows(db, st.prepared, cursor, msg.rows)
     try:
-        db.execute_many(st.prepared, rows)
+        db.execute_many(st.prepared, rows, stored=True)
     except SqlError:
         # The block was undone as a whole: insert row by row up to the
         # failure (a transient failure -- lock, interrupt -- may not recur:
         # then every row went in this time).
         for done, row in enumerate(rows):
             try:
-                db.execute(st.prepared, row)
+                db.execute_many(st.prepared, [row], stored=True)
             except SqlError as err:
                 raise PutFailed(done, err) from None
+    if failed is not None:
+        raise PutFailed(len(rows), failed)
     session.put_done(w, len(rows))
+
+
+def _stored_rows(db, prepared, cursor: InsertCursor, images: list
+                 ) -> tuple[list[list], SqlError | None]:
+    """The block's rows as stored values, up to the first row whose value
+    a column refuses (that row's error is returned with them).  Every image
+    is decoded first, so one that does not match the columns fails the whole
+    block (-1260) before anything is inserted."""
+    fast = cursor.fast
+    rows: list = [fast(image) for image in images] if fast is not None else [None] * len(images)
+    slow = {k: _decode(cursor, images[k]) for k, row in enumerate(rows) if row is None}
+    for k, values in slow.items():
+        try:
+            rows[k] = db.stored_values(prepared, values)
+        except SqlError as err:
+            return rows[:k], err
+    return rows, None
 
 
 def _decode(cursor: InsertCursor, image: bytes) -> list:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .statements import NOT_SUPPORTED, SqlError, TableDef
-from .tokens import Token
+from .tokens import Token, ident
 
 Lookup = Callable[[str], "TableDef | None"]
 
@@ -160,14 +160,14 @@ def _item_names(toks: list[Token], span: tuple[int, int],
     words = [t for t in toks[a:b] if t.kind == "word" and t.text != "AS"]
     if not words or toks[a].text == "(":
         raise _refuse("a derived table beside OUTER")
-    table = words[0].raw.lower()
+    table = ident(words[0])
     for j in range(a, b - 1):                 # owner.table / db:table
         if toks[j + 1].text in (".", ":") and toks[j].kind in ("word", "str"):
-            table = toks[j + 2].raw.lower()
+            table = ident(toks[j + 2])
     tdef = lookup(table)
     if tdef is None:
         raise SqlError(-206, -111, table, f"table {table} not found")
-    alias = words[-1].raw.lower()
+    alias = ident(words[-1])
     return {table, alias}, {c.name for c in tdef.columns}
 
 
@@ -180,7 +180,7 @@ def _references(toks: list[Token], span: tuple[int, int],
         t = toks[j]
         if t.kind != "word" or j and toks[j - 1].text == ".":
             continue
-        word = t.raw.lower()
+        word = ident(t)
         if j + 1 < b and toks[j + 1].text == ".":
             found |= {s for s, (labels, _) in names.items() if word in labels}
         elif not (j + 1 < b and toks[j + 1].text == "("):

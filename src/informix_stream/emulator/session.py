@@ -29,8 +29,6 @@ import logging
 from .. import codecs
 from ..framing import Writer
 from ..locales import Locale
-from ..errors import ProgrammingError
-from ..sqllex import opaque_regions
 from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         NFetch, Protocols, Put, RetType, Rollback, SFetch, StmtId,
                         StmtType, Tag, write_cost, write_describe, write_done,
@@ -106,8 +104,8 @@ class Session(DatabaseStatements):
     def __init__(self, engine: Engine, *, version: str, db_locale: Locale | None = None,
                  delimident: bool = False) -> None:
         self.engine = engine
-        # The login's DELIMIDENT: "name" is then an identifier, which the
-        # emulator cannot translate, so it refuses rather than read a string.
+        # The login's DELIMIDENT: "name" is then an identifier, handed to
+        # every database session this login opens (tokens.tokenize).
         self.delimident = delimident
         self.sent_db_locale = db_locale       # None: the login sent none
         self.version = version
@@ -127,6 +125,7 @@ class Session(DatabaseStatements):
     def db(self, value) -> None:
         if value is not None:
             value.interrupt_requested = self.interrupt_requested
+            value.delimident = self.delimident
         self._db = value
 
     @property
@@ -147,7 +146,18 @@ class Session(DatabaseStatements):
         w = Writer()
         handlers = _HANDLERS
         try:
-            for msg in messages:
+            i, n = 0, len(messages)
+            while i < n:
+                msg = messages[i]
+                i += 1
+                if type(msg) is Put:
+                    # a client's insert buffer flushed as several SQ_PUTs
+                    j = i
+                    while j < n and type(messages[j]) is Put:
+                        j += 1
+                    insert_cursor.put_run(self, messages[i - 1:j], w)
+                    i = j
+                    continue
                 handler = handlers.get(msg if type(msg) is Tag else type(msg))
                 if handler is None:
                     raise SqlError(-408, message=f"message {msg!r} is not supported")
@@ -279,9 +289,6 @@ class Session(DatabaseStatements):
 
     def _prepare_sql(self, sql: str):
         """Database statements work without an open database; all else needs one."""
-        if self.delimident and _has_quoted_identifier(sql):
-            raise SqlError(NOT_SUPPORTED, message="identifiers in double quotes (DELIMIDENT) "
-                           "are not supported by the emulator")
         stmt = parse_database_statement(sql)
         if stmt is not None:
             return stmt
@@ -526,7 +533,6 @@ _HANDLERS = {
     NFetch: Session._nfetch,
     SFetch: Session._sfetch,
     Tag.CLOSE: Session._close_cursor,
-    Put: insert_cursor.put,
     Tag.RELEASE: Session._release_msg,
     Tag.EXECUTE: Session._execute,
     DbOpen: Session._dbopen,
@@ -543,10 +549,3 @@ _HANDLERS = {
     Tag.AUTOFREE: Session._noop,
 }
 
-
-def _has_quoted_identifier(sql: str) -> bool:
-    """Double-quoted text, which DELIMIDENT makes an identifier."""
-    try:
-        return any(kind == "dq" for _, _, kind in opaque_regions(sql))
-    except ProgrammingError:
-        return False            # an unclosed quote: the translator's -201

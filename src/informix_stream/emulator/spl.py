@@ -46,6 +46,7 @@ from informix_stream.codecs import ColumnType, TypeCode
 from .spl_nodes import (Block, Call, Expr, Foreach, ForRange, If, Let, Loop, OnException, Raise,
                         Return, Routine, Sql, System, While, unsupported)
 from .statements import ResultColumn, SqlError, StatementKind
+from .tokens import ident
 from .values import reader_for, writer_for
 
 # SPL routines calling SPL routines: deeper than this is refused rather
@@ -433,7 +434,7 @@ def _atom(tok, expr: Expr, index: int, interp: Interpreter) -> object:
     if tok.kind == "word":
         if tok.text == "NULL":
             return None
-        if index < len(expr.names) and expr.names[index] == tok.raw.lower():
+        if index < len(expr.names) and expr.names[index] == ident(tok):
             return interp.get(expr.names[index])
     return _NO
 

@@ -27,7 +27,7 @@ from informix_stream.codecs import ColumnType, parse_type
 from .spl_nodes import (Block, Call, Expr, Foreach, ForRange, If, Let, Loop, OnException, Param,
                         Raise, Return, Routine, Sql, System, While, unsupported)
 from .statements import SqlError
-from .tokens import Token, tokenize
+from .tokens import Token, ident, tokenize
 
 # Words that start an SPL statement; a FOREACH SELECT without ';' ends at one.
 _STATEMENT_WORDS = frozenset({
@@ -82,7 +82,7 @@ class _Parser:
         if self.i >= len(self.toks) or self.toks[self.i].kind != "word":
             raise SqlError(-201, message="SPL: a name expected")
         self.i += 1
-        return self.toks[self.i - 1].raw.lower()
+        return ident(self.toks[self.i - 1])
 
     def skip_owner(self) -> None:
         if self.text(1) == "." and self.i + 2 < len(self.toks):
@@ -132,11 +132,11 @@ class _Parser:
             t = self.toks[j]
             prev = self.toks[j - 1].text if j > a else ""
             nxt = self.toks[j + 1].text if j + 1 < b else ""
-            if t.kind == "word" and self.known(t.raw.lower()) and prev != "." and \
+            if t.kind == "word" and self.known(ident(t)) and prev != "." and \
                     nxt not in (".", "("):
                 out.append(self.sql[pos:t.pos])
                 out.append("?")
-                names.append(t.raw.lower())
+                names.append(ident(t))
                 pos = t.pos + len(t.raw)
         end = self.toks[b - 1]
         out.append(self.sql[pos:end.pos + len(end.raw)])
@@ -373,7 +373,7 @@ class _Parser:
         if len(targets) > 1 and self.toks[a].kind == "word" and self.toks[a + 1].text == "(" \
                 and self.close_paren(a + 1) == end - 1:
             args = self.expr_list(a + 2, end - 1) if end - 1 > a + 2 else []
-            return Let(targets, [], call=Call(self.toks[a].raw.lower(), args, targets))
+            return Let(targets, [], call=Call(ident(self.toks[a]), args, targets))
         exprs = self.expr_list(a, end)
         if len(exprs) != len(targets):
             raise SqlError(-201, message="SPL: LET needs one value per variable")
@@ -509,7 +509,7 @@ class _Parser:
         j = into + 1
         names = []
         while j < b and self.toks[j].kind == "word":
-            names.append(self.toks[j].raw.lower())
+            names.append(ident(self.toks[j]))
             j += 1
             if self.toks[j].text != ",":
                 break

@@ -36,7 +36,7 @@ from .spl_parse import parse_routine
 from .sqlfunctions import fail
 from .sqlite_errors import map_error
 from .statements import ResultColumn, SqlError, StatementKind, Translation
-from .tokens import Token, tokenize
+from .tokens import Token, ident, tokenize
 from .values import writer_for
 
 _HEADS = {("CREATE", "PROCEDURE"), ("CREATE", "FUNCTION"), ("CREATE", "DBA"),
@@ -155,7 +155,7 @@ class SplRunner:
     def _spl_translate(self, sql: str) -> Prepared | None:
         """A Prepared for routine DDL and EXECUTE PROCEDURE/FUNCTION; None
         for any other statement (the dialect translates those)."""
-        toks = tokenize(sql)
+        toks = tokenize(sql, self.delimident)
         if len(toks) < 2 or (toks[0].text, toks[1].text) not in _HEADS:
             return None
         verb = toks[0].text
@@ -175,7 +175,7 @@ class SplRunner:
             i += 2
         if len(toks) <= i or toks[i].kind != "word":
             raise SqlError(-201, message="routine name expected")
-        ddl = DropRoutine(toks[1].text, toks[i].raw.lower(), if_exists)
+        ddl = DropRoutine(toks[1].text, ident(toks[i]), if_exists)
         return Prepared(sql, StatementKind.DDL, [], 0, [], None,
                         Translation(StatementKind.DDL, ddl=ddl))
 
@@ -183,7 +183,7 @@ class SplRunner:
         i = 2
         if len(toks) > 4 and toks[3].text == ".":
             i = 4
-        name = toks[i].raw.lower()
+        name = ident(toks[i])
         if len(toks) <= i + 1 or toks[i + 1].text != "(":
             raise SqlError(-201, message="( expected after the routine name")
         close = _close_paren(toks, i + 1)

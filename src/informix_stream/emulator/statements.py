@@ -80,6 +80,14 @@ class ColumnDef:
     serial_start: int = 1
 
 
+def sql_ident(name: str) -> str:
+    """A catalog name as SQLite text, always double-quoted: a delimited
+    identifier under DELIMIDENT may be "per % cent" or a word SQLite reserves
+    ("select").  Only names the catalog holds come here, so SQLite's reading
+    of an unknown "x" as a string can not arise."""
+    return '"' + name.replace('"', '""') + '"'
+
+
 @dataclass
 class TableDef:
     name: str
@@ -94,11 +102,12 @@ class TableDef:
     @property
     def sql_name(self) -> str:
         """The table's name in the SQLite text (quoted when it is storage)."""
-        return f'"{self.storage}"' if self.storage else self.name
+        return f'"{self.storage}"' if self.storage else sql_ident(self.name)
 
     def sql_ref(self) -> str:
         """A reference keeping the Informix name usable as a qualifier."""
-        return f'"{self.storage}" AS {self.name}' if self.storage else self.name
+        return f'"{self.storage}" AS {sql_ident(self.name)}' if self.storage \
+            else sql_ident(self.name)
 
     def column(self, name: str) -> ColumnDef | None:
         for col in self.columns:

@@ -18,9 +18,17 @@ from .statements import SqlError
 
 class Token(NamedTuple):
     kind: str      # word, str, num, param, op
-    text: str      # words upper-cased; strings unquoted
+    text: str      # words upper-cased; strings unquoted; a delimited identifier as written
     pos: int
-    raw: str
+    raw: str       # as written: what goes into SQLite's text
+    name: str = ""  # a delimited identifier's exact name (DELIMIDENT)
+
+
+def ident(token: Token) -> str:
+    """The name a word token stands for: an undelimited identifier folded to
+    lower case, a delimited one ("Name" under DELIMIDENT) exactly as written
+    (IBM Informix Guide to SQL: Syntax, "Delimited Identifiers")."""
+    return token.name or token.raw.lower()
 
 
 # Quoted text and comments are found by the driver's scanner (sqllex): one
@@ -34,12 +42,14 @@ TOKEN_RE = re.compile(r"""
 """, re.X | re.S)
 
 
-def tokenize(sql: str) -> list[Token]:
+def tokenize(sql: str, delimident: bool = False) -> list[Token]:
     """Split Informix SQL into tokens, dropping whitespace and comments.
 
     Where quoted text and comments are comes from ``sqllex`` (the scanner the
     driver finds parameter markers with); double-quoted text is a string
-    literal, as in Informix without DELIMIDENT.  Anything unrecognised (an
+    literal, as in Informix without DELIMIDENT, and a delimited identifier
+    with it: a word token whose text (its quoted form) matches no keyword and
+    whose raw text is already an SQLite identifier.  Anything unrecognised (an
     unclosed quote or comment, a stray character) is Informix's -201.
     """
     try:
@@ -52,7 +62,10 @@ def tokenize(sql: str) -> list[Token]:
         region = regions.get(pos)
         if region is not None and region[1] != "dt":
             end, kind = region
-            if kind in ("sq", "dq"):
+            if kind == "dq" and delimident:
+                raw = sql[pos:end]
+                tokens.append(Token("word", raw, pos, raw, _delimited_name(raw)))
+            elif kind in ("sq", "dq"):
                 raw = sql[pos:end]
                 quote = raw[0]
                 tokens.append(Token("str", raw[1:-1].replace(quote * 2, quote), pos, raw))
@@ -78,6 +91,16 @@ def tokenize(sql: str) -> list[Token]:
     while tokens and tokens[-1].text == ";":
         tokens.pop()
     return tokens
+
+
+def _delimited_name(raw: str) -> str:
+    """The name in a delimited identifier: quotes off, doubled quotes single.
+    An empty one is Informix's -201 (an identifier has at least one
+    character: Guide to SQL: Syntax, "Identifier")."""
+    name = raw[1:-1].replace('""', '"')
+    if not name:
+        raise SqlError(-201, message="a syntax error has occurred (empty delimited identifier)")
+    return name
 
 
 COLLECTIONS = frozenset({"SET", "MULTISET", "LIST"})

@@ -11,6 +11,7 @@ from . import composite
 from .sequences import CreateSequence
 from .statements import (NOT_SUPPORTED, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable,
                          Drop, SqlError, StatementKind, Translation)
+from .tokens import ident
 from .typerules import TODAY_SQL, current_sql, datetime_type
 
 # Valid Informix column types the emulator lacks: refused as such, never as
@@ -45,7 +46,7 @@ class DdlRules:
             rest = words[words.index("TO") + 1:]
             if rest[:1] != ["SAVEPOINT"] or len(rest) > 2:
                 raise SqlError(-201, message="ROLLBACK TO SAVEPOINT expected")
-            name = self.toks[-1].raw.lower() if len(rest) == 2 else None
+            name = ident(self.toks[-1]) if len(rest) == 2 else None
             return Translation(StatementKind.OTHER, option=("ROLLBACK TO SAVEPOINT", name))
         return Translation(kind)
 
@@ -55,18 +56,18 @@ class DdlRules:
         if not words or len(words) > 2 or (len(words) == 2 and words[1] != "UNIQUE"):
             raise SqlError(-201, message="SAVEPOINT name [UNIQUE] expected")
         return Translation(StatementKind.OTHER,
-                           option=("SAVEPOINT", self.toks[1].raw.lower(), len(words) == 2))
+                           option=("SAVEPOINT", ident(self.toks[1]), len(words) == 2))
 
     def release_savepoint(self) -> Translation:
         words = [t.text for t in self.toks[1:]]
         if len(words) != 2 or words[0] != "SAVEPOINT":
             raise SqlError(-201, message="RELEASE SAVEPOINT name expected")
-        return Translation(StatementKind.OTHER, option=("RELEASE SAVEPOINT", self.toks[2].raw.lower()))
+        return Translation(StatementKind.OTHER, option=("RELEASE SAVEPOINT", ident(self.toks[2])))
 
     def database(self) -> Translation:
         if len(self.toks) < 2:
             raise SqlError(-201, message="database name expected")
-        name = self.toks[1].raw.lower()
+        name = ident(self.toks[1])
         return Translation(StatementKind.DATABASE, option=(name,))
 
     def set_option(self) -> Translation:
@@ -166,7 +167,7 @@ class DdlRules:
     def column_def(self, a: int, b: int, spec: CreateTable) -> None:
         if self.toks[a].kind != "word":
             raise SqlError(-201, message="column name expected")
-        col = self.toks[a].raw.lower()
+        col = ident(self.toks[a])
         stop = a + 1
         stops = {"DEFAULT", "NOT", "NULL", "PRIMARY", "UNIQUE", "DISTINCT", "CHECK",
                  "CONSTRAINT", "REFERENCES"}
@@ -246,7 +247,7 @@ class DdlRules:
         pcols = None
         if self.text(j) == "(":
             close = self.close_paren(j)
-            pcols = [self.toks[x].raw.lower() for x, _ in self.split_commas(j + 1, close)]
+            pcols = [ident(self.toks[x]) for x, _ in self.split_commas(j + 1, close)]
             j = close + 1
         cascade = [self.word(j + k) for k in range(3)] == ["ON", "DELETE", "CASCADE"]
         j += 3 if cascade else 0
@@ -256,7 +257,7 @@ class DdlRules:
 
     def constraint_name(self, j: int) -> tuple[str | None, int]:
         if self.word(j) == "CONSTRAINT" and j + 1 < len(self.toks):
-            return self.toks[j + 1].raw.lower(), j + 2
+            return ident(self.toks[j + 1]), j + 2
         return None, j
 
     def default_value(self, j: int, b: int, ctype: ColumnType) -> tuple[Bind | str | None, int]:
@@ -289,7 +290,7 @@ class DdlRules:
             if self.word(a + 1) != "KEY" or self.text(a + 2) != "(":
                 raise SqlError(-201, message="FOREIGN KEY (columns) expected")
             close = self.close_paren(a + 2, b)
-            cols = [self.toks[x].raw.lower() for x, _ in self.split_commas(a + 3, close)]
+            cols = [ident(self.toks[x]) for x, _ in self.split_commas(a + 3, close)]
             if self.word(close + 1) != "REFERENCES":
                 raise SqlError(-201, message="REFERENCES expected")
             self.references_clause(close + 1, cols, cname, spec)
@@ -299,7 +300,7 @@ class DdlRules:
         if self.text(j) != "(":
             raise SqlError(-201, message="( expected in constraint")
         close = self.close_paren(j, b)
-        cols = [self.toks[x].raw.lower() for x, _ in self.split_commas(j + 1, close)]
+        cols = [ident(self.toks[x]) for x, _ in self.split_commas(j + 1, close)]
         later, _ = self.constraint_name(close + 1)
         spec.uniques.append((cname or later, cols, primary))
 
@@ -311,7 +312,7 @@ class DdlRules:
         if self.text(i) != "(":
             raise SqlError(-201, message="( expected")
         close = self.close_paren(i)
-        cols = [self.toks[x].raw.lower() for x, _ in self.split_commas(i + 1, close)]
+        cols = [ident(self.toks[x]) for x, _ in self.split_commas(i + 1, close)]
         return Translation(StatementKind.DDL, table=table,
                            ddl=CreateIndex(name, table, cols, unique))
 

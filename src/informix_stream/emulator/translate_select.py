@@ -8,6 +8,7 @@ from informix_stream.codecs import ColumnType, TypeCode
 from .statements import (IMAGE_COLUMN, Bind, ColumnDef, CreateTable, ResultColumn, SqlError,
                          StatementKind, TableDef, Translation)
 from .image_slice import can_slice
+from .tokens import ident
 from .typerules import (AGGREGATES, CLAUSE_END, DECIMAL_CODES, FLOAT_CODES, FUNCTION_RESULTS,
                         FUNCTION_TYPES, JOIN_WORDS, NOT_ROW_PRESERVING, T_BIGINT, T_DATE,
                         T_DECIMAL, T_FLOAT, T_INTEGER, T_VARCHAR, UNIT_WORDS, combine,
@@ -54,7 +55,7 @@ class SelectRules:
         rest = [t.text for t in self.toks[name_at + 1:]]
         if rest not in ([], ["WITH", "NO", "LOG"]):
             raise SqlError(-201, message="WITH NO LOG or the end expected after INTO TEMP")
-        name = self.toks[name_at].raw.lower()
+        name = ident(self.toks[name_at])
         self.toks = self.toks[:into]
         self.values_only = True
         inner = self.select()
@@ -109,10 +110,10 @@ class SelectRules:
         ``t.col`` with t one of ``names``; None for anything else."""
         if b - a == 1:
             t = self.toks[a]
-            return "*" if t.text == "*" else t.raw.lower() if t.kind == "word" else None
-        if b - a == 3 and self.text(a + 1) == "." and self.toks[a].raw.lower() in names:
+            return "*" if t.text == "*" else ident(t) if t.kind == "word" else None
+        if b - a == 3 and self.text(a + 1) == "." and ident(self.toks[a]) in names:
             t = self.toks[a + 2]
-            return "*" if t.text == "*" else t.raw.lower() if t.kind == "word" else None
+            return "*" if t.text == "*" else ident(t) if t.kind == "word" else None
         return None
 
     def orders_by_position(self, start: int, end: int) -> bool:
@@ -172,7 +173,7 @@ class SelectRules:
         if b - a == 1 and self.text(a) == "*":
             chosen = scope
         elif b - a == 3 and self.text(a + 1) == "." and self.text(a + 2) == "*":
-            qual = self.toks[a].raw.lower()
+            qual = ident(self.toks[a])
             chosen = [(alias, t) for alias, t in scope if qual in (alias, t.name)]
         else:
             return ""
@@ -230,7 +231,7 @@ class SelectRules:
             i += 1
         if i < stop and self.toks[i].kind == "word" and self.toks[i].text not in JOIN_WORDS \
                 and self.toks[i].text not in CLAUSE_END:
-            return self.toks[i].raw.lower(), i + 1
+            return ident(self.toks[i]), i + 1
         return None, i
 
     def describe(self, start: int) -> list[ResultColumn]:
@@ -253,7 +254,7 @@ class SelectRules:
         if b - a == 1 and self.text(a) == "*":
             return [ResultColumn(c.name, c.type, True) for _, t in scope for c in t.columns]
         if b - a == 3 and self.text(a + 1) == "." and self.text(a + 2) == "*":
-            qual = self.toks[a].raw.lower()
+            qual = ident(self.toks[a])
             return [ResultColumn(c.name, c.type, True)
                     for alias, t in scope if qual in (alias, t.name) for c in t.columns]
         alias = None
@@ -262,7 +263,7 @@ class SelectRules:
                 and self.toks[b - 2].text not in ("DISTINCT",) and self.text(b - 2) != "."):
             if self.toks[b - 1].text not in ("END", "TODAY", "USER", "CURRENT") and \
                     self.toks[b - 1].text not in UNIT_WORDS:
-                alias = self.toks[b - 1].raw.lower()
+                alias = ident(self.toks[b - 1])
                 b -= 2 if self.word(b - 2) == "AS" else 1
         name, ctype, stored = self.expression_type(a, b, scope)
         return [ResultColumn(alias or name, ctype, stored)]
@@ -276,15 +277,15 @@ class SelectRules:
         try:
             if len(toks) == 1 and first.kind == "word" and first.text not in (
                     "TODAY", "USER", "CURRENT"):
-                ctype = self.column_type(None, first.raw.lower())
+                ctype = self.column_type(None, ident(first))
                 if ctype is not None:
-                    return first.raw.lower(), ctype, True
+                    return ident(first), ctype, True
             if len(toks) == 3 and self.sequence_operator(a):
                 return "(expression)", T_INT8, False          # sequences are INT8
             if len(toks) == 3 and toks[1].text == "." and toks[2].kind == "word":
-                ctype = self.column_type(first.raw.lower(), toks[2].raw.lower())
+                ctype = self.column_type(ident(first), ident(toks[2]))
                 if ctype is not None:
-                    return toks[2].raw.lower(), ctype, True
+                    return ident(toks[2]), ctype, True
             return self.computed_type(a, b)
         finally:
             self.scope = saved
@@ -362,8 +363,8 @@ class SelectRules:
             elif t.kind == "word" and self.text(j + 1) != "." and t.text == "TODAY":
                 codes.add(TypeCode.DATE)
             elif t.kind == "word" and self.text(j + 1) != ".":
-                qual = self.toks[j - 2].raw.lower() if self.text(j - 1) == "." else None
-                ctype = self.column_type(qual, t.raw.lower())
+                qual = ident(self.toks[j - 2]) if self.text(j - 1) == "." else None
+                ctype = self.column_type(qual, ident(t))
                 if ctype is not None:
                     codes.add(ctype.code)
         return combine(codes, ops)

@@ -28,6 +28,7 @@ from informix_stream.codecs import ColumnType, TypeCode
 
 from .statements import NOT_SUPPORTED, ResultColumn, SqlError, StatementKind, TableDef, \
     ColumnDef, Translation
+from .tokens import ident
 from .typerules import DECIMAL_CODES, FLOAT_CODES, INT_CODES, SET_OPERATORS, T_FLOAT
 
 _TEXT = {TypeCode.CHAR: 0, TypeCode.NCHAR: 0, TypeCode.VARCHAR: 1, TypeCode.NVARCHAR: 1,
@@ -60,7 +61,7 @@ class CteRules:
             names: list[str] | None = None
             if self.text(i) == "(":
                 close = self.close_paren(i)
-                names = [self.toks[a].raw.lower() for a, b in self.split_commas(i + 1, close)
+                names = [ident(self.toks[a]) for a, b in self.split_commas(i + 1, close)
                          if b - a == 1 and self.toks[a].kind == "word"]
                 if len(names) != len(self.split_commas(i + 1, close)):
                     raise SqlError(-201, message="column names expected in the CTE's list")
@@ -109,11 +110,11 @@ class CteRules:
     def cte_name(self, i: int) -> tuple[str, int]:
         if self.toks[i].kind != "word":
             raise SqlError(-201, message="common table expression name expected")
-        return self.toks[i].raw.lower(), i + 1
+        return ident(self.toks[i]), i + 1
 
     def reads_itself(self, name: str, start: int, end: int) -> bool:
         """Does the CTE's query name the CTE (a recursive CTE)?"""
-        return any(self.toks[j].kind == "word" and self.toks[j].raw.lower() == name
+        return any(self.toks[j].kind == "word" and ident(self.toks[j]) == name
                    and self.text(j - 1) in ("FROM", ",", "JOIN") for j in range(start, end))
 
     # -- set operations --------------------------------------------------------

@@ -9,6 +9,8 @@ from informix_stream.codecs import ColumnType, TypeCode
 from . import composite
 from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, SqlError, StatementKind, TableDef,
                          Translation)
+from .statements import sql_ident
+from .tokens import ident
 from .typerules import CLAUSE_END, DECIMAL_CODES, NUMERIC_CODES
 
 
@@ -26,7 +28,7 @@ class WriteRules:
         explicit = self.text(i) == "("
         if explicit:
             close = self.close_paren(i)
-            targets = [self.toks[a].raw.lower() for a, _ in self.split_commas(i + 1, close)]
+            targets = [ident(self.toks[a]) for a, _ in self.split_commas(i + 1, close)]
             for col in targets:
                 if tdef.column(col) is None:
                     raise SqlError(-217, 0, col, f"column {col} not found")
@@ -42,7 +44,7 @@ class WriteRules:
             body = self.insert_select(tdef, targets, missing, i)
         else:
             raise SqlError(-201, message="VALUES or SELECT expected")
-        head = ["INSERT", "INTO", tdef.sql_name, "(", ", ".join(cols + [IMAGE_COLUMN] * bool(image)), ")"]
+        head = ["INSERT", "INTO", tdef.sql_name, "(", ", ".join([sql_ident(c) for c in cols] + [IMAGE_COLUMN] * bool(image)), ")"]
         return self.finish(StatementKind.INSERT, head + body, table=name, image_binds=image)
 
     def insert_values(self, tdef: TableDef, targets: list[str], missing: list[str],
@@ -160,7 +162,7 @@ class WriteRules:
         for a, b in self.split_commas(i + 1, stop):
             if b - a < 3 or self.text(a + 1) != "=":
                 raise SqlError(-201, message="col = value expected in SET")
-            col = self.toks[a].raw.lower()
+            col = ident(self.toks[a])
             cdef = tdef.column(col)
             if cdef is None:
                 raise SqlError(-217, 0, col, f"column {col} not found")

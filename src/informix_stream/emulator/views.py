@@ -27,6 +27,7 @@ from informix_stream.codecs import ColumnType, TypeCode
 from .catalog import register_object
 from .statements import NOT_SUPPORTED, Bind, ColumnDef, SqlError, StatementKind, TableDef, \
     Translation
+from .tokens import ident
 from .values import writer_for
 
 VIEWTEXT_PIECE = 64
@@ -55,7 +56,7 @@ class ViewRules:
         names = None
         if self.text(i) == "(":
             close = self.close_paren(i)
-            names = [self.toks[a].raw.lower() for a, _ in self.split_commas(i + 1, close)]
+            names = [ident(self.toks[a]) for a, _ in self.split_commas(i + 1, close)]
             i = close + 1
         if self.word(i) != "AS" or self.word(i + 1) != "SELECT":
             raise SqlError(-201, message="AS SELECT expected in CREATE VIEW")
