@@ -33,10 +33,10 @@ from .core import statement as st
 from .core.dblocale import settle_locale
 from .core.session import ClientSession
 from .core.statement_cache import INVALIDATING, STALE_STATEMENT
-from .errors import DatabaseError, InterfaceError, NotSupportedError, ProgrammingError, Warning
+from .errors import DatabaseError, InterfaceError, NotSupportedError, ProgrammingError
 from .messages import Reply, StmtType
 from .rows import ResultShape
-from .sqlwarn import WarningLog
+from .sqlwarn import CursorWarnings, WarningLog
 
 _TX_OPENERS = {StmtType.BEGIN_WORK}
 _TX_ENDERS = {StmtType.COMMIT, StmtType.ROLLBACK}
@@ -60,7 +60,7 @@ def callproc_sql(procname: str, parameters: Sequence[Any]) -> str:
     return f"EXECUTE PROCEDURE {procname}({', '.join('?' * len(parameters))})"
 
 
-class CursorBase:
+class CursorBase(CursorWarnings):
     """State and protocol operations of one cursor (see module docstring)."""
 
     materialize = False
@@ -132,29 +132,6 @@ class CursorBase:
             log.debug("execute (%d parameters) %.3f ms: %s", count,
                       (time.perf_counter() - start) * 1000, sql)
         self._raise_warnings()
-
-    @property
-    def warnings(self) -> list[Warning]:
-        """The server's warnings on the last execute and its fetches (sqlwarn.py)."""
-        return self._warnings.warnings
-
-    @property
-    def messages(self) -> list[tuple[type, Warning]]:
-        """PEP 249's optional ``messages``: ``warnings`` as (class, value) pairs."""
-        return [(type(w), w) for w in self._warnings.warnings]
-
-    def _note_warnings(self, reply: Reply | int, opened: bool = False) -> None:
-        """Keep a reply's warnings, or bare flags (a PREPARE's, kept with its statement)."""
-        if isinstance(reply, int):
-            return self._warnings.note(reply)
-        if opened:                           # see WarningLog.note
-            self._session.open_flags = reply.warnings
-        self._warnings.note_reply(reply, opened)
-
-    def _raise_warnings(self) -> None:
-        """Execute and executemany raise a new Warning with raise_warnings on."""
-        if self.connection.raise_warnings:
-            self._warnings.raise_new()
 
     def _run_statement(self, sql: str, order, count: int, parameters):
         """Run ``sql`` on a kept prepared statement when the connection has

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from .errors import Warning  # noqa: A004 - PEP 249's name
 
-__all__ = ["open_warnings", "statement_warnings", "WarningLog", "LOCALE_MISMATCH"]
+__all__ = ["open_warnings", "statement_warnings", "WarningLog", "CursorWarnings",
+           "LOCALE_MISMATCH"]
 
 # sqlwarn7 after a database open: its DB_LOCALE is not the one the client
 # sent (core/dblocale.py acts on it).
@@ -120,3 +121,39 @@ class WarningLog:
             first = self.warnings[self._raised]
             self._raised = len(self.warnings)
             raise first
+
+
+class CursorWarnings:
+    """A cursor's side of the warnings (cursor_base.CursorBase mixes it in):
+    ``warnings``/``messages`` and the hooks the execute and fetch paths
+    call.  The cursor gives it ``_warnings`` (a WarningLog, new at every
+    execute), ``_session`` and ``connection``."""
+
+    _warnings: WarningLog
+
+    @property
+    def warnings(self) -> list[Warning]:
+        """The server's warnings on the last execute and its fetches so far."""
+        return self._warnings.warnings
+
+    @property
+    def messages(self) -> list[tuple[type, Warning]]:
+        """PEP 249's optional ``messages``: ``warnings`` as (class, value) pairs."""
+        return [(type(w), w) for w in self._warnings.warnings]
+
+    def _note_warnings(self, reply, opened: bool = False) -> None:
+        """Keep a reply's warnings, or bare flags (an int: a PREPARE's, kept
+        with its statement); ``opened``: the reply answered a database open,
+        whose flags also become ``connection.warnings``."""
+        if isinstance(reply, int):
+            self._warnings.note(reply)
+            return
+        if opened:
+            self._session.open_flags = reply.warnings
+        self._warnings.note_reply(reply, opened)
+
+    def _raise_warnings(self) -> None:
+        """Execute and executemany raise the first new Warning when the
+        connection has ``raise_warnings`` on (WarningLog.raise_new)."""
+        if self.connection.raise_warnings:
+            self._warnings.raise_new()
