@@ -22,7 +22,8 @@ from .sequences import SEQUENCE_DDL, Sequences
 from .spl_catalog import ROUTINE_DDL, SYSTEM_TABLES as SPL_SYSTEM_TABLES
 from .logmode import read_logging
 from .typerules import TODAY_SQL
-from .values import DAY0, TEXT_CODES, ExactAvg, ExactSum, decimal_order, image_maker, writer_for
+from .decimal_sql import ExactAvg, ExactSum, decimal_order
+from .values import DAY0, TEXT_CODES, image_maker, writer_for
 
 OWNER = syscatalog.OWNER
 _STORAGE = {TypeCode.FLOAT: "REAL", TypeCode.SMALLFLOAT: "REAL", TypeCode.DECIMAL: "BLOB",
