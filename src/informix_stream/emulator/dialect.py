@@ -18,7 +18,7 @@ from typing import Callable, Container, Mapping
 from informix_stream.codecs import ColumnType, TypeCode
 
 from .statements import (IMAGE_COLUMN, NOT_SUPPORTED, Bind, ColumnDef, SqlError, StatementKind,
-                         TableDef, Translation, exact_decimal)
+                         TableDef, Translation, exact_decimal, sql_ident)
 from .blob_use import BlobUseRules
 from .dbprefix import resolve_database_prefixes
 from .outer_joins import has_informix_outer, rewrite_outer
@@ -485,10 +485,10 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
         if alias is not None and self.text(j) == "(":
             after = self.close_paren(j, end)
             column, j = ident(self.toks[j + 1]), after + 1
-        rows = [f'SELECT {v} AS "{column}"' for v in values] or \
-            [f'SELECT NULL AS "{column}" WHERE 0']
+        rows = [f"SELECT {v} AS {sql_ident(column)}" for v in values] or \
+            [f"SELECT NULL AS {sql_ident(column)} WHERE 0"]
         union = " UNION " if kind == "SET" else " UNION ALL "
-        sql = "(" + union.join(rows) + ")" + (f' AS "{alias}"' if alias else "")
+        sql = "(" + union.join(rows) + ")" + (f" AS {sql_ident(alias)}" if alias else "")
         return sql, alias, TableDef(alias or "", [ColumnDef(column, ctype)]), j
 
     # -- typing of ? and literals -----------------------------------------
