@@ -39,7 +39,7 @@ def raise_for(reply: Reply) -> None:
     """Turn an SQ_ERR in a finished reply into the right PEP 249 exception."""
     err = reply.error
     if err is not None:
-        raise server_error(err.sqlcode, err.isam, message_for(err.sqlcode),
+        raise server_error(err.sqlcode, err.isam, message_for(err.sqlcode, err.message),
                            err.offset, err.message)
     if reply.decode_error is not None:
         raise reply.decode_error

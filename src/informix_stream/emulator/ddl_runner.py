@@ -18,7 +18,7 @@ from .sqlite_errors import LOCK_CODES
 from .translate_alter import AlterTable, Rename
 from .sequences import CreateSequence
 from .spl_session import CreateRoutine, DropRoutine
-from . import views
+from . import row_types, views
 from .statements import CreateIndex, CreateTable, Drop, SqlError, StatementKind, Translation
 
 
@@ -30,6 +30,8 @@ class DdlRunner:
         if isinstance(ddl, (AlterTable, Rename)):
             self._refuse_temp(ddl)
             return self._alter(ddl)
+        if isinstance(ddl, CreateTable):
+            row_types.resolve_columns(ddl.columns, self._db.row_types)
         if self._temp_ddl(ddl):
             with self._atomic(StatementKind.DDL):
                 count = self._run_temp_ddl(ddl, values)
@@ -39,6 +41,9 @@ class DdlRunner:
         with self._db.lock, self._atomic(StatementKind.DDL):
             if isinstance(ddl, CreateSequence) or getattr(ddl, "what", "") == "SEQUENCE":
                 self._sequence_ddl(ddl)
+            elif isinstance(ddl, row_types.CreateRowType) or (
+                    isinstance(ddl, Drop) and ddl.what == "ROW TYPE"):
+                self._row_type_ddl(ddl)
             elif isinstance(ddl, CreateTable):
                 create_table(self._db, self._conn, ddl)
             elif isinstance(ddl, CreateIndex):
@@ -134,6 +139,23 @@ class DdlRunner:
         """The end of a request: no statement of this session is in flight."""
         self._db.busy.discard(self._id)
 
+    def check_current(self, stmt) -> None:
+        """Called before a statement runs: -710 when a table it was prepared
+        against changed since; in an ANSI database a statement other than
+        BEGIN WORK opens the implicit transaction it runs in ("every SQL
+        statement occurs within a transaction", IBM Guide to SQL: Syntax,
+        BEGIN WORK; Database Design Guide, "Transactions")."""
+        if not self._in_tx and self.ansi and stmt.kind is not StatementKind.BEGIN:
+            self.begin()
+        self._db.busy.add(self._id)
+        if self._db.ddl_locks:
+            self._ddl_locked(stmt)
+        versions = self._db.table_versions
+        for name, version in stmt.depends.items():
+            if versions.get(name, 0) != version:
+                raise SqlError(-710, message=f"table {name} has been dropped, altered, "
+                                             "or renamed since the statement was prepared")
+
     def _ddl_locked(self, stmt) -> None:
         """A statement on a table another session's open transaction has
         ALTERed or RENAMEd: the lock error the server's exclusive table lock
@@ -183,6 +205,15 @@ class DdlRunner:
             db.sequences.drop(conn, ddl.name)
         elif not ddl.if_exists:
             raise SqlError(-8300, 0, ddl.name, f"sequence {ddl.name} is not in the database")
+        db.reload(conn)
+
+    def _row_type_ddl(self, ddl: row_types.CreateRowType | Drop) -> None:
+        db, conn = self._db, self._conn
+        if isinstance(ddl, Drop):
+            row_types.drop(conn, ddl.name, ddl.if_exists,
+                           [*db.tables.values(), *self._temps.tables.values()], db.row_types)
+        else:
+            row_types.create(conn, ddl, OWNER, db.row_types)
         db.reload(conn)
 
     def _temp_ddl(self, ddl: object) -> bool:

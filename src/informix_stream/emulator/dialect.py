@@ -293,7 +293,11 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
                 i += self.number(i, out)
                 continue
             elif t.kind == "coll":
-                raise SqlError(-201, message="collections are supported only in TABLE()")
+                # valid Informix SQL (a collection literal in an expression);
+                # the emulator stores such values but cannot compute with them
+                raise SqlError(NOT_SUPPORTED, message="a SET/MULTISET/LIST literal in an "
+                               "expression is not supported by the emulator (only as a "
+                               "value to insert or update, or in TABLE())")
             elif t.kind == "op" and t.text == "::":
                 raise SqlError(NOT_SUPPORTED, message="this use of :: is not supported by the "
                                                       "emulator")

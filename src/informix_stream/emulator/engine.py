@@ -330,23 +330,6 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         """SQ_FETCHBLOB: the BYTE/TEXT contents a row's descriptor names."""
         return blobs.read(self._conn, descriptor)
 
-    def check_current(self, stmt: Prepared) -> None:
-        """Called before a statement runs: -710 when a table it was prepared
-        against changed since; in an ANSI database a statement other than
-        BEGIN WORK opens the implicit transaction it runs in ("every SQL
-        statement occurs within a transaction", IBM Guide to SQL: Syntax,
-        BEGIN WORK; Database Design Guide, "Transactions")."""
-        if not self._in_tx and self.ansi and stmt.kind is not StatementKind.BEGIN:
-            self.begin()
-        self._db.busy.add(self._id)
-        if self._db.ddl_locks:
-            self._ddl_locked(stmt)
-        versions = self._db.table_versions
-        for name, version in stmt.depends.items():
-            if versions.get(name, 0) != version:
-                raise SqlError(-710, message=f"table {name} has been dropped, altered, "
-                                             "or renamed since the statement was prepared")
-
     def _image_binder(self, t: Translation) -> Callable[[list], bytes | None] | None:
         """For an INSERT binding every column: bind values -> row image."""
         picks = t.image_binds

@@ -34,7 +34,7 @@ from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols, write_puterr)
-from . import blobs, insert_cursor, slobs
+from . import blobs, composite_wire, insert_cursor, slobs
 from .cursors import ServerCursor, close_unheld
 from .dbstatements import DatabaseStatement, DatabaseStatements, parse_database_statement
 from .engine import Engine
@@ -96,6 +96,7 @@ class _Statement:
     scroll: bool = False             # SQ_SCROLL before the next OPEN
     hold: bool = False               # SQ_HOLD before the next OPEN
     cursor: ServerCursor | None = None
+    binary: frozenset = frozenset()  # composite columns asked in binary form (SQ_RET_TYPE)
 
 
 class Session(DatabaseStatements):
@@ -384,6 +385,8 @@ class Session(DatabaseStatements):
         db.check_current(st.prepared)
         source = db.open_cursor(st.prepared, st.params, hold=hold)
         st.cursor = ServerCursor(source, st.columns, scroll, hold, self.encoding)
+        if st.binary:
+            st.cursor.send_binary(st.binary)
 
     def _nfetch(self, msg: NFetch, w: Writer) -> None:
         st = self._need_current()
@@ -478,8 +481,21 @@ class Session(DatabaseStatements):
     def _info(self, _msg: Info, _w: Writer) -> None:
         """Environment settings are accepted; the emulator has no use for them."""
 
-    def _ret_type(self, _msg: RetType, _w: Writer) -> None:
-        """The client's preferred output types: rows keep their described types."""
+    def _ret_type(self, msg: RetType, _w: Writer) -> None:
+        """The client's wanted output types.  Only one choice changes what
+        is sent: type 44 (SQLSENDRECV) for a ROW/collection column asks its
+        binary form (emulator/composite_wire.py, docs/protocol.md 10.7);
+        every other column keeps its described form.  The choice stays with
+        the statement: JDBC sends SQ_RET_TYPE once per prepared statement
+        (*JDBC ``IfxSqli.sendType``*, ``typeSent``)."""
+        st = self.current
+        if msg.direction != 1 or st is None:
+            return
+        types = [c.type for c in st.columns]
+        st.binary = frozenset(i for i, (code, _len) in enumerate(msg.types)
+                              if i < len(types) and composite_wire.wants_binary(types[i], code))
+        if st.cursor is not None:
+            st.cursor.send_binary(st.binary)
 
     def _version(self, _msg, w: Writer) -> None:
         w.short(Tag.VERSION).short_string(self.version.encode())

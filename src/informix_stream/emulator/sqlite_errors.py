@@ -6,6 +6,7 @@ import re
 import sqlite3
 from typing import Callable
 
+from . import composite
 from .catalog import OWNER, Database
 from .statements import SqlError, StatementKind
 from .sqlfunctions import take_raised
@@ -45,6 +46,9 @@ def map_error(exc: sqlite3.Error, kind: StatementKind,
     m = re.search(r"ifx_fk (-\d+) (.+)$", msg)      # the name may hold blanks
     if m:                                   # a referential constraint (references.py)
         return SqlError(int(m[1]), 0, m[2], msg)
+    composite_use = _composite_use(msg, db)
+    if composite_use is not None:
+        return composite_use
     patterns: list[tuple[str, Callable[[re.Match[str]], SqlError]]] = [
         (r"no such table: (?:\w+\.)?(\w+)", lambda m: SqlError(-206, -111, m[1])),
         (r"no such column: (?:\w+\.)?(\w+)", lambda m: SqlError(-217, 0, m[1])),
@@ -67,6 +71,18 @@ def map_error(exc: sqlite3.Error, kind: StatementKind,
             err.message = msg
             return err
     return SqlError(-201, 0, "", msg)
+
+
+def _composite_use(msg: str, db: "Database | None") -> SqlError | None:
+    """A name SQLite could not resolve that names a ROW/collection column
+    (field access, IN over a collection), or a ROW(...) constructor in an
+    expression: not supported by the emulator, never -217/-206/-674."""
+    m = re.search(r"no such (?:column|table): ([\w.]+)", msg)
+    if m and db is not None:
+        return composite.misread_reference(m[1], composite.column_names(db.tables.values()))
+    if re.search(r"no such function: ROW\b", msg, re.IGNORECASE):
+        return composite.refuse_expression("a ROW(...) constructor in an expression")
+    return None
 
 
 def _unique_error(columns: str, db: "Database | None") -> SqlError:

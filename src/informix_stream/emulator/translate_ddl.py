@@ -4,10 +4,11 @@ TABLE and INDEX, constraints, defaults)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from informix_stream.codecs import ColumnType, parse_type
 
-from . import composite
+from . import composite, row_types
 from .sequences import CreateSequence
 from .statements import (NOT_SUPPORTED, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable,
                          Drop, SqlError, StatementKind, Translation)
@@ -93,7 +94,26 @@ class DdlRules:
             return self.create_sequence(i + 1)
         if self.word(i) == "VIEW":
             return self.create_view(i + 1)
+        if self.word(i) == "ROW" and self.word(i + 1) == "TYPE":
+            return self.create_row_type(i + 2)
         self.refuse_unimplemented("CREATE", i)
+
+    def create_row_type(self, i: int) -> Translation:
+        """CREATE ROW TYPE [IF NOT EXISTS] name (field type [NOT NULL], ...)
+        (IBM SQL Syntax, CREATE ROW TYPE); UNDER (inheritance) is not done."""
+        if_not_exists, i = self.if_clause(i, True)
+        name, i = self.table_name(i)
+        if self.text(i) != "(":
+            raise SqlError(-201, message="( expected after the ROW type's name")
+        close = self.close_paren(i)
+        if close + 1 < len(self.toks):
+            if self.word(close + 1) == "UNDER":
+                raise SqlError(NOT_SUPPORTED, message="CREATE ROW TYPE ... UNDER (type "
+                               "inheritance) is not supported by the emulator")
+            raise SqlError(-201, message="unexpected text after the ROW type's fields")
+        text = row_types.shape_text(self.source(i + 1, close))
+        return Translation(StatementKind.DDL, ddl=row_types.CreateRowType(name, text,
+                                                                        if_not_exists))
 
     def refuse_unimplemented(self, verb: str, i: int) -> None:
         """A statement Informix has and the emulator lacks says so (-9999)."""
@@ -193,7 +213,10 @@ class DdlRules:
             try:
                 ctype = parse_type(type_text)
             except ValueError as exc:
-                self.syntax_error(stop - 1, f"column {col}: {exc}")
+                if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$]*", type_text.strip()):
+                    self.syntax_error(stop - 1, f"column {col}: {exc}")
+                # a type's name: a named ROW type, resolved when the table is made
+                ctype = row_types.placeholder(type_text.strip().lower())
         cdef = ColumnDef(col, ctype, serial_start=serial_start)
         nullable = True
         j = stop
@@ -230,8 +253,7 @@ class DdlRules:
                 j = self.references_clause(j, [col], None, spec)
             else:
                 self.syntax_error(j, f"unexpected {self.toks[j].raw!r} in a column definition")
-        cdef.type = ColumnType(ctype.code, ctype.length,
-                               nullable and ctype.code not in SERIAL_CODES, ctype.xname)
+        cdef.type = replace(ctype, nullable=nullable and ctype.code not in SERIAL_CODES)
         spec.columns.append(cdef)
 
     def source(self, start: int, end: int) -> str:
@@ -317,6 +339,8 @@ class DdlRules:
                            ddl=CreateIndex(name, table, cols, unique))
 
     def drop(self) -> Translation:
+        if self.word(1) == "ROW" and self.word(2) == "TYPE":
+            return self.drop_row_type()
         what = self.word(1)
         if what not in ("TABLE", "INDEX", "SEQUENCE", "VIEW"):
             self.refuse_unimplemented("DROP", 1)
@@ -324,3 +348,12 @@ class DdlRules:
         name, _ = self.table_name(i)
         return Translation(StatementKind.DDL, table=name if what == "TABLE" else None,
                            ddl=Drop(what, name, if_exists))
+
+    def drop_row_type(self) -> Translation:
+        """DROP ROW TYPE [IF EXISTS] name RESTRICT (IBM SQL Syntax: RESTRICT
+        is required)."""
+        if_exists, i = self.if_clause(3, False)
+        name, i = self.table_name(i)
+        if self.word(i) != "RESTRICT" or i + 1 != len(self.toks):
+            raise SqlError(-201, message="DROP ROW TYPE name RESTRICT expected")
+        return Translation(StatementKind.DDL, ddl=Drop("ROW TYPE", name, if_exists))

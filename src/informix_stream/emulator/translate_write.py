@@ -83,7 +83,7 @@ class WriteRules:
             self.binds.append(Bind(self.param_index(a), None, ctype))
             return "?"
         if ctype.code in composite.COMPOSITE_CODES and b > a:
-            text = composite.constructor_text(self.toks, a, b, self.source(a, b))
+            text = composite.constructor_text(self.toks, a, b, self.source(a, b), ctype)
             if text is not None:
                 # stored through the column's writer, as a bound value is
                 self.binds.append(Bind(None, text, ctype))

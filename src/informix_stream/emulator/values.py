@@ -541,9 +541,12 @@ def image_maker(columns: Sequence[ColumnDef], codec: str = "iso-8859-1"
     database's code set ``codec``), exactly what the server would send
     after reading them; None if a type has no row encoding.
     BYTE/TEXT tables keep none: their cells are references that triggers of
-    their own (blobs.py) set after the image would be made."""
+    their own (blobs.py) set after the image would be made; nor do tables
+    with ROW/collection columns, whose form depends on the client."""
     if blobs.has_blobs(columns):
         return None
+    if any(c.type.code in composite.COMPOSITE_CODES for c in columns):
+        return None   # a client may ask these in binary form (composite_wire.py)
     try:
         encode = make_tuple_encoder([c.type for c in columns], codec)
     except ValueError:
