@@ -22,6 +22,7 @@ from informix_stream.codec import composite as cc
 from informix_stream.codec.rowdecode_ref import reference_decoder
 from informix_stream.codecs import ColumnType, TypeCode, make_row_decoder, make_row_encoder
 from informix_stream.emulator import EmulatorServer
+from informix_stream.errtext import message_for
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -115,9 +116,40 @@ def test_bad_values_and_definitions_are_the_servers_errors(conn, sql, code):
     with pytest.raises(ifx.DatabaseError) as info:
         conn.cursor().execute(sql)
     assert info.value.sqlcode == code
+    # the text of IBM's message catalog for the code, %s filled with the name sent
+    assert str(info.value).startswith(f"[{code}] {message_for(code, info.value.near)}")
+    assert "Informix error" not in str(info.value)
     cur = conn.cursor()
     cur.execute("SELECT count(*) FROM comp")
     assert cur.fetchone() == (0,)
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT r.a FROM comp",                       # field access
+    "SELECT comp.r.b FROM comp",
+    "SELECT n.y FROM comp WHERE id = 1",
+    "SELECT r.* FROM comp",
+    "SELECT id FROM comp WHERE 3 IN s",           # IN over a collection column
+    "SELECT id FROM comp WHERE s = SET{1,3}",     # collection literal in an expression
+    "SELECT id FROM comp WHERE r = ROW(7, 'x')",  # ROW constructor in an expression
+    "SELECT LIST{1,2} FROM comp",
+])
+def test_valid_composite_expressions_are_not_supported_not_wrong_sql(conn, sql):
+    """Valid Informix SQL the emulator cannot compute is refused as not
+    supported by the emulator, never blamed on the user (-201/-206/-217)."""
+    conn.cursor().execute(ROW1)
+    with pytest.raises(ifx.DatabaseError, match="not supported by the emulator") as info:
+        conn.cursor().execute(sql)
+    assert info.value.sqlcode == -9999
+    cur = conn.cursor()                          # the connection stays usable
+    cur.execute("SELECT id FROM comp")
+    assert cur.fetchall() == [(1,)]
+
+
+def test_a_missing_column_is_still_217(conn):
+    with pytest.raises(ifx.DatabaseError) as info:
+        conn.cursor().execute("SELECT comp.nosuch FROM comp")
+    assert info.value.sqlcode == -217
 
 
 def test_constructor_with_marker_is_not_supported_by_the_emulator(conn):

@@ -98,6 +98,9 @@ def rebuild(cur: Any, table: str) -> tuple[list[str], list[str], list[str]]:
             owned.add(idxname)
             word = "PRIMARY KEY" if kind == "P" else "UNIQUE"
             constraints.append(f"{word} ({', '.join(parts[idxname])}) CONSTRAINT {name}")
+        elif kind == "R":
+            owned.add(idxname)
+            constraints.append(_foreign_key(cur, constrid, name, parts[idxname]))
         elif kind == "C":
             pieces = _rows(cur, "SELECT checktext FROM syschecks WHERE constrid = ?"
                                 " AND type = 'T' ORDER BY seqno", constrid)
@@ -109,6 +112,25 @@ def rebuild(cur: Any, table: str) -> tuple[list[str], list[str], list[str]]:
                                            " WHERE tabid = ? ORDER BY idxname", tabid)
                if idx not in owned]
     return columns, constraints, indexes
+
+
+def _foreign_key(cur: Any, constrid: int, name: str, cols: list[str]) -> str:
+    """A FOREIGN KEY from sysreferences the way a catalog reader (SQLAlchemy's
+    Informix get_foreign_keys) joins it: the referenced constraint's index
+    parts name the parent's columns (Guide to SQL: Reference, SYSREFERENCES)."""
+    ((primary, ptabid, delrule),) = _rows(
+        cur, "SELECT r.primary, r.ptabid, r.delrule FROM sysreferences r"
+             " WHERE r.constrid = ?", constrid)
+    ((parent,),) = _rows(cur, "SELECT tabname FROM systables WHERE tabid = ?", ptabid)
+    ((pidx,),) = _rows(cur, "SELECT idxname FROM sysconstraints WHERE constrid = ?", primary)
+    pparts = _rows(cur, "SELECT " + ", ".join(f"part{k}" for k in range(1, 17))
+                   + " FROM sysindexes WHERE idxname = ?", pidx)[0]
+    pnames = {colno: colname for colname, colno in _rows(
+        cur, "SELECT colname, colno FROM syscolumns WHERE tabid = ?", ptabid)}
+    pcols = [pnames[p] for p in pparts if p]
+    cascade = " ON DELETE CASCADE" if delrule == "C" else ""
+    return (f"FOREIGN KEY ({', '.join(cols)}) REFERENCES {parent} ({', '.join(pcols)})"
+            f"{cascade} CONSTRAINT {name}")
 
 
 @pytest.fixture
@@ -203,6 +225,38 @@ def test_ddl_rebuilt_from_the_catalog_alone(cur):
     left = _rows(cur, "SELECT count(*) FROM sysconstraints c WHERE NOT EXISTS"
                       " (SELECT 1 FROM systables t WHERE t.tabid = c.tabid)")
     assert left == [(0,)]
+
+
+def test_foreign_keys_rebuilt_from_the_catalog_alone(cur):
+    """FOREIGN KEY constraints: an 'R' sysconstraints row whose index names the
+    referencing columns, and a sysreferences row naming the referenced
+    constraint and table (Guide to SQL: Reference, SYSCONSTRAINTS and
+    SYSREFERENCES: delrule 'C' for ON DELETE CASCADE, 'R' otherwise)."""
+    p, c = unique("fkp"), unique("fkc")
+    cur.execute(f"CREATE TABLE {p} (a INTEGER, b CHAR(4), k INTEGER,"
+                f" PRIMARY KEY (a, b) CONSTRAINT {p}_pk, UNIQUE (k) CONSTRAINT {p}_uk)")
+    constraints = [f"FOREIGN KEY (x, y) REFERENCES {p} (a, b) CONSTRAINT {c}_f1",
+                   f"FOREIGN KEY (z) REFERENCES {p} (k) ON DELETE CASCADE CONSTRAINT {c}_f2"]
+    cur.execute(f"CREATE TABLE {c} (id INTEGER, x INTEGER, y CHAR(4), z INTEGER,"
+                f" {', '.join(constraints)})")
+    try:
+        assert rebuild(cur, c) == (["id INTEGER", "x INTEGER", "y CHAR(4)", "z INTEGER"],
+                                   constraints, [])
+        # An unnamed one gets the server's r<tabid>_<constrid> name.
+        cur.execute(f"ALTER TABLE {c} ADD CONSTRAINT FOREIGN KEY (id) REFERENCES {p} (k)")
+        ((tabid,),) = _rows(cur, "SELECT tabid FROM systables WHERE tabname = ?", c)
+        ((name, constrid),) = _rows(cur, "SELECT constrname, constrid FROM sysconstraints"
+                                         " WHERE tabid = ? AND constrtype = 'R'"
+                                         " AND constrname NOT LIKE ?", tabid, f"{c}%")
+        assert name == f"r{tabid}_{constrid}"
+    finally:
+        cur.execute(f"DROP TABLE {c}")
+        cur.execute(f"DROP TABLE {p}")
+    left = _rows(cur, "SELECT count(*) FROM sysconstraints WHERE constrname LIKE ?", f"{c}%")
+    assert left == [(0,)]
+    gone = _rows(cur, "SELECT count(*) FROM sysconstraints c WHERE NOT EXISTS"
+                      " (SELECT 1 FROM systables t WHERE t.tabid = c.tabid)")
+    assert gone == [(0,)]
 
 
 def test_not_null_constraints_and_their_columns(cur):

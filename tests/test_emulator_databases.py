@@ -122,7 +122,6 @@ def test_close_database(server):
     ("DATABASE ../etc", -354),
     ("CREATE DATABASE a-b", -354),
     ("DATABASE", -201),
-    ("CREATE DATABASE ansi WITH LOG MODE ANSI", -9999),    # implicit transactions: not emulated
     ("DATABASE db@otherserver", -9999),
 ])
 def test_refused_forms(server, sql, code):

@@ -5,6 +5,7 @@ identifiers under DELIMIDENT."""
 from __future__ import annotations
 
 import asyncio
+import datetime
 import decimal
 
 import pytest
@@ -53,6 +54,65 @@ def _sql(stmt) -> str:
 def test_limit_offset_compile_to_skip_first():
     t = sa.table("t", sa.column("a"))
     assert _sql(sa.select(t.c.a).limit(5).offset(10)) == "SELECT SKIP 10 FIRST 5 t.a FROM t"
+
+
+def test_bound_limit_and_offset_render_as_integer_literals(engine):
+    """FIRST/SKIP take an integer: a bindparam() without a type is rendered
+    as the integer it carries, and a non-integer value is refused."""
+    eng, t = engine
+    stmt = sa.select(t.c.id).order_by(t.c.id).limit(sa.bindparam("l")).offset(sa.bindparam("o"))
+    with eng.begin() as c:
+        c.execute(t.insert(), [{"amount": i} for i in range(6)])
+        assert c.execute(stmt, {"l": 2, "o": 3}).scalars().all() == [4, 5]
+        with pytest.raises(sa.exc.StatementError):
+            c.execute(stmt, {"l": "2; DROP TABLE orders", "o": 0})
+
+
+def test_limit_given_as_an_expression_is_a_compile_error():
+    t = sa.table("t", sa.column("a"))
+    with pytest.raises(sa.exc.CompileError, match="SKIP/FIRST take an integer"):
+        _sql(sa.select(t.c.a).limit(sa.literal_column("1") + 1))
+    with pytest.raises(sa.exc.CompileError, match="offset"):
+        _sql(sa.select(t.c.a).offset(sa.literal(1) + sa.literal(1)))
+
+
+def test_parameter_in_select_list_is_cast_to_its_type(engine):
+    """The server has no column to type a bare ? in a select list by, so the
+    dialect CASTs it; the value then reads back as its own type."""
+    stmt = sa.select(sa.literal(datetime.date(2012, 10, 15)), sa.literal(decimal.Decimal("1.5")),
+                     sa.literal("s"))
+    sql = str(stmt.compile(dialect=InformixDialect_informix_stream()))
+    assert sql.startswith("SELECT CAST(? AS DATE) AS anon_1, CAST(? AS DECIMAL(32)) AS anon_2, "
+                          "? AS anon_3 FROM")
+    eng, _ = engine
+    with eng.connect() as c:
+        assert c.execute(stmt).one() == (datetime.date(2012, 10, 15), decimal.Decimal("1.5"), "s")
+
+
+def test_enum_is_sized_in_bytes_and_wide_decimals_are_refused():
+    """VARCHAR(n) counts bytes and a non-ANSI database truncates silently, so
+    an Enum is sized by its widest UTF-8 value; DECIMAL stops at 32 digits."""
+    md = sa.MetaData()
+    t = sa.Table("e", md, sa.Column("x", sa.Enum("a", "réveillé", name="m")))
+    assert "x VARCHAR(10)" in str(sa.schema.CreateTable(t).compile(
+        dialect=InformixDialect_informix_stream()))
+    with pytest.raises(sa.exc.CompileError, match=r"DECIMAL\(38\) is not supported by Informix"):
+        _sql(sa.select(sa.cast(sa.literal_column("1"), sa.Numeric(38, 20))))
+    assert "DECIMAL(32,20)" in _sql(sa.select(sa.cast(sa.literal_column("1"),
+                                                      sa.Numeric(32, 20))))
+
+
+def test_enum_with_multibyte_value_round_trips(engine):
+    eng, _ = engine
+    md = sa.MetaData()
+    t = sa.Table("enum_t", md, sa.Column("x", sa.Enum("a", "réveillé", name="m")))
+    md.create_all(eng)
+    try:
+        with eng.begin() as c:
+            c.execute(t.insert(), [{"x": "réveillé"}, {"x": "a"}])
+            assert sorted(c.execute(sa.select(t.c.x)).scalars()) == ["a", "réveillé"]
+    finally:
+        md.drop_all(eng)
 
 
 def test_select_without_table_gets_a_from_clause():

@@ -26,8 +26,10 @@ from .sqlwarn import open_warnings
 
 log = logging.getLogger("informix_stream")
 
-# SQ_DONE warning bit after a database is opened: the database is logged.
+# SQ_DONE warning bits after a database is opened: the database is logged,
+# it is ANSI-compliant (IfxSqliConnect.OpenDbInit reads SerWarn 1 and 2).
 DB_LOGGED = 0x01
+DB_ANSI = 0x02
 # What we offer in SQ_PROTOCOLS: the same feature set IBM's clients offer.
 CLIENT_PROTOCOLS = bytes.fromhex("fffc7ffc3c8caa97")
 DEFAULT_DB_LOCALE = "en_US.8859-1"
@@ -70,6 +72,7 @@ def login_gen(session: ClientSession, params: ConnectParams):
         done = yield from st.exchange(session, rq.dbopen(name))
         session.logged = bool(done.warnings & DB_LOGGED)
         session.open_flags = done.warnings
+        session.ansi = bool(done.warnings & DB_ANSI)
         yield from settle_locale(session, done.warnings)
     return reply.version
 
@@ -126,6 +129,14 @@ class ConnectionBase:
     def messages(self) -> list[tuple[type, Warning]]:
         """PEP 249's optional ``messages``: ``warnings`` as (class, value) pairs."""
         return [(type(w), w) for w in self.warnings]
+
+    @property
+    def is_ansi(self) -> bool:
+        """The open database is ANSI-compliant (``WITH LOG MODE ANSI``):
+        every statement runs in a transaction until COMMIT/ROLLBACK WORK,
+        which autocommit mode sends after each statement; a text value too
+        long for its column raises -1279 instead of being cut."""
+        return self._session.ansi
 
     @property
     def encoding(self) -> str:

@@ -14,6 +14,10 @@ and read, and are the mixins at the end of this module:
 
 Statement cleanup (CLOSE + RELEASE) rides at the front of the next request,
 so a SELECT that fits one buffer costs two round trips.
+
+The module is a little longer than 600 lines because execute, batches,
+scrolling and the hooks that hand each reply's warnings to sqlwarn.py work
+on one cursor state; the warning logic itself lives in sqlwarn.py.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ _TX_CLOSERS = _TX_ENDERS | {StmtType.DATABASE, StmtType.CLOSE_DATABASE}
 # Statements after which the server has freed every statement and cursor.
 _DATABASE_CHANGERS = {StmtType.DATABASE, StmtType.CREATE_DATABASE, StmtType.CLOSE_DATABASE}
 DB_LOGGED = 0x01
+DB_ANSI = 0x02
 log = logging.getLogger("informix_stream")
 
 RowMaker = Callable[[tuple], Any]
@@ -122,16 +127,30 @@ class CursorBase(CursorWarnings):
         self._reset()
         sql, order, count = st.parse_sql(operation, isinstance(parameters, Mapping))
         if not log.isEnabledFor(logging.DEBUG):
-            yield from self._run_statement(sql, order, count, parameters)
-            self._raise_warnings()
+            yield from self._run_then_commit(sql, order, count, parameters)
             return
         start = time.perf_counter()
         try:
-            yield from self._run_statement(sql, order, count, parameters)
+            yield from self._run_then_commit(sql, order, count, parameters)
         finally:
             log.debug("execute (%d parameters) %.3f ms: %s", count,
                       (time.perf_counter() - start) * 1000, sql)
-        self._raise_warnings()
+
+    def _run_then_commit(self, sql: str, order, count: int, parameters):
+        """The statement, then (autocommit on an ANSI database) its COMMIT:
+        after a failed statement too, so no implicit transaction outlives
+        it; the statement's own error is the one raised."""
+        try:
+            yield from self._run_statement(sql, order, count, parameters)
+        except DatabaseError:
+            if self._session.broken is None:
+                try:
+                    yield from st.ansi_autocommit(self._session, sql)
+                except DatabaseError:
+                    pass        # the statement's error is the one the caller needs
+            raise
+        yield from st.ansi_autocommit(self._session, sql)
+        self._raise_warnings()              # the work is done (and committed)
 
     def _run_statement(self, sql: str, order, count: int, parameters):
         """Run ``sql`` on a kept prepared statement when the connection has
@@ -158,8 +177,7 @@ class CursorBase(CursorWarnings):
                       begin: bool):
         self._stmt_id = prepared.stmt_id
         self._prepared, self._kept, self._begin = prepared, kept, begin
-        # the PREPARE's own flags (no WHERE clause), again each time it runs
-        self._note_warnings(prepared.warnings)
+        self._note_warnings(prepared.warnings)      # a PREPARE's, on every run
         kind = prepared.describe.stmt_type
         if kind == StmtType.SELECT or (kind == StmtType.EXECUTE_PROCEDURE
                                        and prepared.describe.columns):
@@ -205,6 +223,7 @@ class CursorBase(CursorWarnings):
         self._note_warnings(reply, opened)
         if opened:
             session.logged = bool(reply.warnings & DB_LOGGED)
+            session.ansi = bool(reply.warnings & DB_ANSI)
             yield from settle_locale(session, reply.warnings)
 
     def _give_back(self) -> None:

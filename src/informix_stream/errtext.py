@@ -38,6 +38,7 @@ _TEXTS = {
     -408: "Invalid message type received from the client or server.",
     -410: "Prepare statement failed or was not executed.",
     -425: "Database is currently opened by another user.",
+    -535: "Already in transaction.",
     -458: "Long transaction aborted.",
     -526: "Updates are not allowed on a scroll cursor.",
     -535: "Already in transaction.",
@@ -53,6 +54,17 @@ _TEXTS = {
     -8314: "Sequence goes below its MINVALUE.",
     -8315: "Sequence CURRVAL is not yet defined in this session.",
     -8317: "A sequence object cannot appear in the FROM clause.",
+    # ROW and collection types (IBM JDBC 15.0.1.0 message catalog, sql_en_US.properties)
+    -9602: "Illegal attempt to convert a collection type into another type.",
+    -9634: "No cast from %s.",
+    -9911: "Defaults on collection type column not allowed.",
+    -9912: "Constraints on collection type column not allowed.",
+    -9628: "Type (%s) not found.",
+    -9990: "Cannot drop named row type (%s): still in use.",
+    -9991: "Named row type (%s) already exists in database.",
+    -9992: "Named row type (%s) not found.",
+    -9978: "Insertion of NULLs into a collection disallowed.",
+    -9989: "Incorrect number of fields in the ROW Type.",
     -9999: "Not supported by the emulator (the emulator's own code, not a server's).",
     -1202: "An attempt was made to divide by zero.",
     -1204: "Invalid year in date.",
@@ -66,8 +78,12 @@ _TEXTS = {
     -1262: "Non-numeric character in datetime or interval.",
     -1263: "A field in a datetime or interval value is incorrect or an illegal operation specified on datetime field.",
     -1264: "Extra characters at the end of a datetime or interval.",
+    -1279: "Value exceeds string column length.",
 }
 
 
-def message_for(sqlcode: int) -> str:
-    return _TEXTS.get(sqlcode, f"Informix error {sqlcode}.")
+def message_for(sqlcode: int, near: str = "") -> str:
+    """The text for a code; a catalog text's ``%s`` takes the name the
+    server sent with the error (e.g. -9634 "No cast from %s.")."""
+    text = _TEXTS.get(sqlcode, f"Informix error {sqlcode}.")
+    return text.replace("%s", near or "?") if "%s" in text else text

@@ -287,11 +287,22 @@ class Plan:
         self.stmt_id = self.savepoint_id = self.rollback_id = None
 
     # -- one chunk -----------------------------------------------------------------
+    @property
+    def _ansi_batch(self) -> bool:
+        """batch_errors in autocommit mode on an ANSI database: the rows run
+        in the server's implicit transaction, which the chunk must commit."""
+        return self.mode == BATCH and self.session.ansi and self.session.autocommit
+
+    @property
+    def _commits_chunk(self) -> bool:
+        return (self.mode == AUTOCOMMIT or self._ansi_batch
+                or (self.commit_every_chunk and self.mode != UNLOGGED))
+
     def _open_chunk(self) -> Expect | None:
         """What protects the chunk: a transaction of its own, or a savepoint."""
         session = self.session
-        if self.mode == AUTOCOMMIT:
-            return session.send(_BEGIN, opens=True)
+        if self.mode == AUTOCOMMIT or self._ansi_batch:
+            return _own_transaction(session)
         if self.mode == SAVEPOINT_MODE:
             return session.send(rq.execute(self.savepoint_id, [], release=False), begin=True)
         return None
@@ -321,7 +332,7 @@ class Plan:
         failed = self._account(first, expects)
         if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE):
             yield from self._repair(first, requests, failed)
-        if self.mode == AUTOCOMMIT or (self.commit_every_chunk and self.mode != UNLOGGED):
+        if self._commits_chunk:
             yield from _commit(self.session)
         if failed is not None and self.mode != BATCH:
             raise failed
@@ -388,7 +399,7 @@ class Plan:
         # OPEN of an insert cursor needs a transaction in a logged database:
         # batch_errors in autocommit mode gets one per chunk.
         own_tx = self.mode == BATCH and session.autocommit and session.logged
-        guard = session.send(_BEGIN, opens=True) if own_tx else self._open_chunk()
+        guard = _own_transaction(session) if own_tx else self._open_chunk()
         expects = yield from self._send_chunk(guard, list(blocks), meanwhile,
                                               begin=guard is None)
         failed, discarded = self._put_account(first, blocks, expects)
@@ -402,7 +413,7 @@ class Plan:
             discarded += self._put_account(start, again, expects)[1]
         if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE):
             yield from self._put_repair(first, blocks, failed)
-        if own_tx or self.mode == AUTOCOMMIT or (self.commit_every_chunk and self.mode != UNLOGGED):
+        if own_tx or self._commits_chunk:
             yield from _commit(session)
         if failed is not None and self.mode != BATCH:
             raise failed
@@ -484,6 +495,18 @@ class Plan:
         if self.rollback_id is None:
             self.rollback_id = (yield from st.prepare(session, ROLLBACK_TO_SAVEPOINT, 0)).stmt_id
         yield from st.exchange(session, rq.execute(self.rollback_id, [], release=False))
+
+
+def _own_transaction(session) -> Expect | None:
+    """Open the transaction a chunk runs in: SQ_BEGIN, or in an ANSI database
+    nothing -- autocommit left no work open, and the chunk's first statement
+    opens the server's implicit transaction (BEGIN WORK there is -535 after
+    any statement: IBM Guide to SQL: Syntax, "BEGIN WORK and ANSI-Compliant
+    Databases"); the chunk still ends with COMMIT or ROLLBACK WORK."""
+    if session.ansi:
+        session.in_transaction = True
+        return None
+    return session.send(_BEGIN, opens=True)
 
 
 def _commit(session):

@@ -238,20 +238,28 @@ def _read_value(r: Reader, code: int, name: str, indicator: int, encoding: str) 
 
 
 class LoReply:
-    """SQ_LODATA's reply as it arrives: the header, then the read's chunks."""
+    """SQ_LODATA's reply header; a read's chunks go to ``out`` as they
+    arrive (messages.parse_reply), ``chunked`` bytes of them."""
 
-    __slots__ = ("subcommand", "size", "data")
+    __slots__ = ("subcommand", "size", "chunked", "out")
 
-    def __init__(self, subcommand: int, size: int) -> None:
-        self.subcommand, self.size, self.data = subcommand, size, bytearray()
+    def __init__(self, subcommand: int, size: int, chunked: int) -> None:
+        self.subcommand, self.size, self.chunked = subcommand, size, chunked
+        self.out = None
 
 
-def parse_lo_reply(r: Reader, wanted: int) -> LoReply:
-    """The whole SQ_LODATA reply message (``wanted``: what the read asked)."""
+def parse_lo_head(r: Reader, wanted: int) -> LoReply:
+    """SQ_LODATA's header (``wanted``: what the read asked); for a read of
+    nothing, its closing short too."""
     sub, size = r.short(), r.int()
-    reply = LoReply(sub, size)
-    if sub == 2:
-        return reply
+    if sub == 2:                                 # LO_WRITE's answer: bytes written
+        return LoReply(sub, size, 0)
+    if size < 1:
+        r.short()
+        return LoReply(sub, size, 0)
+    if size > wanted:
+        raise ProtocolError(f"SQ_LODATA answers {size} bytes to a read of {wanted}")
+    return LoReply(sub, size, size)
     if size < 1:
         r.short()
         return reply

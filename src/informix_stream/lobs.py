@@ -27,30 +27,11 @@ from .core import requests as rq
 from .core import statement as st
 from .core.session import ClientSession
 from .errors import DataError, ProtocolError
+from .messages import ValueSink
 
 LOB_CODES = (TypeCode.BYTE, TypeCode.TEXT, TypeCode.BLOB, TypeCode.CLOB)
 # Room for the chunk headers of a blob reply beyond its declared size.
 _REPLY_SLACK = 64 * 1024
-
-
-class _Parts:
-    """An SQ_FETCHBLOB reply's chunks in value mode, joined once at the end
-    (appending to a bytearray and copying it into bytes costs two more
-    copies of the value: bench/lobs/read_rate.py)."""
-
-    __slots__ = ("parts", "size")
-
-    def __init__(self, _ref: LobRef | None = None) -> None:
-        self.parts: list[bytes] = []
-        self.size = 0
-
-    def __len__(self) -> int:
-        return self.size
-
-    def __iadd__(self, data: bytes) -> _Parts:
-        self.parts.append(data)
-        self.size += len(data)
-        return self
 
 
 def lob_columns(types: Sequence) -> tuple[int, ...]:
@@ -75,7 +56,7 @@ def resolve_gen(session: ClientSession, stmt_id: int, rows: list, columns: tuple
                     _broken(session, f"a blob descriptor declares {size} bytes")
                 expect = session.send(rq.fetch_blob(stmt_id, ref.descriptor),
                                       blob_limit=size, budget=2 * size + _REPLY_SLACK)
-                expect.reply.blob = (spool or _Parts)(ref)
+                expect.reply.blob = ValueSink(size) if spool is None else spool(ref)
                 wanted.append((i, k, ref, expect))
     if not wanted:
         return
@@ -95,9 +76,9 @@ def _value(session: ClientSession, ref: LobRef, reply, column: int, encoding: st
     data = reply.blob
     if not reply.blob_ended or len(data) != ref.size:
         _broken(session, f"the server sent {len(data)} bytes of a {ref.size}-byte blob")
-    if not isinstance(data, _Parts):
+    if not isinstance(data, ValueSink):
         return data             # a spool (stream mode)
-    value = b"".join(data.parts)
+    value = data.getvalue()
     if not ref.text:
         return value
     try:

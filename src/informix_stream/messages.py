@@ -19,6 +19,7 @@ past the limit.
 
 from __future__ import annotations
 
+import io
 import struct
 from enum import IntEnum
 from typing import NamedTuple
@@ -430,6 +431,53 @@ class ServerError(NamedTuple):
     sqlstate: str = ""      # -937: the routine's own SQLSTATE; message is its text
 
 
+class ValueSink:
+    """Collects a large value's bytes as they arrive (``+=`` a buffer; the
+    buffer is copied, never kept) into one buffer, handed out by
+    ``getvalue`` as bytes without another copy (``io.BytesIO`` shares its
+    buffer): one pass over the value, where a list of pieces joined at the
+    end costs two (bench/lobs/read_rate.py).
+
+    ``reserve(n)`` makes room for ``n`` more bytes at once: the buffer
+    starts as ``bytes(capacity)`` (calloc: pages are touched only when
+    written), and grows by doubling, where BytesIO's own growth by an
+    eighth would copy a value eight times over."""
+
+    __slots__ = ("_out", "size", "_capacity")
+
+    def __init__(self, capacity: int = 0) -> None:
+        self._out = io.BytesIO(bytes(capacity)) if capacity > 0 else io.BytesIO()
+        self._capacity = capacity
+        self.size = 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    def reserve(self, n: int) -> None:
+        want = self.size + n
+        if want <= self._capacity:
+            return
+        capacity = max(want, 2 * self._capacity)
+        old = self._out.getbuffer()
+        grown = io.BytesIO(bytes(capacity))
+        try:
+            grown.write(old[:self.size])
+        finally:
+            old.release()
+        grown.seek(self.size)
+        self._out, self._capacity = grown, capacity
+
+    def __iadd__(self, data) -> ValueSink:
+        self.size += self._out.write(data)
+        return self
+
+    def getvalue(self) -> bytes:
+        out = self._out
+        if self.size != len(out.getbuffer()):
+            out.truncate(self.size)
+        return out.getvalue()
+
+
 class Reply:
     """Everything one reply said, up to its SQ_EOT."""
 
@@ -437,7 +485,7 @@ class Reply:
                  "serial8", "bigserial", "tupid", "protocols", "closed",
                  "version", "exited", "done", "decode_error", "encoding", "blob",
                  "blob_limit", "blob_ended", "done_rows", "put_inserted", "routine",
-                 "lo_wanted", "xactstat", "notices")
+                 "lo_wanted", "lo_sink", "lo_left", "xactstat", "notices")
 
     def __init__(self, rows: list | None = None, encoding: str = "iso-8859-1") -> None:
         self.rows = [] if rows is None else rows
@@ -465,6 +513,8 @@ class Reply:
         # values or SQ_LODATA's LoReply; lo_wanted: the bytes an SQ_LODATA read asked
         self.routine: object = None
         self.lo_wanted = 0
+        self.lo_sink: ValueSink | None = None   # where an SQ_LODATA read's bytes go
+        self.lo_left = 0                        # bytes of that read still to come
         self.xactstat: tuple[int, int, int] | None = None  # SQ_XACTSTAT (event, new, old)
         # warnings an SQ_ERR carried: (SQLSTATE, text) of sqlcode 0 and 100
         self.notices: list[tuple[str, str]] | None = None
@@ -496,6 +546,10 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
     framing errors and short buffers are handled by this one code path.
     """
     end = len(buf)
+    if reply.lo_left:
+        pos = _lo_chunks(buf, pos, end, reply)
+        if reply.lo_left:
+            return pos, False
     rows_append = reply.rows.append
     head = _TUPLE_HEAD.unpack_from
     bulk = getattr(decode_row, "bulk", None)
@@ -545,6 +599,12 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
             reply.done = True
             pos += 16
             continue
+        if tag == 39 and reply.blob is not None:  # SQ_BLOB: a chunk of SQ_FETCHBLOB's value
+            after = _blob_chunk(buf, pos, end, reply)
+            if after == pos:
+                return pos, False
+            pos = after
+            continue
         if tag == 55:                            # SQ_COST: nothing we use
             if pos + 10 > end:
                 return pos, False
@@ -558,6 +618,10 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
         pos = r.pos
         if finished:
             return pos, True
+        if reply.lo_left:                        # an SQ_LODATA read's chunks follow
+            pos = _lo_chunks(buf, pos, end, reply)
+            if reply.lo_left:
+                return pos, False
     return pos, False
 
 
@@ -593,7 +657,9 @@ def _parse_reply_message(tag: int, r: Reader, reply: Reply) -> bool:
     elif tag == Tag.FPROUTINE:
         reply.routine = fastpath.parse_values(r, reply.encoding)
     elif tag == Tag.LODATA:
-        reply.routine = fastpath.parse_lo_reply(r, reply.lo_wanted)
+        lo = reply.routine = fastpath.parse_lo_head(r, reply.lo_wanted)
+        lo.out = ValueSink() if reply.lo_sink is None else reply.lo_sink
+        reply.lo_left = lo.chunked
     else:
         raise ProtocolError(f"unexpected reply message {reply_tag_name(tag)}: the driver "
                             "cannot read past it, so the connection is closed")
@@ -647,6 +713,60 @@ def _notice(reply: Reply, sqlstate: str, text: str) -> None:
     reply.notices.append((sqlstate, text))
 
 
+def _copy_into(sink, buf, start: int, stop: int) -> None:
+    """``sink += buf[start:stop]`` through a view, released at once: the
+    receive buffer can be resized again only when no view of it is alive."""
+    view = memoryview(buf)[start:stop]
+    try:
+        sink += view
+    finally:
+        view.release()
+
+
+def _check_blob_chunk(reply: Reply, n: int) -> None:
+    if n < 0 or reply.blob_ended:
+        raise ProtocolError(f"an SQ_BLOB chunk of {n} bytes after the value ended"
+                            if reply.blob_ended else f"an SQ_BLOB chunk of {n} bytes")
+    if len(reply.blob) + n > reply.blob_limit:
+        raise ProtocolError(f"the server sent more than the {reply.blob_limit} bytes "
+                            "the blob descriptor declared")
+
+
+def _blob_chunk(buf, pos: int, end: int, reply: Reply) -> int:
+    """The SQ_BLOB chunk at ``pos`` into ``reply.blob`` with one copy (the hot
+    path of a large BYTE/TEXT read); ``pos`` itself while it is incomplete."""
+    if pos + 4 > end:
+        return pos
+    n = _SHORT.unpack_from(buf, pos + 2)[0]
+    _check_blob_chunk(reply, n)
+    if n == 0:
+        reply.blob_ended = True
+        return pos + 4
+    stop = pos + 4 + n
+    if stop + (n & 1) > end:
+        return pos
+    _copy_into(reply.blob, buf, pos + 4, stop)
+    return stop + (n & 1)
+
+
+def _lo_chunks(buf, pos: int, end: int, reply: Reply) -> int:
+    """The complete chunks ``[short n][n bytes][pad]`` of the SQ_LODATA read
+    in progress, from ``pos``, into its sink; each is consumed as it
+    arrives, so a 1 MiB read is never held whole in the receive buffer."""
+    lo = reply.routine
+    while reply.lo_left > 0 and pos + 2 <= end:
+        n = _SHORT.unpack_from(buf, pos)[0]
+        if n <= 0 or n > reply.lo_left:
+            raise ProtocolError(f"SQ_LODATA chunk of {n} bytes in a {lo.size}-byte read")
+        stop = pos + 2 + n
+        if stop + (n & 1) > end:
+            break
+        _copy_into(lo.out, buf, pos + 2, stop)
+        reply.lo_left -= n
+        pos = stop + (n & 1)
+    return pos
+
+
 def _read_blob_chunk(r: Reader, reply: Reply) -> None:
     """One SQ_BLOB chunk ``[short n][n bytes][pad]`` of an SQ_FETCHBLOB
     reply; n = 0 ends the value.  A chunk where no blob was asked for, or
@@ -655,15 +775,10 @@ def _read_blob_chunk(r: Reader, reply: Reply) -> None:
     n = r.short()
     if reply.blob is None:
         raise ProtocolError("an SQ_BLOB arrived in a reply that fetched no blob")
-    if n < 0 or reply.blob_ended:
-        raise ProtocolError(f"an SQ_BLOB chunk of {n} bytes after the value ended"
-                            if reply.blob_ended else f"an SQ_BLOB chunk of {n} bytes")
+    _check_blob_chunk(reply, n)
     if n == 0:
         reply.blob_ended = True
         return
-    if len(reply.blob) + n > reply.blob_limit:
-        raise ProtocolError(f"the server sent more than the {reply.blob_limit} bytes "
-                            "the blob descriptor declared")
     reply.blob += r.padded(n)
 
 

@@ -22,6 +22,7 @@ from .codec import slob
 from .core import statement as st
 from .core.session import ClientSession
 from .errors import DataError, ProtocolError
+from .messages import ValueSink
 
 # Bytes asked for by one SQ_LODATA read: large enough that round trips do not
 # dominate, small enough that one reply message stays well under the cap.
@@ -82,19 +83,17 @@ def _python(v: fastpath.RoutineValue) -> object:
 
 def read_gen(session: ClientSession, locator: slob.Locator, encoding: str, column: int
              ) -> Generator[Any, None, object]:
-    """The whole value of a BLOB (bytes) or CLOB (str)."""
+    """The whole value of a BLOB (bytes) or CLOB (str): every read's chunks
+    go into one buffer, handed out without another copy."""
     fd = yield from open_gen(session, locator)
-    parts = []
+    sink = ValueSink()
     try:
-        while True:
-            data = yield from read_chunk_gen(session, fd, READ_SIZE)
-            parts.append(data)
-            if len(data) < READ_SIZE:
-                break
+        while (yield from read_into_gen(session, fd, READ_SIZE, sink)) == READ_SIZE:
+            pass
     finally:
         if session.broken is None:
             yield from call_gen(session, CLOSE, [fd])
-    value = b"".join(parts)
+    value = sink.getvalue()
     if not locator.text:
         return value
     try:
@@ -111,16 +110,31 @@ def open_gen(session: ClientSession, locator: slob.Locator) -> Generator[Any, No
     return values[0]
 
 
-def read_chunk_gen(session: ClientSession, fd: int, n: int) -> Generator[Any, None, bytes]:
-    """One SQ_LODATA read of up to ``n`` bytes (fewer: the object ended)."""
+def read_into_gen(session: ClientSession, fd: int, n: int, sink: ValueSink
+                  ) -> Generator[Any, None, int]:
+    """One SQ_LODATA read of up to ``n`` bytes into ``sink``, copied there as
+    they arrive; the bytes read (fewer than ``n``: the object ended)."""
     expect = session.send(fastpath.lo_read(fd, n), budget=n + n // 8 + 4096)
     expect.reply.lo_wanted = n
+    expect.reply.lo_sink = sink
+    sink.reserve(n)
+    before = len(sink)
     yield expect
     st.raise_for(expect.reply)
     lo = expect.reply.routine
     if not isinstance(lo, fastpath.LoReply):
         _broken(session, "SQ_LODATA read was answered without SQ_LODATA")
-    return bytes(lo.data)
+    got = len(sink) - before
+    if got != max(lo.size, 0):
+        _broken(session, f"SQ_LODATA declared {lo.size} bytes and sent {got}")
+    return got
+
+
+def read_chunk_gen(session: ClientSession, fd: int, n: int) -> Generator[Any, None, bytes]:
+    """One SQ_LODATA read of up to ``n`` bytes, as bytes (stream mode)."""
+    sink = ValueSink(n)
+    yield from read_into_gen(session, fd, n, sink)
+    return sink.getvalue()
 
 
 def resolve_gen(session: ClientSession, rows: list, columns: tuple[int, ...], encoding: str

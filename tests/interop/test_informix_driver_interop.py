@@ -1056,3 +1056,109 @@ def test_execute_function_rows_and_raise_exception(connect: ConnectFactory) -> N
         assert cur.fetchall() == [(1,)]
     finally:
         cur.execute(f"DROP FUNCTION {name}")
+
+
+# ------------------------------------------------- ALTER, RENAME, MERGE, FKs
+# Expected answers: IBM Informix Guide to SQL: Syntax ("ALTER TABLE",
+# "RENAME TABLE", "RENAME COLUMN", "MERGE statement"), Guide to SQL:
+# Reference ("SYSCOLUMNS", "SYSCONSTRAINTS", "SYSREFERENCES"); codes from IBM
+# JDBC 15.0.1.0's message catalog (sql_en_US.properties).
+
+
+@pytest.mark.interop
+def test_alter_then_select_sees_the_new_shape(connect: ConnectFactory,
+                                              new_table: TableFactory) -> None:
+    conn = connect()
+    t = new_table("alt", "id INTEGER, note VARCHAR(4), qty DECIMAL(10,2)")
+    with conn.cursor() as cur:
+        cur.execute(f"INSERT INTO {t} VALUES (1, 'ab', 2.5)")
+        cur.execute(f"ALTER TABLE {t} ADD (flag SMALLINT DEFAULT 3 NOT NULL BEFORE note),"
+                    " DROP (qty), MODIFY (note VARCHAR(10))")
+        cur.execute(f"SELECT * FROM {t}")
+        rows = [tuple(r) for r in cur.fetchall()]
+        described = [(d[0], d[1] & 0xFF) for d in cur.description]
+    assert rows == [(1, 3, "ab")]
+    assert described == [("id", TC_INT), ("flag", TC_SMALLINT), ("note", TC_VARCHAR)]
+    assert query(conn, "SELECT c.colname, c.colno FROM syscolumns c, systables t WHERE"
+                       " c.tabid = t.tabid AND t.tabname = ? ORDER BY c.colno", (t,)) == [
+        ("id", 1), ("flag", 2), ("note", 3)]
+
+
+@pytest.mark.interop
+def test_rename_table_and_column(connect: ConnectFactory) -> None:
+    conn = connect()
+    old = f"pyi_ren_{uuid.uuid4().hex[:10]}"
+    with conn.cursor() as cur:
+        cur.execute(f"CREATE TABLE {old} (a INTEGER, b CHAR(2))")
+        cur.execute(f"INSERT INTO {old} VALUES (1, 'x')")
+        cur.execute(f"RENAME TABLE {old} TO {old}n")
+        cur.execute(f"RENAME COLUMN {old}n.b TO bb")
+        try:
+            assert query(conn, f"SELECT bb, a FROM {old}n") == [("x", 1)]
+            with pytest.raises(informix_db.ProgrammingError) as info:
+                query(conn, f"SELECT * FROM {old}")
+            assert info.value.sqlcode == -206
+        finally:
+            cur.execute(f"DROP TABLE {old}n")
+
+
+@pytest.mark.interop
+def test_merge_rowcount_and_atomicity(connect: ConnectFactory,
+                                      new_table: TableFactory) -> None:
+    conn = connect()
+    t = new_table("mt", "id INTEGER PRIMARY KEY, qty INTEGER NOT NULL")
+    s = new_table("ms", "id INTEGER, qty INTEGER")
+    with conn.cursor() as cur:
+        cur.execute(f"INSERT INTO {t} VALUES (1, 10)")
+        cur.execute(f"INSERT INTO {s} VALUES (1, 5)")
+        cur.execute(f"INSERT INTO {s} VALUES (2, 6)")
+        cur.execute(f"MERGE INTO {t} t USING {s} s ON t.id = s.id"
+                    " WHEN MATCHED THEN UPDATE SET qty = t.qty + s.qty"
+                    " WHEN NOT MATCHED THEN INSERT (id, qty) VALUES (s.id, s.qty)")
+        assert cur.rowcount == 2
+        cur.execute(f"INSERT INTO {s} VALUES (3, NULL)")
+        with pytest.raises(informix_db.DatabaseError) as info:
+            cur.execute(f"MERGE INTO {t} t USING {s} s ON t.id = s.id"
+                        " WHEN MATCHED THEN UPDATE SET qty = 0"
+                        " WHEN NOT MATCHED THEN INSERT (id, qty) VALUES (s.id, s.qty)")
+        assert info.value.sqlcode == -391
+    assert query(conn, f"SELECT * FROM {t} ORDER BY id") == [(1, 15), (2, 6)]
+
+
+@pytest.mark.interop
+def test_foreign_keys_readable_from_the_catalog(connect: ConnectFactory,
+                                                new_table: TableFactory) -> None:
+    """The join a catalog reader (SQLAlchemy's Informix get_foreign_keys)
+    makes: the 'R' constraint's index parts are the referencing columns,
+    sysreferences.primary the referenced constraint, whose index parts are
+    the referenced columns."""
+    conn = connect()
+    p = new_table("fp", "a INTEGER, b CHAR(2), PRIMARY KEY (a, b)")
+    c = new_table("fc", f"y CHAR(2), x INTEGER, FOREIGN KEY (x, y) REFERENCES {p} (a, b)"
+                        " CONSTRAINT " + f"fk_{uuid.uuid4().hex[:8]}")
+    parts = ", ".join(f"i{n}.part{k}" for n in (1, 2) for k in (1, 2))
+    rows = query(conn, f"SELECT c1.constrname, pt.tabname, r.delrule, {parts}"
+                       " FROM sysconstraints c1, systables t, sysindexes i1, sysreferences r,"
+                       " sysconstraints c2, sysindexes i2, systables pt"
+                       " WHERE c1.tabid = t.tabid AND t.tabname = ? AND c1.constrtype = 'R'"
+                       " AND i1.idxname = c1.idxname AND r.constrid = c1.constrid"
+                       " AND c2.constrid = r.primary AND i2.idxname = c2.idxname"
+                       " AND pt.tabid = r.ptabid", (c,))
+    assert len(rows) == 1
+    name, parent, delrule, *colnos = rows[0]
+    assert name.startswith("fk_") and parent == p and delrule == "R"
+    # child (x, y) = colnos (2, 1); parent primary key (a, b) = (1, 2)
+    assert colnos == [2, 1, 1, 2]
+    with pytest.raises(informix_db.DatabaseError) as info:
+        conn.cursor().execute(f"INSERT INTO {c} VALUES ('zz', 9)")
+    assert info.value.sqlcode == -691
+
+
+@pytest.mark.interop
+def test_syntax_error_offset(connect: ConnectFactory) -> None:
+    """SQ_ERR's offset (sqlca.sqlerrd[4]): where in the text the error is."""
+    conn = connect()
+    with pytest.raises(informix_db.ProgrammingError) as info:
+        query(conn, "SELECT * FROM systables WHERE")
+    assert info.value.sqlcode == -201 and info.value.offset == 29
+    assert_alive(conn)

@@ -668,6 +668,72 @@ def test_jdbc_batch_through_an_insert_cursor(jdbc: JdbcClient, private: Any,
         assert count == duplicate and high == duplicate - 1
 
 
+# ------------------------------------------------- ALTER, RENAME, MERGE, FKs
+
+
+@pytest.mark.interop
+def test_alter_rename_merge_through_jdbc(jdbc: JdbcClient, ifx_target: Any) -> None:
+    """IBM's driver after ALTER TABLE: a plain query sees the new shape, and
+    a PreparedStatement prepared before the ALTER fails with -710 (the
+    driver does not prepare again; IBM JDBC 15.0.1.0 message catalog: -710
+    "Table has been dropped, altered or renamed") rather than reading rows
+    of either shape.  RENAME TABLE/COLUMN keep the rows; MERGE reports the
+    rows it merged as its update count.  A -201 carries the offset of the
+    offending token, which the driver keeps as the statement offset
+    (IfxSqli.receiveError -> IfxSqliConnect.getSQLStatementOffset)."""
+    import uuid
+    t, s = f"ja_{uuid.uuid4().hex[:8]}", f"js_{uuid.uuid4().hex[:8]}"
+    records = run_ok(
+        jdbc, ifx_target, "script",
+        f"CREATE TABLE {t} (id INTEGER PRIMARY KEY, qty INTEGER, note CHAR(4))",
+        f"INSERT INTO {t} VALUES (1, 10, 'a')",
+        f"INSERT INTO {t} VALUES (2, 20, 'b')",
+        f"@prepare SELECT * FROM {t} ORDER BY id",
+        f"ALTER TABLE {t} ADD (flag SMALLINT DEFAULT 1 BEFORE qty), DROP (note)",
+        "@run",
+        f"SELECT * FROM {t} ORDER BY id",
+        f"RENAME COLUMN {t}.qty TO amount",
+        f"RENAME TABLE {t} TO {t}r",
+        f"CREATE TABLE {s} (id INTEGER, amount INTEGER)",
+        f"INSERT INTO {s} VALUES (2, 5)",
+        f"INSERT INTO {s} VALUES (3, 7)",
+        f"MERGE INTO {t}r AS t USING {s} AS s ON t.id = s.id"
+        " WHEN MATCHED THEN UPDATE SET amount = t.amount + s.amount"
+        " WHEN NOT MATCHED THEN INSERT (id, flag, amount) VALUES (s.id, 0, s.amount)",
+        f"SELECT id, flag, amount FROM {t}r ORDER BY id",
+        "SELECT * FROM systables WHERE",
+        f"DROP TABLE {t}r",
+        f"DROP TABLE {s}")
+    assert records_of(records, "columns") == [("id", "flag", "qty"), ("id", "flag", "amount")]
+    assert records_of(records, "row") == [
+        ("1", "1", "10"), ("2", "1", "20"),
+        ("1", "1", "10"), ("2", "1", "25"), ("3", "0", "7")]
+    assert [e[0] for e in records_of(records, "ERROR")] == ["-710", "-201"]
+    assert records_of(records, "offset")[-1] == ("29",)
+    counts = records_of(records, "count")
+    assert ("2",) in counts and counts[-3] == ("2",)        # MERGE: one updated, one inserted
+
+
+@pytest.mark.interop
+def test_foreign_keys_through_jdbc_metadata(jdbc: JdbcClient, ifx_target: Any) -> None:
+    """DatabaseMetaData.getImportedKeys, which IBM's driver answers from
+    sysconstraints/sysreferences/sysindexes, rebuilds the FOREIGN KEYs
+    (JDBC DELETE_RULE 0 = cascade, 3 = restrict / no action)."""
+    import uuid
+    p, c = f"jp_{uuid.uuid4().hex[:8]}", f"jc_{uuid.uuid4().hex[:8]}"
+    run_ok(jdbc, ifx_target, "script",
+           f"CREATE TABLE {p} (a INTEGER, b CHAR(2), PRIMARY KEY (a, b) CONSTRAINT {p}_pk)",
+           f"CREATE TABLE {c} (x INTEGER, y CHAR(2), FOREIGN KEY (x, y) REFERENCES {p}"
+           f" ON DELETE CASCADE CONSTRAINT {c}_fk)")
+    try:
+        records = run_ok(jdbc, ifx_target, "fkeys", c)
+    finally:
+        run_ok(jdbc, ifx_target, "script", f"DROP TABLE {c}", f"DROP TABLE {p}")
+    assert records_of(records, "ERROR") == []
+    assert records_of(records, "fk") == [(f"{c}_fk", "x", p, "a", "1", "0"),
+                                         (f"{c}_fk", "y", p, "b", "2", "0")]
+
+
 # ------------------------------------------------------------- warnings (issue 12 item 5)
 
 # JDBC's SQLSTATE for each SQ_DONE warning bit after a database open

@@ -29,3 +29,52 @@ class Requirements(SuiteRequirements):
         in which the schema tests could pass.
         """
         return exclusions.closed()
+
+    @property
+    def sql_expression_limit_offset(self):
+        """``LIMIT 1 + 1``: SKIP and FIRST take an unsigned integer, a host
+        variable or a local SPL variable, never an expression (Guide to SQL:
+        Syntax, Projection clause, "Restricting return values with the SKIP,
+        LIMIT, and FIRST options"; HCL Informix 14.10 ids_sqs_0982).  The
+        dialect refuses an expression with CompileError."""
+        return exclusions.closed()
+
+    @property
+    def parens_in_union_contained_select_w_limit_offset(self):
+        """``(SELECT ... ORDER BY ...) UNION (...)``: in a combined query an
+        ORDER BY may only follow the last Projection clause, and names its
+        items by select number (Guide to SQL: Syntax, "Restrictions on a
+        Combined SELECT"; HCL Informix 14.10 ids_sqs_1073)."""
+        return exclusions.closed()
+
+    @property
+    def parens_in_union_contained_select_wo_limit_offset(self):
+        """As parens_in_union_contained_select_w_limit_offset (ids_sqs_1073)."""
+        return exclusions.closed()
+
+    @property
+    def order_by_col_from_union(self):
+        """``... UNION ... ORDER BY id``: the ORDER BY of a combined query
+        must name each item by its select number, not its identifier
+        (ids_sqs_1073)."""
+        return exclusions.closed()
+
+    @property
+    def datetime_microseconds(self):
+        """DATETIME keeps at most FRACTION(5), ten microseconds (Guide to SQL:
+        Reference, "DATETIME data type": FRACTION(n), n from 1 to 5), so
+        12:57:18.039642 is stored as 12:57:18.03964."""
+        return exclusions.closed()
+
+    @property
+    def time_microseconds(self):
+        """A time of day is DATETIME HOUR TO FRACTION(5): ten microseconds at
+        best, as datetime_microseconds."""
+        return exclusions.closed()
+
+    @property
+    def expressions_against_unbounded_text(self):
+        """A TEXT operand may appear in a Boolean expression only with IS
+        [NOT] NULL (Guide to SQL: Reference, "TEXT data type"; HCL Informix
+        14.10 ids_ddi_076, "Use TEXT and BYTE data types")."""
+        return exclusions.closed()

@@ -225,9 +225,15 @@ def composite_type(text: str, nullable: bool = True) -> ColumnType | None:
 
 @functools.lru_cache(maxsize=256)
 def shape_of(ctype: ColumnType) -> Shape:
-    """The Shape of a composite column type (from its extended name)."""
+    """The Shape of a composite column type (from its extended name, or a
+    named ROW type's ``row_text``).  A named ROW type known by name only is
+    refused: its fields live in the server's sysattrtypes."""
+    if ctype.named and not ctype.row_text:
+        raise NotSupportedError(f"named ROW type {ctype.xname!r}: reading its columns is not "
+                                "supported yet (its fields are in sysattrtypes, not in the "
+                                "DESCRIBE)")
     try:
-        return parse_shape(ctype.xname)
+        return parse_shape(ctype.row_text or ctype.xname)
     except ValueError as exc:
         raise NotSupportedError(f"composite type {ctype.xname!r}: {exc}") from None
 

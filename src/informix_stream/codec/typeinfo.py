@@ -143,6 +143,9 @@ class ColumnType:
     # type's name when ``named`` is set.
     xname: str = ""
     named: bool = False
+    # A named ROW type's fields as ``row(...)`` text, when known: the
+    # emulator keeps it from CREATE ROW TYPE; a DESCRIBE carries only the name.
+    row_text: str = ""
 
     # -- numeric and string metadata -------------------------------------
     @property

@@ -104,6 +104,11 @@ class ClientSession:
         self.bytes_received = 0        # every byte since login (progress reports)
         self.autocommit = False
         self.logged = False
+        # An ANSI-compliant database: the server opens a transaction for any
+        # statement itself, so no SQ_BEGIN is sent (IBM Guide to SQL: Syntax,
+        # "BEGIN WORK and ANSI-Compliant Databases"; JDBC's
+        # IfxSqli.initiateTransaction sends none when conn.AnsiDb).
+        self.ansi = False
         self.in_transaction = False
         # Python codec of the database's code set: SQL text, bound and
         # fetched text, names and messages all travel in it.
@@ -159,13 +164,17 @@ class ClientSession:
         """Queue one request (``body`` without its SQ_EOT); return its Expect.
 
         ``begin`` marks a statement that opens a transaction when autocommit
-        is off in a logged database: SQ_BEGIN travels in the same request.
+        is off in a logged database: SQ_BEGIN travels in the same request
+        (in an ANSI database the server opens it: only the state is noted).
         ``opens`` says the body itself is an SQ_BEGIN.  ``budget`` is the
         fetch buffer a fetch asked for: a reply may carry that much row data
         (plus one message of up to ``max_message_size``), never more.
         Cleanup that cannot fail rides at the front of the request.
         """
         implicit = begin and self.logged and not self.autocommit and not self.in_transaction
+        if implicit and self.ansi:
+            # The server opens this statement's transaction itself.
+            implicit, self.in_transaction = False, True
         out = self._out
         while self._owed:
             # Cleanup after a failure may itself fail (the statement may

@@ -42,7 +42,7 @@ def raise_for(reply: Reply) -> None:
         if err.sqlstate:     # a routine's error: its own SQLSTATE and text
             raise server_error(err.sqlcode, err.isam, f"{err.message} (SQLSTATE "
                                f"{err.sqlstate})", err.offset)
-        raise server_error(err.sqlcode, err.isam, message_for(err.sqlcode),
+        raise server_error(err.sqlcode, err.isam, message_for(err.sqlcode, err.message),
                            err.offset, err.message)
     if reply.decode_error is not None:
         raise reply.decode_error
@@ -141,6 +141,25 @@ def opens_transaction(sql: str) -> bool:
         rest = sql.split(None, 2)
         return not (len(rest) > 1 and rest[1].upper() == "DATABASE")
     return word not in _NO_IMPLICIT_BEGIN
+
+
+def ansi_autocommit(session: ClientSession, sql: str) -> Op:
+    """In autocommit mode on an ANSI-compliant database, COMMIT WORK after
+    the statement: the server left it in an implicit transaction (IBM
+    Database Design Guide, "Transactions": an ANSI database needs only the
+    end of a transaction marked).  IBM's JDBC driver does the same: with
+    ``SendCommit`` set it sends SQ_CMMTWORK after each statement, after a
+    result set ends (IfxSqli.executeCommit, IfxSqliConnect.isCommitNeeded),
+    and sends none inside a BEGIN WORK of the user's (setTxBeginState)."""
+    if not (session.ansi and session.autocommit and opens_transaction(sql)):
+        return
+    if session.in_transaction:
+        return      # the user's own BEGIN WORK: the user's COMMIT ends it
+    try:
+        yield from exchange(session, rq.COMMIT)
+    finally:
+        session.in_transaction = False
+    session.transaction_ended()
 
 
 def encode_sql(sql: str, encoding: str = "iso-8859-1") -> bytes:

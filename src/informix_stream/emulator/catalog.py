@@ -8,7 +8,7 @@ import datetime as dt
 import re
 import sqlite3
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence
 
 from informix_stream.codecs import ColumnType, TypeCode, parse_type
@@ -17,7 +17,7 @@ from informix_stream.locales import DEFAULT_LOCALE, Locale, parse_locale
 
 from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable, Drop, SqlError,
                          TableDef, exact_decimal)
-from . import blobs, composite, references, syscatalog
+from . import blobs, composite, references, row_types, syscatalog
 from .sequences import SEQUENCE_DDL, Sequences
 from .spl_catalog import ROUTINE_DDL, SYSTEM_TABLES as SPL_SYSTEM_TABLES
 from .logmode import read_logging
@@ -63,6 +63,7 @@ CREATE TABLE IF NOT EXISTS _ifx_indexes (
     idxname TEXT PRIMARY KEY, tabid INTEGER, idxtype TEXT, constrtype TEXT, cols TEXT,
     constrid INTEGER);
 {composite.META_DDL};
+{row_types.META_DDL};
 """
 
 
@@ -79,6 +80,7 @@ class Database:
         self.durable = durable
         self.lock = threading.RLock()
         self.tables: dict[str, TableDef] = {}
+        self.row_types: dict[str, ColumnType] = {}    # named ROW types (row_types.py)
         self.tabids: dict[str, int] = {}
         self.indexes: dict[str, _Index] = {}
         self.counters: dict[tuple[str, int], int] = {}
@@ -88,6 +90,16 @@ class Database:
         # against an earlier version gets -710 at OPEN/EXECUTE, as Informix
         # answers a prepared statement whose table was dropped or altered.
         self.table_versions: dict[str, int] = {}
+        # Tables an open transaction has ALTERed or RENAMEd -> that session's
+        # id: the server holds an exclusive lock on them until it ends, and
+        # here other sessions' rows (an older snapshot) no longer match the
+        # shared catalog, so their statements on them fail as locked.
+        self.ddl_locks: dict[str, int] = {}
+        # Sessions between a statement's currency check and the end of the
+        # request running it (engine.check_current, session.handle): an
+        # ALTER waits for them, so none writes with a statement checked
+        # before the ALTER began (ddl_runner._quiesce).
+        self.busy: set[int] = set()
         # Statements already translated, keyed by (SQL text, generation):
         # translation depends only on the catalog, and every catalog change
         # moves the generation on, so a stale entry can never be found.
@@ -179,11 +191,15 @@ class Database:
                 tabids[tabname] = tabid
                 names[tabid] = tabname
             xtypes = composite.load(conn)
+            self.row_types = row_types.load(conn)
             for tabid, colno, colname, coltype, collength, defsql, start in conn.execute(
                     "SELECT tabid, colno, colname, coltype, collength, defsql, serial_start"
                     " FROM _ifx_columns ORDER BY tabid, colno"):
                 ctype = ColumnType(TypeCode(coltype & 0xFF), collength, not coltype & 0x100,
                                    xtypes.get((tabid, colno), ""))
+                if ctype.xname in self.row_types:      # a named ROW type's column
+                    ctype = row_types.resolve(replace(ctype, named=True), self.row_types,
+                                              colname)
                 tables[names[tabid]].columns.append(
                     ColumnDef(colname, ctype, defsql, start or 1))
             self.indexes = {

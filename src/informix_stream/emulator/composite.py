@@ -82,11 +82,21 @@ def writer(ctype: ColumnType) -> Callable[[object], object]:
     return write
 
 
-def constructor_text(toks: list, a: int, b: int, source: str) -> str | None:
+def constructor_text(toks: list, a: int, b: int, source: str,
+                     ctype: ColumnType | None = None) -> str | None:
     """The text of a ``SET{...}``/``MULTISET{...}``/``LIST{...}`` literal or
     a ``ROW(...)`` constructor spanning tokens a..b-1 (``source``: the
     statement's text of them); None if the tokens are something else.  A
-    ``?`` inside a constructor is refused as not supported by the emulator."""
+    ``?`` inside a constructor is refused as not supported by the emulator.
+    ``ROW(...)::name`` casting to the column's own named ROW type is the
+    constructor; a cast to any other type is not supported."""
+    if b - a > 2 and toks[b - 2].text == "::" and ctype is not None:
+        target = toks[b - 1].text.lower()
+        if not (ctype.named and target == ctype.xname.lower()):
+            raise SqlError(NOT_SUPPORTED, message=f"a cast to {target} of a ROW or collection "
+                           "value is not supported by the emulator")
+        source = source[:toks[b - 2].pos - toks[a].pos].rstrip()
+        b -= 2
     first = toks[a]
     is_coll = first.text in ("SET", "MULTISET", "LIST") and b == a + 2 \
         and toks[a + 1].kind == "coll"
@@ -97,6 +107,25 @@ def constructor_text(toks: list, a: int, b: int, source: str) -> str | None:
         raise SqlError(NOT_SUPPORTED, message="a ? inside a ROW or collection constructor is "
                        "not supported by the emulator; bind the whole value instead")
     return source
+
+
+def column_names(tables) -> set[str]:
+    """Names of the composite columns among ``tables`` (TableDefs)."""
+    return {c.name.lower() for t in tables for c in t.columns
+            if c.type.code in COMPOSITE_CODES}
+
+
+def misread_reference(dotted: str, composite_names: set[str]) -> SqlError | None:
+    """SQLite's "no such column/table" for a name that is really a use of a
+    composite column (``r.a``, ``t.r.a``, ``r.*``, ``1 IN s``): the refusal
+    to give instead of -217/-206, which would call valid SQL wrong."""
+    parts = [p.lower() for p in dotted.split(".")]
+    if len(parts) > 1 and any(p in composite_names for p in parts[:-1]):
+        return refuse_expression(f"field access ({dotted})")
+    if len(parts) == 1 and parts[0] in composite_names:
+        return refuse_expression(f"the ROW or collection column {dotted} used as a table "
+                                 "or collection (IN, .*)")
+    return None
 
 
 def refuse_expression(what: str) -> SqlError:

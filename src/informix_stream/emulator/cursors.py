@@ -13,6 +13,9 @@ from collections.abc import Iterable
 from itertools import accumulate
 
 from .. import codecs
+from ..codec.typeinfo import COMPOSITE_CODES
+from . import composite_wire
+from .statements import NOT_SUPPORTED, SqlError
 
 
 class ServerCursor:
@@ -28,8 +31,15 @@ class ServerCursor:
         self.source = source
         self.hold = hold                 # survives COMMIT/ROLLBACK WORK
         self.encoded = getattr(source, "encoded", False)
+        self.types = [c.type for c in columns]
+        self.encoding = encoding
         self.encode = None if self.encoded else codecs.make_tuple_encoder(
-            [c.type for c in columns], encoding)      # text in the session's code set
+            self.types, encoding)        # text in the session's code set
+        self.binary: frozenset[int] = frozenset()   # composite columns sent in binary form
+        # a scroll cursor with composite columns keeps its values too, so an
+        # SQ_RET_TYPE after OPEN can still change their form (send_binary)
+        self.values: list | None = None
+        self._keep = scroll and any(t.code in COMPOSITE_CODES for t in self.types)
         self.pending: list[bytes] = []   # tuple messages fetched but not sent
         self.sent = 0
         self.exhausted = False
@@ -40,6 +50,8 @@ class ServerCursor:
 
     def _next(self, hint: int) -> list[bytes]:
         batch = self.source.fetch(hint)
+        if self._keep:
+            self.values = (self.values or []) + list(batch)
         return batch if self.encoded else list(map(self.encode, batch))
 
     def _drain(self) -> list[bytes]:
@@ -48,6 +60,21 @@ class ServerCursor:
             out.extend(batch)
         self.close()
         return out
+
+    def send_binary(self, binary: frozenset[int]) -> None:
+        """SQ_RET_TYPE asked the binary form of these composite columns
+        (emulator/composite_wire.py): rows not yet sent use it."""
+        if binary == self.binary:
+            return
+        if self.encoded or self.pending or (self.sent and self.rows is None):
+            # rows of this cursor already went out (or were built) in the
+            # other form; switching now would mix forms within one result
+            raise SqlError(NOT_SUPPORTED, message="changing the form of ROW/collection columns "
+                           "in the middle of a result is not supported by the emulator")
+        self.encode = composite_wire.tuple_encoder(self.types, binary, self.encoding)
+        self.binary = binary
+        if self.rows is not None:
+            self.rows = list(map(self.encode, self.values or []))
 
     def fetch(self, bufsize: int, out: bytearray) -> bool:
         """Append whole tuples whose row images fit in ``bufsize`` (at least

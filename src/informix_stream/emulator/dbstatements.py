@@ -91,9 +91,6 @@ def parse_database_statement(sql: str) -> DatabaseStatement | None:
         raise SqlError(NOT_SUPPORTED, message="database names with a server or in quotes are "
                        f"not supported by the emulator: {name[:100]}")
     log_words = "".join((groups.get("log") or "").upper().split()) or None
-    if log_words == "LOGMODEANSI":
-        raise SqlError(NOT_SUPPORTED, message="CREATE DATABASE ... WITH LOG MODE ANSI (implicit "
-                       "transactions) is not supported by the emulator")
     if (groups.get("nls") or "").upper() == "INSENSITIVE":
         raise SqlError(NOT_SUPPORTED, message="NLSCASE INSENSITIVE databases are not supported "
                        "by the emulator")

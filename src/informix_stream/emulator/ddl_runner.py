@@ -8,12 +8,17 @@ of its own size.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
+from . import alter, merge, rename
 from .catalog import OWNER, create_index, create_table, drop
+from .results import ExecResult
+from .sqlite_errors import LOCK_CODES
+from .translate_alter import AlterTable, Rename
 from .sequences import CreateSequence
 from .spl_session import CreateRoutine, DropRoutine
-from . import views
+from . import row_types, views
 from .statements import CreateIndex, CreateTable, Drop, SqlError, StatementKind, Translation
 
 
@@ -22,6 +27,11 @@ class DdlRunner:
 
     def _ddl(self, t: Translation, values: Sequence[object] = ()) -> int:
         ddl = t.ddl
+        if isinstance(ddl, (AlterTable, Rename)):
+            self._refuse_temp(ddl)
+            return self._alter(ddl)
+        if isinstance(ddl, CreateTable):
+            row_types.resolve_columns(ddl.columns, self._db.row_types)
         if self._temp_ddl(ddl):
             with self._atomic(StatementKind.DDL):
                 count = self._run_temp_ddl(ddl, values)
@@ -31,6 +41,9 @@ class DdlRunner:
         with self._db.lock, self._atomic(StatementKind.DDL):
             if isinstance(ddl, CreateSequence) or getattr(ddl, "what", "") == "SEQUENCE":
                 self._sequence_ddl(ddl)
+            elif isinstance(ddl, row_types.CreateRowType) or (
+                    isinstance(ddl, Drop) and ddl.what == "ROW TYPE"):
+                self._row_type_ddl(ddl)
             elif isinstance(ddl, CreateTable):
                 create_table(self._db, self._conn, ddl)
             elif isinstance(ddl, CreateIndex):
@@ -57,6 +70,124 @@ class DdlRunner:
             self._ddl_in_tx = True
         return 0
 
+    def _refuse_temp(self, ddl: AlterTable | Rename) -> None:
+        """The server refuses these on a TEMP table (IBM JDBC 15.0.1.0 message
+        catalog: -532 cannot alter, -508 cannot rename a temporary table,
+        -509 cannot rename a column in one)."""
+        temps = self._temps.tables
+        if isinstance(ddl, AlterTable) and ddl.name in temps:
+            raise SqlError(-532, 0, ddl.name, f"cannot alter temporary table ({ddl.name})")
+        if isinstance(ddl, Rename) and ddl.what == "TABLE" and ddl.old in temps:
+            raise SqlError(-508, 0, ddl.old, "cannot rename a temporary table")
+        if isinstance(ddl, Rename) and ddl.what == "COLUMN" and ddl.table in temps:
+            raise SqlError(-509, 0, ddl.table, "cannot rename a column in a temporary table")
+
+    def _alter(self, ddl: AlterTable | Rename) -> int:
+        """ALTER TABLE / RENAME (alter.py, rename.py) as one unit.
+
+        The server locks the table exclusively for it; here: the tables are
+        marked (other sessions' statements on them get a lock error, as with
+        the server's default LOCK MODE NOT WAIT), their versions move on
+        (statements prepared earlier get -710), and statements other sessions
+        had already checked are waited for, so none of them writes rows of
+        the old shape into the new table.  The versions move on again at the
+        end for statements prepared while the work ran."""
+        db = self._db
+        names = _changing(ddl)
+        held = {n for n, owner in db.ddl_locks.items() if owner == self._id}
+        for name in names:
+            if db.ddl_locks.get(name, self._id) != self._id:
+                raise SqlError(LOCK_CODES[StatementKind.DDL], -107, name,
+                               f"table {name} is locked by another session's ALTER")
+        db.ddl_locks.update((name, self._id) for name in names)
+        _bump(db.table_versions, names)
+        done = False
+        try:
+            self._quiesce(names)
+            with db.lock, self._atomic(StatementKind.DDL):
+                if isinstance(ddl, AlterTable):
+                    alter.alter_table(db, self._conn, ddl)
+                else:
+                    rename.rename(db, self._conn, ddl)
+                db.reload(self._conn)
+            done = True
+        except BaseException:
+            db.reload(self._conn)       # the in-memory catalog follows the rollback
+            raise
+        finally:
+            _bump(db.table_versions, names)
+            if not (done and self._in_tx):
+                for name in set(names) - held:
+                    db.ddl_locks.pop(name, None)
+        db.schema_changed()
+        if self._in_tx:
+            self._ddl_in_tx = True
+        return 0
+
+    def _quiesce(self, names: list[str]) -> None:
+        """Wait (as long as a lock wait) until no other session is running a
+        statement it checked before the ALTER began."""
+        db = self._db
+        deadline = time.monotonic() + self._wait_ms / 1000
+        while db.busy - {self._id}:
+            if time.monotonic() > deadline:
+                raise SqlError(LOCK_CODES[StatementKind.DDL], -107, names[0] if names else "",
+                               "another session is still running a statement")
+            time.sleep(0.0005)
+
+    def settle(self) -> None:
+        """The end of a request: no statement of this session is in flight."""
+        self._db.busy.discard(self._id)
+
+    def check_current(self, stmt) -> None:
+        """Called before a statement runs: -710 when a table it was prepared
+        against changed since; in an ANSI database a statement other than
+        BEGIN WORK opens the implicit transaction it runs in ("every SQL
+        statement occurs within a transaction", IBM Guide to SQL: Syntax,
+        BEGIN WORK; Database Design Guide, "Transactions")."""
+        if not self._in_tx and self.ansi and stmt.kind is not StatementKind.BEGIN:
+            self.begin()
+        self._db.busy.add(self._id)
+        if self._db.ddl_locks:
+            self._ddl_locked(stmt)
+        versions = self._db.table_versions
+        for name, version in stmt.depends.items():
+            if versions.get(name, 0) != version:
+                raise SqlError(-710, message=f"table {name} has been dropped, altered, "
+                                             "or renamed since the statement was prepared")
+
+    def _ddl_locked(self, stmt) -> None:
+        """A statement on a table another session's open transaction has
+        ALTERed or RENAMEd: the lock error the server's exclusive table lock
+        gives (-244 family with ISAM -107, sqlite_errors.LOCK_CODES)."""
+        locks = self._db.ddl_locks
+        for name in stmt.depends:
+            owner = locks.get(name)
+            if owner is not None and owner != self._id:
+                raise SqlError(LOCK_CODES.get(stmt.kind, -244), -107, name,
+                               f"table {name} is locked by another session's ALTER")
+
+    def _ddl_undone(self) -> None:
+        """ROLLBACK [TO SAVEPOINT] may have undone an ALTER/RENAME: statements
+        prepared after it (the new shape) get -710 rather than old rows."""
+        mine = [n for n, owner in self._db.ddl_locks.items() if owner == self._id]
+        _bump(self._db.table_versions, mine)
+
+    def _ddl_ended(self, undone: bool) -> None:
+        if undone:
+            self._ddl_undone()
+        locks = self._db.ddl_locks
+        for name in [n for n, owner in locks.items() if owner == self._id]:
+            del locks[name]
+
+    def _merge(self, stmt, values: Sequence[object]) -> ExecResult:
+        """MERGE (merge.py): all its statements succeed or none has happened."""
+        self.last_serial = self.last_serial8 = 0
+        with self._atomic(StatementKind.UPDATE):
+            count = merge.run(self._conn, stmt.translation.ddl, values)
+        self.last_rowcount = count
+        return ExecResult(count, self.last_serial, self.last_serial8)
+
     def _sequence_ddl(self, ddl: CreateSequence | Drop) -> None:
         db, conn = self._db, self._conn
         exists = ddl.name in db.sequences.states
@@ -74,6 +205,15 @@ class DdlRunner:
             db.sequences.drop(conn, ddl.name)
         elif not ddl.if_exists:
             raise SqlError(-8300, 0, ddl.name, f"sequence {ddl.name} is not in the database")
+        db.reload(conn)
+
+    def _row_type_ddl(self, ddl: row_types.CreateRowType | Drop) -> None:
+        db, conn = self._db, self._conn
+        if isinstance(ddl, Drop):
+            row_types.drop(conn, ddl.name, ddl.if_exists,
+                           [*db.tables.values(), *self._temps.tables.values()], db.row_types)
+        else:
+            row_types.create(conn, ddl, OWNER, db.row_types)
         db.reload(conn)
 
     def _temp_ddl(self, ddl: object) -> bool:
@@ -101,3 +241,19 @@ class DdlRunner:
         else:
             temps.drop_index(conn, ddl.name)
         return 0
+
+
+def _bump(versions: dict[str, int], names: list[str]) -> None:
+    for name in names:
+        versions[name] = versions.get(name, 0) + 1
+
+
+def _changing(ddl: AlterTable | Rename) -> list[str]:
+    """The names whose statements an ALTER/RENAME makes stale."""
+    if isinstance(ddl, AlterTable):
+        return [ddl.name]
+    if ddl.what == "COLUMN":
+        return [ddl.table or ""]
+    if ddl.what == "INDEX":
+        return []
+    return [ddl.old, ddl.new]

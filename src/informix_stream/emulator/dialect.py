@@ -22,7 +22,9 @@ from .statements import (IMAGE_COLUMN, NOT_SUPPORTED, Bind, ColumnDef, SqlError,
 from .dbprefix import resolve_database_prefixes
 from .outer_joins import has_informix_outer, rewrite_outer
 from .tokens import COLLECTIONS, Token, ident, quote, tokenize
+from .translate_alter import AlterRules
 from .translate_ddl import DdlRules
+from .merge import MergeRules
 from .translate_expr import ExprRules
 from .translate_with import CteRules
 from .views import ViewRules
@@ -46,13 +48,15 @@ _ARITH_TEXT = frozenset({"+", "-", "*", "/", "||"})
 
 def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
               functions: Mapping[str, ColumnType] | None = None, *,
-              database: str = "", delimident: bool = False) -> Translation:
+              database: str = "", delimident: bool = False, ansi: bool = False) -> Translation:
     """Translate one Informix statement; ``lookup`` resolves table names,
     ``sequences`` holds the database's sequence names and ``functions`` the
     result type of each SPL function (upper-case name) for DESCRIBE.
     ``database`` is the session's current database: a ``database:`` prefix
     naming it is dropped, one naming any other is refused (dbprefix).
-    ``delimident``: the session's DELIMIDENT, under which "x" is an identifier."""
+    ``delimident``: the session's DELIMIDENT, under which "x" is an identifier.
+    ``ansi``: an ANSI-compliant database, where the owner is part of a
+    table's name (``_Translator.owner``)."""
     tokens = resolve_database_prefixes(tokenize(sql, delimident), database)
     if not tokens:
         raise SqlError(-201, message="empty statement")
@@ -61,10 +65,14 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
     if has_informix_outer(tokens):
         tokens = rewrite_outer(tokens, lookup)
     try:
-        return _Translator(sql, tokens, lookup, sequences, functions or {}).run()
+        translator = _Translator(sql, tokens, lookup, sequences, functions or {})
+        translator.ansi = ansi
+        return translator.run()
     except (IndexError, ValueError):
-        # Running off the end of the tokens means the statement is incomplete.
-        raise SqlError(-201, message="a syntax error has occurred") from None
+        # Running off the end of the tokens means the statement is incomplete:
+        # the error is at its end.
+        raise SqlError(-201, message="a syntax error has occurred",
+                       offset=len(sql.rstrip().rstrip(";").rstrip())) from None
 
 
 # Words SQLite reserves that Informix catalog columns are named
@@ -73,7 +81,8 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
 _SQLITE_RESERVED = frozenset({"DEFAULT", "PRIMARY", "ORDER", "CHECK", "GROUP", "INDEX"})
 
 
-class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRules):
+class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, AlterRules,
+                  DdlRules, ExprRules):
     """Single-use translator over one statement's tokens."""
 
     def __init__(self, sql: str, tokens: list[Token], lookup: Lookup,
@@ -100,6 +109,20 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
     def text(self, i: int) -> str:
         return self.toks[i].text if i < len(self.toks) else ""
 
+    def syntax_error(self, i: int, message: str) -> None:
+        """-201 at token i: SQ_ERR's offset is where the server's parser
+        stopped, the end of the offending token (sqlca.sqlerrd[4], "the
+        offset into the prepared statement text at which the error occurs",
+        ESQL/C Guide "Errors after a PREPARE statement"; JDBC
+        IfxSqli.receiveError keeps it as the statement offset, informix-driver
+        as ``exc.offset``).  Past the last token: the end of the text."""
+        if i < len(self.toks):
+            t = self.toks[i]
+            offset = t.pos + len(t.raw)
+        else:
+            offset = len(self.sql.rstrip().rstrip(";").rstrip())
+        raise SqlError(-201, message=message, offset=offset)
+
     def close_paren(self, i: int, end: int | None = None) -> int:
         """Index of the ')' matching the '(' at i."""
         depth = 0
@@ -111,7 +134,7 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
                 depth -= 1
                 if depth == 0:
                     return j
-        raise SqlError(-201, message="unbalanced parentheses")
+        self.syntax_error(end if end is not None else len(self.toks), "unbalanced parentheses")
 
     def split_commas(self, start: int, end: int) -> list[tuple[int, int]]:
         """Top-level comma-separated ranges in [start, end)."""
@@ -151,14 +174,28 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
             raise SqlError(-206, -111, name, f"table {name} not found")
         return tdef
 
+    ansi = False
+
+    def owner(self, i: int) -> None:
+        """The owner qualifier at token i.  In an ANSI database ``bob.t`` and
+        ``informix.t`` are different tables (IBM Database Design Guide,
+        "ANSI-compliant databases": owner naming); the emulator keeps one
+        table per name, owned by informix as systables says, so another
+        owner is refused rather than resolved to informix's table."""
+        if self.ansi and ident(self.toks[i]).lower() != "informix":
+            raise SqlError(NOT_SUPPORTED, message="tables of owners other than informix in an "
+                           "ANSI-compliant database are not supported by the emulator: "
+                           f"{ident(self.toks[i])}")
+
     def table_name(self, i: int) -> tuple[str, int]:
         """Read [db:][owner.]name at i; returns (name, next index)."""
         if self.text(i + 1) == ":":
             i += 2
         if self.text(i + 1) == "." and self.toks[i].kind in ("word", "str"):
+            self.owner(i)
             i += 2
         if i >= len(self.toks) or self.toks[i].kind != "word":
-            raise SqlError(-201, message="table name expected")
+            self.syntax_error(i, "table name expected")
         return ident(self.toks[i]), i + 1
 
     # -- dispatch ----------------------------------------------------------
@@ -171,7 +208,8 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
             "BEGIN": self.begin, "COMMIT": self.end_work, "ROLLBACK": self.end_work,
             "DATABASE": self.database, "SET": self.set_option,
             "TRUNCATE": self.truncate, "SAVEPOINT": self.savepoint,
-            "RELEASE": self.release_savepoint,
+            "RELEASE": self.release_savepoint, "ALTER": self.alter, "RENAME": self.rename,
+            "MERGE": self.merge,
         }.get(first)
         if handler is not None:
             return handler()
@@ -181,7 +219,7 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
             return self.with_select()
         if self.text(0) == "(":
             return self.select()
-        raise SqlError(-201, message=f"unsupported statement {self.toks[0].raw}")
+        self.syntax_error(0, f"unsupported statement {self.toks[0].raw}")
 
     def finish(self, kind: StatementKind, pieces: list[str], **extra: object) -> Translation:
         return Translation(kind, " ".join(pieces), self.binds, self.param_count, **extra)
@@ -216,6 +254,8 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
                     in_from = False
                 if in_from and t.text != "FROM" and self.text(i + 1) in (".", ":") \
                         and self.text(i - 1) != ".":
+                    if self.text(i + 1) == ".":
+                        self.owner(i)
                     i += 2          # owner or database prefix of a table name
                     continue
                 if in_from and i and self.text(i - 1) in ("FROM", ",", "JOIN"):
@@ -239,6 +279,7 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
                 out.append(t.raw)
             elif t.kind == "str":
                 if in_from and self.text(i + 1) == ".":
+                    self.owner(i)
                     i += 2          # "owner".table
                     continue
                 self.literal(i, out)
@@ -249,7 +290,11 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, DdlRules, ExprRu
                 i += self.number(i, out)
                 continue
             elif t.kind == "coll":
-                raise SqlError(-201, message="collections are supported only in TABLE()")
+                # valid Informix SQL (a collection literal in an expression);
+                # the emulator stores such values but cannot compute with them
+                raise SqlError(NOT_SUPPORTED, message="a SET/MULTISET/LIST literal in an "
+                               "expression is not supported by the emulator (only as a "
+                               "value to insert or update, or in TABLE())")
             elif t.kind == "op" and t.text == "::":
                 raise SqlError(NOT_SUPPORTED, message="this use of :: is not supported by the "
                                                       "emulator")

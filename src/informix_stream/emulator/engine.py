@@ -56,12 +56,14 @@ from .dialect import translate
 from .ddl_runner import DdlRunner
 from .session_functions import SessionFunctions
 from .spl_session import SplRunner
+from .savepoints import UserSavepoints
 from .results import ExecResult, Prepared, RowSource
 from .sqlfunctions import register_builtins
-from .sqlite_errors import map_error
-from .statements import NOT_SUPPORTED, ResultColumn, SqlError, StatementKind, Translation
+from .sqlite_errors import map_error, with_offset
+from .statements import ResultColumn, SqlError, StatementKind, Translation
 from .temp_tables import TempTables
 from .image_slice import make_slicer
+from .logmode import Logging
 from . import blobs
 from .values import image_failure, row_converter, writer_for
 
@@ -74,9 +76,6 @@ __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultCo
 DEFAULT_LOCK_WAIT_MS = 1000
 # SQLite virtual-machine steps between two looks for a cancel (~a millisecond).
 _PROGRESS_STEPS = 20_000
-# Reported for SQL the emulator does not implement (its own code, not the
-# server's: a real server would either run the statement or say otherwise).
-INTERNAL_NOT_SUPPORTED = NOT_SUPPORTED
 # Idle reader connections a session keeps (it opens one per concurrently
 # open cursor outside a transaction, never sharing a busy one).
 _IDLE_READERS = 4
@@ -129,7 +128,7 @@ class Engine:
             self._tempdir = None
 
 
-class Session(DdlRunner, SessionFunctions, SplRunner):
+class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
     """One client's connection to one database; one thread at a time."""
 
     def __init__(self, db: Database, session_id: int) -> None:
@@ -201,7 +200,17 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         if not self._db.logging.logged:
             raise SqlError(-256, message="transaction not available: the database has no logging")
 
+    @property
+    def ansi(self) -> bool:
+        """An ANSI-compliant database: implicit transactions, -1279 for a
+        value too long for its column (logmode.py)."""
+        return self._db.logging is Logging.ANSI
+
     def begin(self) -> None:
+        """BEGIN WORK.  In an ANSI database a transaction is already open
+        once any statement ran since DATABASE/COMMIT/ROLLBACK WORK: -535
+        then, as in a logged one (IBM Guide to SQL: Syntax, "BEGIN WORK and
+        ANSI-Compliant Databases": an error after any other statement)."""
         self._need_log()
         if self._in_tx:
             raise SqlError(-535, message="already in transaction")
@@ -212,6 +221,8 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
     def commit(self) -> None:
         self._need_log()
         if not self._in_tx:
+            if self.ansi:       # nothing ran since the last end: nothing to end
+                return
             raise SqlError(-255, message="not in transaction")
         try:
             self._conn.execute("COMMIT")
@@ -221,11 +232,14 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
             # What the transaction created is now every session's: routines
             # other sessions looked up before this commit are looked up again.
             self._db.schema_changed()
+            self._ddl_ended(undone=False)
         self._end_tx()
 
     def rollback(self) -> None:
         self._need_log()
         if not self._in_tx:
+            if self.ansi:
+                return
             raise SqlError(-255, message="not in transaction")
         try:
             self._conn.execute("ROLLBACK")
@@ -237,6 +251,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         if self._ddl_in_tx:
             self._db.reload(self._conn)
             self._temps.forget_missing(self._conn)
+            self._ddl_ended(undone=True)
         self._end_tx()
 
     def _end_tx(self) -> None:
@@ -292,12 +307,12 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
             return routine
         t = translate(sql, self._temps.lookup(self._db.tables), self._db.sequences.states,
                       self.spl_function_types(), database=self._db.name,
-                      delimident=self.delimident)
+                      delimident=self.delimident, ansi=self.ansi)
         if t.sql:
-            self._validate(t)
+            self._validate(t, sql)
         binds = []
         for b in t.binds:
-            conv = writer_for(b.type, self._db.codec)
+            conv = writer_for(b.type, self._db.codec, ansi=self.ansi)
             binds.append((b.index, None if b.index is not None else conv(b.const), conv))
         param_types: list[ColumnType | None] = [None] * t.param_count
         for b in t.binds:
@@ -315,14 +330,6 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         """SQ_FETCHBLOB: the BYTE/TEXT contents a row's descriptor names."""
         return blobs.read(self._conn, descriptor)
 
-    def check_current(self, stmt: Prepared) -> None:
-        """-710 when a table the statement was prepared against changed since."""
-        versions = self._db.table_versions
-        for name, version in stmt.depends.items():
-            if versions.get(name, 0) != version:
-                raise SqlError(-710, message=f"table {name} has been dropped, altered, "
-                                             "or renamed since the statement was prepared")
-
     def _image_binder(self, t: Translation) -> Callable[[list], bytes | None] | None:
         """For an INSERT binding every column: bind values -> row image."""
         picks = t.image_binds
@@ -335,12 +342,12 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
             return make
         return lambda values: make([values[p] for p in picks])
 
-    def _validate(self, t: Translation) -> None:
+    def _validate(self, t: Translation, sql: str) -> None:
         slots = len(t.binds) + (t.image_binds is not None)
         try:
             self._conn.execute("EXPLAIN " + t.sql, [None] * slots).close()
         except sqlite3.Error as exc:
-            raise map_error(exc, t.kind, self._db) from None
+            raise with_offset(map_error(exc, t.kind, self._db), sql, exc) from None
 
     def _values(self, stmt: Prepared, params: Sequence[object]) -> list[object]:
         if len(params) != stmt.param_count:
@@ -377,6 +384,8 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
             self._option(stmt.translation.option)
         elif kind is StatementKind.SELECT:
             self.open_cursor(stmt, params).close()
+        elif kind is StatementKind.MERGE:
+            return self._merge(stmt, self._values(stmt, params))
         return ExecResult(0)
 
     def can_batch(self, stmt: object) -> bool:
@@ -500,44 +509,6 @@ class Session(DdlRunner, SessionFunctions, SplRunner):
         for conn in [self._conn] + [r[0] for r in self._readers]:
             if conn is not None:
                 conn.execute(f"PRAGMA busy_timeout = {wait}")
-
-    def _savepoint(self, option: tuple) -> None:
-        """SAVEPOINT / ROLLBACK TO SAVEPOINT / RELEASE SAVEPOINT inside a
-        transaction (IBM: "SAVEPOINT statement", Informix 11.50+)."""
-        action, name = option[0], option[1]
-        if not self._in_tx:
-            raise SqlError(-255, message="savepoints exist only inside a transaction")
-        names = self._savepoints
-        if action == "SAVEPOINT":
-            if name in names and names[name]:
-                raise SqlError(INTERNAL_NOT_SUPPORTED, message=(
-                    f"savepoint {name} was declared UNIQUE; the emulator does not know "
-                    "the server's error code for reusing it"))
-            if name in names:
-                # A reused name replaces the earlier savepoint: release it first.
-                self._conn.execute(f"RELEASE SAVEPOINT sp_{name}")
-                del names[name]
-            self._conn.execute(f"SAVEPOINT sp_{name}")
-            names[name] = option[2]
-            return
-        if name is None:
-            raise SqlError(INTERNAL_NOT_SUPPORTED,
-                           message="ROLLBACK TO SAVEPOINT without a name is not supported "
-                                   "by the emulator")
-        if name not in names:
-            raise SqlError(-201, message=f"savepoint {name} does not exist")
-        if action == "ROLLBACK TO SAVEPOINT":
-            self._conn.execute(f"ROLLBACK TO SAVEPOINT sp_{name}")
-            later = list(names)[list(names).index(name) + 1:]
-            for other in later:
-                del names[other]
-            if self._ddl_in_tx:
-                self._db.reload(self._conn)
-        else:
-            self._conn.execute(f"RELEASE SAVEPOINT sp_{name}")
-            later = list(names)[list(names).index(name):]
-            for other in later:
-                del names[other]
 
 
 _WORD = re.compile(r"[a-z_][a-z0-9_$]*")

@@ -180,7 +180,11 @@ def _open_cursor(session) -> tuple:
         # IBM Informix Error Messages: -404 "The cursor or statement is not
         # available."
         raise SqlError(-404, message="the insert cursor is not open")
-    return st, cursor, session._need_db()
+    db = session._need_db()
+    # An ALTER/RENAME since OPEN: the prepared INSERT (and the row images it
+    # computes) has the old shape, so -710 as for any stale statement.
+    db.check_current(st.prepared)
+    return st, cursor, db
 
 
 def put(session, msg: Put, w) -> None:

@@ -6,7 +6,9 @@ are refused with -256 (IBM, "Select the type of logging", Database Design
 and Implementation Guide; -256 "Transaction not available" in the IBM JDBC
 15.0.1.0 message catalog, sql_en_US.properties); ``WITH LOG`` and ``WITH
 BUFFERED LOG`` make a logged one; ``WITH LOG MODE ANSI`` an ANSI-compliant
-one (implicit transactions, which the emulator does not implement).
+one: every statement runs in a transaction that lasts until COMMIT WORK or
+ROLLBACK WORK (engine.Engine.check_current), and a text value too long for
+its column raises -1279 instead of being cut (values.py).
 
 The mode lives in the SQLite file's header (``PRAGMA user_version``), so it
 survives a restart with a data directory and travels with a cloned file.

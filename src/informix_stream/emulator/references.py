@@ -24,6 +24,7 @@ import json
 import sqlite3
 from collections.abc import Mapping, Sequence
 
+from . import syscatalog
 from .statements import SqlError
 
 REFERENCES_DDL = """CREATE TABLE IF NOT EXISTS _ifx_references (
@@ -39,8 +40,9 @@ def create(conn: sqlite3.Connection, table: str, tabid: int, refs: Sequence[Refe
     """Record and enforce ``table``'s references.  ``unique_keys`` maps a
     table name to its (columns, primary) unique keys, the new table's own
     among them (a table may reference itself)."""
-    for seq, (name, cols, parent, pcols, cascade) in enumerate(refs, start=1):
-        name = name or f"r{tabid}_{seq}"
+    for name, cols, parent, pcols, cascade in refs:
+        constrid = syscatalog.next_constrid(conn)
+        name = name or f"r{tabid}_{constrid}"
         keys = unique_keys.get(parent)
         if keys is None:
             raise SqlError(-206, -111, parent, f"table {parent} not found")
@@ -54,11 +56,67 @@ def create(conn: sqlite3.Connection, table: str, tabid: int, refs: Sequence[Refe
                            "primary key on the referenced table")
         if len(pcols) != len(cols):
             raise SqlError(-201, message="the referencing and referenced columns differ in number")
+        _exists(conn, name)
         conn.execute("INSERT INTO _ifx_references VALUES (?, ?, ?, ?, ?, ?)",
                      (name, table, json.dumps(list(cols)), parent, json.dumps(list(pcols)),
                       int(cascade)))
-        for sql in _triggers(name, table, cols, parent, pcols, cascade):
-            conn.execute(sql)
+        _record(conn, name, table, tabid, constrid, cols)
+        enforce(conn, name)
+
+
+def _exists(conn: sqlite3.Connection, name: str) -> None:
+    """-625: constraint names are unique in the database."""
+    if conn.execute("SELECT 1 FROM sysconstraints WHERE constrname = ?", (name,)).fetchone():
+        raise SqlError(-625, 0, name, f"constraint name {name} already exists")
+
+
+def _record(conn: sqlite3.Connection, name: str, table: str, tabid: int, constrid: int,
+            cols: Sequence[str]) -> None:
+    """The catalog rows of a referential constraint as the server keeps them
+    (Guide to SQL: Reference, SYSCONSTRAINTS, SYSREFERENCES): an 'R' row of
+    sysconstraints whose idxname is an index the server builds on the
+    referencing columns (named ' <tabid>_<constrid>', with the leading
+    space of a system-generated index); sysreferences is a view over
+    _ifx_references joined to these rows (syscatalog.py)."""
+    index = f" {tabid}_{constrid}"
+    conn.execute("INSERT INTO _ifx_constraints VALUES (?, ?, ?, 'R', NULL)",
+                 (constrid, name, tabid))
+    conn.execute("INSERT INTO _ifx_indexes VALUES (?, ?, 'D', 'R', ?, ?)",
+                 (index, tabid, json.dumps(list(cols), separators=(",", ":")), constrid))
+    col_list = ", ".join(f'"{c}"' for c in cols)
+    conn.execute(f'CREATE INDEX "{index}" ON "{table}" ({col_list})')
+
+
+def enforce(conn: sqlite3.Connection, name: str) -> None:
+    """(Re)create the triggers of the recorded constraint ``name`` (after
+    its tables were rebuilt by ALTER TABLE, alter.py, which drops them)."""
+    table, cols, parent, pcols, cascade = conn.execute(
+        "SELECT tabname, cols, ptabname, pcols, cascade FROM _ifx_references"
+        " WHERE constrname = ?", (name,)).fetchone()
+    for suffix in SUFFIXES:
+        conn.execute(f'DROP TRIGGER IF EXISTS "_ifx_fk_{name}_{suffix}"')
+    for sql in _triggers(name, table, json.loads(cols), parent, json.loads(pcols),
+                         bool(cascade)):
+        conn.execute(sql)
+
+
+def check_rows(conn: sqlite3.Connection, name: str) -> None:
+    """-525 when rows already in the child break a constraint being added
+    (ALTER TABLE ADD CONSTRAINT: existing rows must satisfy it; IBM JDBC
+    15.0.1.0 message catalog: -525 "Failure to satisfy referential
+    constraint")."""
+    table, cols, parent, pcols = conn.execute(
+        "SELECT tabname, cols, ptabname, pcols FROM _ifx_references WHERE constrname = ?",
+        (name,)).fetchone()
+    cols, pcols = json.loads(cols), json.loads(pcols)
+    given = " AND ".join(f'c."{c}" IS NOT NULL' for c in cols)
+    match = " AND ".join(f'p."{p}" = c."{c}"' for c, p in zip(cols, pcols))
+    if conn.execute(f'SELECT 1 FROM "{table}" c WHERE {given} AND NOT EXISTS'
+                    f' (SELECT 1 FROM "{parent}" p WHERE {match}) LIMIT 1').fetchone():
+        raise SqlError(-525, 0, name, f"failure to satisfy referential constraint {name}")
+
+
+SUFFIXES = ("ins", "upd", "pupd", "pdel")
 
 
 def _triggers(name: str, child: str, cols: Sequence[str], parent: str,
@@ -97,7 +155,27 @@ def forget_table(conn: sqlite3.Connection, table: str) -> None:
     names = [n for (n,) in conn.execute(
         "SELECT constrname FROM _ifx_references WHERE tabname = ? OR ptabname = ?",
         (table, table))]
+    drop(conn, names)
+
+
+def drop(conn: sqlite3.Connection, names: Sequence[str]) -> None:
+    """Drop referential constraints: triggers, catalog rows, their index."""
     for name in names:
-        for suffix in ("ins", "upd", "pupd", "pdel"):
+        for suffix in SUFFIXES:
             conn.execute(f'DROP TRIGGER IF EXISTS "_ifx_fk_{name}_{suffix}"')
+        row = conn.execute("SELECT constrid FROM _ifx_constraints WHERE constrname = ?"
+                           " AND constrtype = 'R'", (name,)).fetchone()
+        if row is not None:
+            for (index,) in conn.execute("SELECT idxname FROM _ifx_indexes WHERE constrid = ?",
+                                         row).fetchall():
+                conn.execute(f'DROP INDEX IF EXISTS "{index}"')
+            conn.execute("DELETE FROM _ifx_indexes WHERE constrid = ?", row)
+            conn.execute("DELETE FROM _ifx_constraints WHERE constrid = ?", row)
     conn.executemany("DELETE FROM _ifx_references WHERE constrname = ?", [(n,) for n in names])
+
+
+def of_table(conn: sqlite3.Connection, table: str) -> list[str]:
+    """Names of the constraints in which ``table`` is the child or the parent."""
+    return [n for (n,) in conn.execute(
+        "SELECT constrname FROM _ifx_references WHERE tabname = ? OR ptabname = ?",
+        (table, table))]

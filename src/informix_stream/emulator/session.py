@@ -34,7 +34,7 @@ from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols, write_puterr)
-from . import blobs, insert_cursor, slobs
+from . import blobs, composite_wire, insert_cursor, slobs
 from .cursors import ServerCursor, close_unheld
 from .dbstatements import DatabaseStatement, DatabaseStatements, parse_database_statement
 from .engine import Engine
@@ -72,6 +72,7 @@ _STMT_TYPES = {
     StatementKind.DATABASE: StmtType.DATABASE,
     StatementKind.OTHER: StmtType.SET_ISOLATION,
     StatementKind.EXECUTE: StmtType.EXECUTE_PROCEDURE,
+    StatementKind.MERGE: StmtType.UPDATE,       # the server's own code: see merge.py
 }
 
 
@@ -96,6 +97,7 @@ class _Statement:
     scroll: bool = False             # SQ_SCROLL before the next OPEN
     hold: bool = False               # SQ_HOLD before the next OPEN
     cursor: ServerCursor | None = None
+    binary: frozenset = frozenset()  # composite columns asked in binary form (SQ_RET_TYPE)
 
 
 class Session(DatabaseStatements):
@@ -169,6 +171,9 @@ class Session(DatabaseStatements):
         except Exception as exc:  # noqa: BLE001 - see the docstring
             log.exception("internal error handling a request")
             self._fail(w, SqlError(INTERNAL_ERROR, message=f"emulator internal error: {exc}"))
+        finally:
+            if self.db is not None:
+                self.db.settle()        # no statement of ours is in flight now
         if not self.finished:
             w.short(Tag.EOT)
         return w.getvalue()
@@ -200,6 +205,8 @@ class Session(DatabaseStatements):
                 continue
             out += self.handle(requests[i])
             i += 1
+        if self.db is not None:
+            self.db.settle()
         return bytes(out)
 
     def _insert_run_end(self, requests: list[list], i: int) -> int:
@@ -257,7 +264,8 @@ class Session(DatabaseStatements):
         if isinstance(err, insert_cursor.PutFailed):
             write_puterr(w, err.inserted, err.sqlcode, err.isam, near.encode(self.encoding, "replace"))
         else:
-            write_error(w, err.sqlcode, err.isam, 0, near.encode(self.encoding, "replace"))
+            write_error(w, err.sqlcode, err.isam, err.offset,
+                        near.encode(self.encoding, "replace"))
         st = self.current
         if st is not None and st.immediate:
             self._release(st)
@@ -381,6 +389,8 @@ class Session(DatabaseStatements):
         db.check_current(st.prepared)
         source = db.open_cursor(st.prepared, st.params, hold=hold)
         st.cursor = ServerCursor(source, st.columns, scroll, hold, self.encoding)
+        if st.binary:
+            st.cursor.send_binary(st.binary)
 
     def _nfetch(self, msg: NFetch, w: Writer) -> None:
         st = self._need_current()
@@ -475,8 +485,21 @@ class Session(DatabaseStatements):
     def _info(self, _msg: Info, _w: Writer) -> None:
         """Environment settings are accepted; the emulator has no use for them."""
 
-    def _ret_type(self, _msg: RetType, _w: Writer) -> None:
-        """The client's preferred output types: rows keep their described types."""
+    def _ret_type(self, msg: RetType, _w: Writer) -> None:
+        """The client's wanted output types.  Only one choice changes what
+        is sent: type 44 (SQLSENDRECV) for a ROW/collection column asks its
+        binary form (emulator/composite_wire.py, docs/protocol.md 10.7);
+        every other column keeps its described form.  The choice stays with
+        the statement: JDBC sends SQ_RET_TYPE once per prepared statement
+        (*JDBC ``IfxSqli.sendType``*, ``typeSent``)."""
+        st = self.current
+        if msg.direction != 1 or st is None:
+            return
+        types = [c.type for c in st.columns]
+        st.binary = frozenset(i for i, (code, _len) in enumerate(msg.types)
+                              if i < len(types) and composite_wire.wants_binary(types[i], code))
+        if st.cursor is not None:
+            st.cursor.send_binary(st.binary)
 
     def _version(self, _msg, w: Writer) -> None:
         w.short(Tag.VERSION).short_string(self.version.encode())

@@ -24,6 +24,7 @@ emulator"): writing into an object a row already holds, LO_READWITHSEEK,
 
 from __future__ import annotations
 
+import sqlite3
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -257,12 +258,17 @@ def _lo_data(session, msg: LoData, w: Writer) -> None:
 
 def _read(session, lo: _Open, n: int) -> bytes:
     """Up to ``n`` bytes at the object's position, by SQLite's incremental
-    blob I/O (a 200 MB object is never loaded whole)."""
-    size = _size(session, lo.oid)
-    n = max(0, min(n, size - lo.pos))
-    if n == 0:
-        return b""
-    with _conn(session).blobopen("_ifx_blobs", "data", lo.oid, readonly=True) as blob:
+    blob I/O (a 200 MB object is never loaded whole).  The size is the open
+    blob handle's, not a ``length(data)`` query: that one cost a 200 MB
+    object's stream ten times the reading itself."""
+    try:
+        blob = _conn(session).blobopen("_ifx_blobs", "data", lo.oid, readonly=True)
+    except sqlite3.Error:               # no such row
+        raise SqlError(SLOB_ERROR, 0, "", "the locator names no smart large object") from None
+    with blob:
+        n = max(0, min(n, len(blob) - lo.pos))
+        if n == 0:
+            return b""
         blob.seek(lo.pos)
         data = blob.read(n)
     lo.pos += len(data)

@@ -34,12 +34,15 @@ class SqlError(Exception):
     """An Informix SQL error: sqlcode, ISAM code and the offending name."""
 
     def __init__(self, sqlcode: int, isam: int = 0, near: str = "",
-                 message: str = "") -> None:
+                 message: str = "", offset: int = 0) -> None:
         super().__init__(message or f"SQL error {sqlcode}" + (f" ({near})" if near else ""))
         self.sqlcode = sqlcode
         self.isam = isam
         self.near = near
         self.message = message
+        # Where in the statement text the error was found (SQ_ERR's offset,
+        # sqlca.sqlerrd[4]); 0 when it is not about a place in the text.
+        self.offset = offset
 
 
 class StatementKind(enum.Enum):
@@ -54,6 +57,7 @@ class StatementKind(enum.Enum):
     DATABASE = "database"
     OTHER = "other"
     EXECUTE = "execute"      # EXECUTE PROCEDURE/FUNCTION (spl_session.py)
+    MERGE = "merge"          # MERGE (merge.py): several SQLite statements as one
 
 
 @dataclass(frozen=True)

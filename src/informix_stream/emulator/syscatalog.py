@@ -28,7 +28,7 @@ from typing import Callable, Mapping
 OWNER = "informix"
 # Bumped whenever the layout below changes: a database file made with
 # another layout has its catalog rows and objects rebuilt when opened.
-LAYOUT = 2
+LAYOUT = 3       # 3: sysreferences rows and 'R' constraints (references.py)
 
 V128, V32, C32, C1 = "VARCHAR(128)", "VARCHAR(32)", "CHAR(32)", "CHAR(1)"
 I, S, F = "INTEGER", "SMALLINT", "FLOAT"
@@ -270,9 +270,24 @@ _VIEWS = {
         FROM _ifx_indexes i ORDER BY tabid, idxname""",
     "sysconstraints": f"""SELECT * FROM (
         SELECT constrid, idxname AS constrname, '{OWNER}' AS owner, tabid, constrtype,
-          idxname, NULL AS collation FROM _ifx_indexes WHERE constrtype IS NOT NULL
-        UNION ALL SELECT constrid, constrname, '{OWNER}', tabid, constrtype, NULL, NULL
-          FROM _ifx_constraints) ORDER BY constrid""",
+          idxname, NULL AS collation FROM _ifx_indexes
+          WHERE constrtype IS NOT NULL AND constrtype <> 'R'
+        UNION ALL SELECT constrid, constrname, '{OWNER}', tabid, constrtype,
+          (SELECT x.idxname FROM _ifx_indexes x WHERE x.constrid = c.constrid), NULL
+          FROM _ifx_constraints c) ORDER BY constrid""",
+    # Guide to SQL: Reference, "SYSREFERENCES": primary is the constrid of
+    # the referenced primary-key or unique constraint; updrule R(estrict);
+    # delrule C(ascade) or R(estrict); matchtype N(one); pendant N.
+    "sysreferences": """SELECT c.constrid, (SELECT p.constrid FROM _ifx_indexes p
+          JOIN _ifx_tables pt ON pt.tabid = p.tabid
+          WHERE pt.tabname = r.ptabname AND p.constrtype IN ('P', 'U')
+            AND json(p.cols) = json(r.pcols)) AS "primary",
+        (SELECT tabid FROM _ifx_tables WHERE tabname = r.ptabname) AS ptabid,
+        'R' AS updrule, CASE r.cascade WHEN 1 THEN 'C' ELSE 'R' END AS delrule,
+        'N' AS matchtype, 'N' AS pendant
+        FROM _ifx_references r JOIN _ifx_constraints c
+          ON c.constrname = r.constrname AND c.constrtype = 'R'
+        ORDER BY c.constrid""",
     "syschecks": """SELECT constrid, 'T' AS type, seqno, checktext FROM _ifx_checks
         ORDER BY constrid, seqno""",
     "sysdefaults": """SELECT tabid, colno, type, deftext AS "default", 'T' AS class
@@ -342,10 +357,12 @@ def next_constrid(conn: sqlite3.Connection) -> int:
     return (top or 0) + 1
 
 
-def record_check(conn: sqlite3.Connection, tabid: int, name: str | None, text: str) -> None:
+def record_check(conn: sqlite3.Connection, tabid: int, name: str | None, text: str,
+                 constrid: int | None = None) -> None:
     """A CHECK constraint: its sysconstraints row and its text in syschecks
-    (type 'T', cut in CHAR(32) pieces numbered from 0 as the server stores it)."""
-    constrid = next_constrid(conn)
+    (type 'T', cut in CHAR(32) pieces numbered from 0 as the server stores it);
+    ``constrid`` keeps an existing one's number (ALTER TABLE, alter.py)."""
+    constrid = constrid or next_constrid(conn)
     conn.execute("INSERT INTO _ifx_constraints VALUES (?, ?, ?, 'C', NULL)",
                  (constrid, name or f"c{tabid}_{constrid}", tabid))
     conn.executemany("INSERT INTO _ifx_checks VALUES (?, ?, ?)",

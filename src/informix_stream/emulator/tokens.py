@@ -79,7 +79,8 @@ def tokenize(sql: str, delimident: bool = False) -> list[Token]:
             continue
         m = TOKEN_RE.match(sql, pos)
         if m is None:
-            raise SqlError(-201, message=f"syntax error near {sql[pos:pos + 20]!r}")
+            raise SqlError(-201, message=f"syntax error near {sql[pos:pos + 20]!r}",
+                           offset=pos + 1)
         kind, raw = m.lastgroup, m.group()
         pos = m.end()
         if kind == "ws":

@@ -4,10 +4,11 @@ TABLE and INDEX, constraints, defaults)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from informix_stream.codecs import ColumnType, parse_type
 
-from . import composite
+from . import composite, row_types
 from .sequences import CreateSequence
 from .statements import (NOT_SUPPORTED, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable,
                          Drop, SqlError, StatementKind, Translation)
@@ -93,14 +94,33 @@ class DdlRules:
             return self.create_sequence(i + 1)
         if self.word(i) == "VIEW":
             return self.create_view(i + 1)
+        if self.word(i) == "ROW" and self.word(i + 1) == "TYPE":
+            return self.create_row_type(i + 2)
         self.refuse_unimplemented("CREATE", i)
+
+    def create_row_type(self, i: int) -> Translation:
+        """CREATE ROW TYPE [IF NOT EXISTS] name (field type [NOT NULL], ...)
+        (IBM SQL Syntax, CREATE ROW TYPE); UNDER (inheritance) is not done."""
+        if_not_exists, i = self.if_clause(i, True)
+        name, i = self.table_name(i)
+        if self.text(i) != "(":
+            raise SqlError(-201, message="( expected after the ROW type's name")
+        close = self.close_paren(i)
+        if close + 1 < len(self.toks):
+            if self.word(close + 1) == "UNDER":
+                raise SqlError(NOT_SUPPORTED, message="CREATE ROW TYPE ... UNDER (type "
+                               "inheritance) is not supported by the emulator")
+            raise SqlError(-201, message="unexpected text after the ROW type's fields")
+        text = row_types.shape_text(self.source(i + 1, close))
+        return Translation(StatementKind.DDL, ddl=row_types.CreateRowType(name, text,
+                                                                        if_not_exists))
 
     def refuse_unimplemented(self, verb: str, i: int) -> None:
         """A statement Informix has and the emulator lacks says so (-9999)."""
         what = self.word(i)
         if what in _KNOWN_OBJECTS:
             raise SqlError(NOT_SUPPORTED, message=f"{verb} {what} is not supported by the emulator")
-        raise SqlError(-201, message=f"unsupported {verb} statement")
+        self.syntax_error(i, f"unsupported {verb} statement")
 
     def create_sequence(self, i: int) -> Translation:
         """CREATE SEQUENCE [IF NOT EXISTS] name [options] (IBM SQL Syntax)."""
@@ -131,14 +151,14 @@ class DdlRules:
                 spec.cycle = word == "CYCLE"
                 i += 1
             else:
-                raise SqlError(-201, message=f"unexpected {self.text(i)!r} in CREATE SEQUENCE")
+                self.syntax_error(i, f"unexpected {self.text(i)!r} in CREATE SEQUENCE")
         return Translation(StatementKind.DDL, ddl=spec)
 
     def signed_integer(self, i: int) -> tuple[int, int]:
         sign = -1 if self.text(i) == "-" else 1
         i += self.text(i) in ("-", "+")
         if i >= len(self.toks) or self.toks[i].kind != "num" or not self.toks[i].text.isdigit():
-            raise SqlError(-201, message="an integer is expected")
+            self.syntax_error(i, "an integer is expected")
         return sign * int(self.toks[i].text), i + 1
 
     def if_clause(self, i: int, negated: bool) -> tuple[bool, int]:
@@ -151,7 +171,7 @@ class DdlRules:
         if_not_exists, i = self.if_clause(i, True)
         name, i = self.table_name(i)
         if self.text(i) != "(":
-            raise SqlError(-201, message="( expected after table name")
+            self.syntax_error(i, "( expected after table name")
         close = self.close_paren(i)
         spec = CreateTable(name, [], [], [], if_not_exists, temp=temp)
         for a, b in self.split_commas(i + 1, close):
@@ -166,7 +186,7 @@ class DdlRules:
 
     def column_def(self, a: int, b: int, spec: CreateTable) -> None:
         if self.toks[a].kind != "word":
-            raise SqlError(-201, message="column name expected")
+            self.syntax_error(a, "column name expected")
         col = ident(self.toks[a])
         stop = a + 1
         stops = {"DEFAULT", "NOT", "NULL", "PRIMARY", "UNIQUE", "DISTINCT", "CHECK",
@@ -193,7 +213,10 @@ class DdlRules:
             try:
                 ctype = parse_type(type_text)
             except ValueError as exc:
-                raise SqlError(-201, 0, col, str(exc)) from None
+                if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$]*", type_text.strip()):
+                    self.syntax_error(stop - 1, f"column {col}: {exc}")
+                # a type's name: a named ROW type, resolved when the table is made
+                ctype = row_types.placeholder(type_text.strip().lower())
         cdef = ColumnDef(col, ctype, serial_start=serial_start)
         nullable = True
         j = stop
@@ -229,9 +252,8 @@ class DdlRules:
             elif w == "REFERENCES":
                 j = self.references_clause(j, [col], None, spec)
             else:
-                raise SqlError(-201, 0, self.toks[j].raw, "unexpected word in column definition")
-        cdef.type = ColumnType(ctype.code, ctype.length,
-                               nullable and ctype.code not in SERIAL_CODES, ctype.xname)
+                self.syntax_error(j, f"unexpected {self.toks[j].raw!r} in a column definition")
+        cdef.type = replace(ctype, nullable=nullable and ctype.code not in SERIAL_CODES)
         spec.columns.append(cdef)
 
     def source(self, start: int, end: int) -> str:
@@ -275,7 +297,7 @@ class DdlRules:
             return f"({current_sql(datetime_type(words) if words else ctype)})", j + 1 + n
         if t.text == "USER":
             return "'informix'", j + 1
-        raise SqlError(-201, 0, t.raw, "unsupported DEFAULT value")
+        self.syntax_error(j, "unsupported DEFAULT value")
 
     def table_constraint(self, a: int, b: int, spec: CreateTable) -> None:
         cname, a = self.constraint_name(a)
@@ -288,17 +310,17 @@ class DdlRules:
             return
         if w == "FOREIGN":
             if self.word(a + 1) != "KEY" or self.text(a + 2) != "(":
-                raise SqlError(-201, message="FOREIGN KEY (columns) expected")
+                self.syntax_error(a + 1, "FOREIGN KEY (columns) expected")
             close = self.close_paren(a + 2, b)
             cols = [ident(self.toks[x]) for x, _ in self.split_commas(a + 3, close)]
             if self.word(close + 1) != "REFERENCES":
-                raise SqlError(-201, message="REFERENCES expected")
+                self.syntax_error(close + 1, "REFERENCES expected")
             self.references_clause(close + 1, cols, cname, spec)
             return
         primary = w == "PRIMARY"
         j = a + (2 if primary else 1)
         if self.text(j) != "(":
-            raise SqlError(-201, message="( expected in constraint")
+            self.syntax_error(j, "( expected in constraint")
         close = self.close_paren(j, b)
         cols = [ident(self.toks[x]) for x, _ in self.split_commas(j + 1, close)]
         later, _ = self.constraint_name(close + 1)
@@ -307,16 +329,18 @@ class DdlRules:
     def create_index(self, i: int, unique: bool) -> Translation:
         name, i = self.table_name(i)
         if self.word(i) != "ON":
-            raise SqlError(-201, message="ON expected")
+            self.syntax_error(i, "ON expected")
         table, i = self.table_name(i + 1)
         if self.text(i) != "(":
-            raise SqlError(-201, message="( expected")
+            self.syntax_error(i, "( expected")
         close = self.close_paren(i)
         cols = [ident(self.toks[x]) for x, _ in self.split_commas(i + 1, close)]
         return Translation(StatementKind.DDL, table=table,
                            ddl=CreateIndex(name, table, cols, unique))
 
     def drop(self) -> Translation:
+        if self.word(1) == "ROW" and self.word(2) == "TYPE":
+            return self.drop_row_type()
         what = self.word(1)
         if what not in ("TABLE", "INDEX", "SEQUENCE", "VIEW"):
             self.refuse_unimplemented("DROP", 1)
@@ -324,3 +348,12 @@ class DdlRules:
         name, _ = self.table_name(i)
         return Translation(StatementKind.DDL, table=name if what == "TABLE" else None,
                            ddl=Drop(what, name, if_exists))
+
+    def drop_row_type(self) -> Translation:
+        """DROP ROW TYPE [IF EXISTS] name RESTRICT (IBM SQL Syntax: RESTRICT
+        is required)."""
+        if_exists, i = self.if_clause(3, False)
+        name, i = self.table_name(i)
+        if self.word(i) != "RESTRICT" or i + 1 != len(self.toks):
+            raise SqlError(-201, message="DROP ROW TYPE name RESTRICT expected")
+        return Translation(StatementKind.DDL, ddl=Drop("ROW TYPE", name, if_exists))

@@ -20,7 +20,7 @@ class WriteRules:
     # -- INSERT / UPDATE / DELETE --------------------------------------------
     def insert(self) -> Translation:
         if self.word(1) != "INTO":
-            raise SqlError(-201, message="INSERT INTO expected")
+            self.syntax_error(1, "INSERT INTO expected")
         name, i = self.table_name(2)
         tdef = self.target(name)
         self.scope = [(name, tdef)]
@@ -43,7 +43,7 @@ class WriteRules:
             self.scope.insert(0, (name, tdef))
             body = self.insert_select(tdef, targets, missing, i)
         else:
-            raise SqlError(-201, message="VALUES or SELECT expected")
+            self.syntax_error(i, "VALUES or SELECT expected")
         head = ["INSERT", "INTO", tdef.sql_name, "(", ", ".join([sql_ident(c) for c in cols] + [IMAGE_COLUMN] * bool(image)), ")"]
         return self.finish(StatementKind.INSERT, head + body, table=name, image_binds=image)
 
@@ -53,10 +53,10 @@ class WriteRules:
         SERIAL is generated, where each is: then the engine supplies the row
         image as one more bind instead of a trigger computing it afterwards."""
         if self.text(i) != "(":
-            raise SqlError(-201, message="( expected after VALUES")
+            self.syntax_error(i, "( expected after VALUES")
         close = self.close_paren(i)
         if close != len(self.toks) - 1:
-            raise SqlError(-201, message="unexpected text after VALUES (...)")
+            self.syntax_error(close + 1, "unexpected text after VALUES (...)")
         values = self.split_commas(i + 1, close)
         if len(values) != len(targets):
             raise SqlError(-236, message="number of columns in INSERT does not match VALUES")
@@ -83,7 +83,7 @@ class WriteRules:
             self.binds.append(Bind(self.param_index(a), None, ctype))
             return "?"
         if ctype.code in composite.COMPOSITE_CODES and b > a:
-            text = composite.constructor_text(self.toks, a, b, self.source(a, b))
+            text = composite.constructor_text(self.toks, a, b, self.source(a, b), ctype)
             if text is not None:
                 # stored through the column's writer, as a bound value is
                 self.binds.append(Bind(None, text, ctype))
@@ -155,13 +155,13 @@ class WriteRules:
         self.scope = [(name, tdef)]
         self.collect_scope(i, len(self.toks))
         if self.word(i) != "SET":
-            raise SqlError(-201, message="SET expected")
+            self.syntax_error(i, "SET expected")
         stop = self.find_top(frozenset({"WHERE"}), i + 1, len(self.toks))
         pieces = ["UPDATE", tdef.sql_ref(), "SET"]
         sets = []
         for a, b in self.split_commas(i + 1, stop):
             if b - a < 3 or self.text(a + 1) != "=":
-                raise SqlError(-201, message="col = value expected in SET")
+                self.syntax_error(a + 1, "col = value expected in SET")
             col = ident(self.toks[a])
             cdef = tdef.column(col)
             if cdef is None:

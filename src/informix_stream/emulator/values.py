@@ -148,11 +148,12 @@ def _decimal_writer(ctype: ColumnType) -> Converter:
     return write
 
 
-def _text_writer(ctype: ColumnType, codec: str) -> Converter:
+def _text_writer(ctype: ColumnType, codec: str, ansi: bool) -> Converter:
     """A CHAR(n)/VARCHAR(n) holds n BYTES of the database's code set; a
     longer value is cut to fit, in a multibyte code set at a character
-    boundary, never inside a character (what a database that is not
-    ANSI-compliant does; see locales.fit_bytes)."""
+    boundary (locales.fit_bytes), in a database that is not ANSI-compliant;
+    an ANSI one raises -1279 (HCL Informix 14.10 ESQL/C Guide, "Insert CHAR
+    data"/"Insert VARCHAR data"; SQL Syntax, "STRING_TRUNCATE_ERROR")."""
     limit = ctype.length & 0xFF if ctype.code in (TypeCode.VARCHAR, TypeCode.NVARCHAR) \
         else ctype.length
     pad = ctype.code in (TypeCode.CHAR, TypeCode.NCHAR)
@@ -162,11 +163,11 @@ def _text_writer(ctype: ColumnType, codec: str) -> Converter:
         if v is None:
             return None
         s = v if isinstance(v, str) else _text_of(v)
-        if multibyte:
-            if len(s) * 4 > limit:
-                s = fit_bytes(s, limit, codec)[0]
-        elif len(s) > limit:
-            s = s[:limit]
+        if (len(s) * 4 if multibyte else len(s)) > limit:
+            kept = fit_bytes(s, limit, codec)[0] if multibyte else s[:limit]
+            if ansi and kept != s:
+                raise SqlError(-1279, message=f"value exceeds string column length ({limit})")
+            s = kept
         return s.rstrip(" ") if pad else s
     return write
 
@@ -361,9 +362,11 @@ def _generic_writer(v: object) -> object:
     return v
 
 
-def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1") -> Converter:
+def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1", *,
+               ansi: bool = False) -> Converter:
     """The converter from client values to this column's stored form
-    (``codec``: the database's code set, which text lengths count in)."""
+    (``codec``: the database's code set, which text lengths count in;
+    ``ansi``: an ANSI-compliant database, which refuses a too-long text)."""
     if ctype is None:
         return _generic_writer
     code = ctype.code
@@ -379,7 +382,7 @@ def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1") -> Converter
     if code in (TypeCode.DECIMAL, TypeCode.MONEY):
         return _decimal_writer(ctype)
     if code in TEXT_CODES:
-        return _text_writer(ctype, codec)
+        return _text_writer(ctype, codec, ansi)
     if code == TypeCode.DATE:
         return _date_writer
     if code == TypeCode.DATETIME:
@@ -538,9 +541,12 @@ def image_maker(columns: Sequence[ColumnDef], codec: str = "iso-8859-1"
     database's code set ``codec``), exactly what the server would send
     after reading them; None if a type has no row encoding.
     BYTE/TEXT tables keep none: their cells are references that triggers of
-    their own (blobs.py) set after the image would be made."""
+    their own (blobs.py) set after the image would be made; nor do tables
+    with ROW/collection columns, whose form depends on the client."""
     if blobs.has_blobs(columns):
         return None
+    if any(c.type.code in composite.COMPOSITE_CODES for c in columns):
+        return None   # a client may ask these in binary form (composite_wire.py)
     try:
         encode = make_tuple_encoder([c.type for c in columns], codec)
     except ValueError:

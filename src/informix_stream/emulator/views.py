@@ -59,7 +59,8 @@ class ViewRules:
             names = [ident(self.toks[a]) for a, _ in self.split_commas(i + 1, close)]
             i = close + 1
         if self.word(i) != "AS" or self.word(i + 1) != "SELECT":
-            raise SqlError(-201, message="AS SELECT expected in CREATE VIEW")
+            self.syntax_error(i if self.word(i) != "AS" else i + 1,
+                              "AS SELECT expected in CREATE VIEW")
         end = len(self.toks)
         if [t.text for t in self.toks[-3:]] == ["WITH", "CHECK", "OPTION"]:
             end -= 3                 # only matters to DML through the view, refused here

@@ -11,17 +11,30 @@ sequences are read as ``seq.NEXTVAL``/``seq.CURRVAL``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlalchemy import exc
 from sqlalchemy import types as sqltypes
-from sqlalchemy.sql import compiler
+from sqlalchemy.sql import compiler, elements
 
 from .types import MAX_FRACTION
 
 # A one-row table every database has (systables' own row, tabid 1): the FROM
 # of a SELECT with nothing to select from.
 DUAL = "(SELECT 1 FROM systables WHERE tabid = 1) ifx_dual"
+
+
+# Informix's widest DECIMAL (InformixTypeCompiler._decimal).
+MAX_DECIMAL_PRECISION = 32
+
+# A parameter marker as SQLCompiler writes it before positional rendering.
+_MARKER = re.compile(r"\?|%\([^)]+\)s")
+
+# Types whose parameters are CAST in a select list (visit_bindparam); a string
+# needs none (it comes back as one) and BYTE/TEXT cannot be CAST at all.
+CAST_IN_SELECT_LIST = (sqltypes.Date, sqltypes.DateTime, sqltypes.Time, sqltypes.Numeric,
+                       sqltypes.Integer, sqltypes.Boolean, sqltypes.Interval)
 
 
 class InformixCompiler(compiler.SQLCompiler):
@@ -31,14 +44,44 @@ class InformixCompiler(compiler.SQLCompiler):
         return " FROM " + DUAL
 
     def get_select_precolumns(self, select: Any, **kw: Any) -> str:
-        """``SKIP n FIRST m`` go before the column list; both take integers
-        only, so they are rendered as literals at execution time."""
+        """``SKIP n FIRST m`` go before the column list, rendered as integer
+        literals at execution time (a bound value becomes its literal)."""
         text = ""
         if select._offset_clause is not None:
-            text += "SKIP " + self.process(select._offset_clause, literal_execute=True, **kw) + " "
+            text += "SKIP " + self._row_count(select._offset_clause, "offset", **kw) + " "
         if select._limit_clause is not None:
-            text += "FIRST " + self.process(select._limit_clause, literal_execute=True, **kw) + " "
+            text += "FIRST " + self._row_count(select._limit_clause, "limit", **kw) + " "
         return text + super().get_select_precolumns(select, **kw)
+
+    def _row_count(self, clause: Any, what: str, **kw: Any) -> str:
+        """SKIP and FIRST take an integer, a host variable or an SPL variable,
+        never an expression (Guide to SQL: Syntax, Projection clause, "SKIP,
+        LIMIT and FIRST options"; HCL Informix 14.10 ids_sqs_0982), so an
+        expression is refused here rather than sent to a -201.  A bound value
+        is rendered as an integer literal: a bindparam() without a type gets
+        INTEGER, whose literal renderer refuses anything but an int."""
+        if not isinstance(clause, elements.BindParameter):
+            raise exc.CompileError(
+                f"Informix SKIP/FIRST take an integer, not an expression: {what} "
+                f"{clause!s} is not supported by Informix")
+        if clause.type._isnull:
+            clause = clause._with_binary_element_type(sqltypes.Integer())
+        return self.process(clause, literal_execute=True, **kw)
+
+    def visit_bindparam(self, bindparam: Any, within_columns_clause: bool = False,
+                        literal_binds: bool = False, **kw: Any) -> str:
+        """A marker in the select list is CAST to its type: the server has no
+        column to take a type from, so without the cast a DATE or DECIMAL
+        parameter comes back as whatever the server makes of the bound value
+        (a string for DATETIME, -201 for a time of day), not as the type
+        SQLAlchemy expects to read."""
+        text = super().visit_bindparam(bindparam, within_columns_clause=within_columns_clause,
+                                       literal_binds=literal_binds, **kw)
+        if (within_columns_clause and _MARKER.fullmatch(text) and not bindparam.expanding
+                and isinstance(bindparam.type, CAST_IN_SELECT_LIST)):
+            type_sql = self.dialect.type_compiler_instance.process(bindparam.type)
+            return f"CAST({text} AS {type_sql})"
+        return text
 
     def limit_clause(self, select: Any, **kw: Any) -> str:
         return ""                     # rendered by get_select_precolumns
@@ -241,6 +284,12 @@ class InformixTypeCompiler(compiler.GenericTypeCompiler):
 
     @staticmethod
     def _decimal(name: str, type_: Any) -> str:
+        """DECIMAL/MONEY hold at most 32 significant digits (Guide to SQL:
+        Reference, "DECIMAL(p,s) data types": p from 1 to 32); a wider
+        precision is refused rather than silently narrowed."""
+        if type_.precision is not None and not 1 <= type_.precision <= MAX_DECIMAL_PRECISION:
+            raise exc.CompileError(f"{name}({type_.precision}) is not supported by Informix "
+                                   f"(precision 1 to {MAX_DECIMAL_PRECISION})")
         if type_.precision is None:
             return name if name == "MONEY" else "DECIMAL(32)"
         if type_.scale is None:
@@ -281,14 +330,26 @@ class InformixTypeCompiler(compiler.GenericTypeCompiler):
     def visit_NVARCHAR(self, type_: Any, **kw: Any) -> str:
         return self._varchar("NVARCHAR", type_)
 
+    def visit_enum(self, type_: Any, **kw: Any) -> str:
+        """A non-native Enum is a VARCHAR sized in bytes, not characters:
+        VARCHAR(n) counts bytes (Guide to SQL: Reference, "VARCHAR(m,r) data
+        type"), and a non-ANSI database truncates a longer value without an
+        error, so 'réveillé' (8 characters, 10 bytes in UTF-8) needs 10."""
+        widest = max((len(str(v).encode("utf-8")) for v in type_.enums), default=0)
+        return self._varchar_of("VARCHAR", max(type_.length or 0, widest) or None)
+
+    @classmethod
+    def _varchar(cls, name: str, type_: Any) -> str:
+        return cls._varchar_of(name, type_.length)
+
     @staticmethod
-    def _varchar(name: str, type_: Any) -> str:
+    def _varchar_of(name: str, length: int | None) -> str:
         """VARCHAR holds at most 255 bytes; longer or unsized strings are LVARCHAR."""
-        if type_.length is None:
+        if length is None:
             return "LVARCHAR"
-        if type_.length > 255:
-            return f"LVARCHAR({type_.length})"
-        return f"{name}({type_.length})"
+        if length > 255:
+            return f"LVARCHAR({length})"
+        return f"{name}({length})"
 
     def visit_LVARCHAR(self, type_: Any, **kw: Any) -> str:
         return f"LVARCHAR({type_.length})" if type_.length else "LVARCHAR"

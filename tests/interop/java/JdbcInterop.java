@@ -84,6 +84,9 @@ public final class JdbcInterop {
             case "lobs": lobs(args); break;
             case "conformance": conformance(args); break;
             case "text": text(args); break;
+            case "script": script(args); break;
+            case "fkeys": fkeys(args[0]); break;
+            case "composite": composite(args[0]); break;
             case "warnings": warnings(); break;
             default:
                 System.err.println("unknown scenario: " + scenario);
@@ -595,6 +598,90 @@ public final class JdbcInterop {
     }
 
     /**
+     * Statements run in order on one autocommit connection. An argument
+     * "@prepare SQL" prepares SQL (kept for later), "@run" executes the
+     * statement prepared last (the server may have changed its table since);
+     * any other argument runs through Statement.execute. Prints each result's
+     * column names and rows, or its update count; an error prints its code,
+     * message and the statement offset the driver read from SQ_ERR.
+     */
+    private void script(String[] args) throws SQLException {
+        try (Connection c = session(); Statement st = c.createStatement()) {
+            PreparedStatement prepared = null;
+            for (String arg : args) {
+                emit("sql", arg);
+                try {
+                    boolean rows;
+                    Statement used;
+                    if (arg.startsWith("@prepare ")) {
+                        prepared = c.prepareStatement(arg.substring(9));
+                        continue;
+                    } else if (arg.equals("@run")) {
+                        rows = prepared.execute();
+                        used = prepared;
+                    } else {
+                        rows = st.execute(arg);
+                        used = st;
+                    }
+                    if (rows) {
+                        emitRows(used.getResultSet());
+                    } else {
+                        emit("count", used.getUpdateCount());
+                    }
+                } catch (SQLException e) {
+                    emitError(e);
+                    emit("offset", statementOffset(c));
+                }
+            }
+        }
+    }
+
+    private static void emitRows(ResultSet rs) throws SQLException {
+        try (ResultSet r = rs) {
+            int n = r.getMetaData().getColumnCount();
+            Object[] names = new Object[n + 1];
+            names[0] = "columns";
+            for (int i = 1; i <= n; i++) {
+                names[i] = r.getMetaData().getColumnName(i);
+            }
+            emit(names);
+            while (r.next()) {
+                Object[] row = new Object[n + 1];
+                row[0] = "row";
+                for (int i = 1; i <= n; i++) {
+                    row[i] = r.getString(i);
+                }
+                emit(row);
+            }
+        }
+    }
+
+    /** IfxSqliConnect.getSQLStatementOffset: SQ_ERR's offset of the last error. */
+    private static Object statementOffset(Connection c) {
+        try {
+            return c.getClass().getMethod("getSQLStatementOffset").invoke(c);
+        } catch (ReflectiveOperationException e) {
+            return "unavailable: " + e;
+        }
+    }
+
+    /** DatabaseMetaData's foreign keys of TABLE, as the driver reads them from the catalog. */
+    private void fkeys(String table) throws SQLException {
+        try (Connection c = session()) {
+            DatabaseMetaData md = c.getMetaData();
+            try (ResultSet rs = md.getImportedKeys(null, null, table)) {
+                while (rs.next()) {
+                    emit("fk", rs.getString("FK_NAME"), rs.getString("FKCOLUMN_NAME"),
+                         rs.getString("PKTABLE_NAME"), rs.getString("PKCOLUMN_NAME"),
+                         rs.getInt("KEY_SEQ"), rs.getInt("DELETE_RULE"));
+                }
+            } catch (SQLException e) {
+                emitError(e);
+            }
+        }
+    }
+
+    /**
      * Text through setString/getString. Arguments: INSERT_SQL (two markers: an
      * INTEGER and a text), SELECT_SQL, then ID TEXT pairs; every argument may
      * hold backslash-u escapes (argv is not trusted with non-ASCII). Inserts
@@ -628,6 +715,113 @@ public final class JdbcInterop {
                 emitError(e);
             }
         }
+    }
+
+    /**
+     * ROW/SET/MULTISET/LIST columns read through getObject, getArray and
+     * Struct.getAttributes, once by a Statement and once by a
+     * PreparedStatement (whose SQ_RET_TYPE goes once); values rendered by
+     * render() so the Python side can compare them with our driver's.
+     */
+    private void composite(String query) throws SQLException {
+        try (Connection c = session()) {
+            c.setAutoCommit(true);
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(query)) {
+                compositeRows("stmt", rs);
+            } catch (SQLException e) {
+                emitError(e);
+            }
+            try (PreparedStatement ps = c.prepareStatement(query); ResultSet rs = ps.executeQuery()) {
+                compositeRows("pstmt", rs);
+            } catch (SQLException e) {
+                emitError(e);
+            }
+            // a scroll cursor: SQ_RET_TYPE rides with each SQ_SFETCH, after the OPEN
+            try (Statement st = c.createStatement(ResultSet.TYPE_SCROLL_INSENSITIVE,
+                                                  ResultSet.CONCUR_READ_ONLY);
+                 ResultSet rs = st.executeQuery(query)) {
+                int n = rs.getMetaData().getColumnCount();
+                if (rs.last()) {
+                    do {
+                        Object[] row = new Object[n + 2];
+                        row[0] = "scroll";
+                        row[1] = rs.getRow();
+                        for (int i = 1; i <= n; i++) {
+                            row[i + 1] = render(rs.getObject(i));
+                        }
+                        emit(row);
+                    } while (rs.previous());
+                }
+            } catch (SQLException e) {
+                emitError(e);
+            }
+        }
+    }
+
+    private static void compositeRows(String how, ResultSet rs) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        int n = md.getColumnCount();
+        for (int i = 1; i <= n; i++) {
+            emit("meta", how, i, md.getColumnType(i), md.getColumnTypeName(i));
+        }
+        while (rs.next()) {
+            Object[] row = new Object[n + 2];
+            row[0] = "row";
+            row[1] = how;
+            for (int i = 1; i <= n; i++) {
+                row[i + 1] = render(rs.getObject(i));
+                int type = md.getColumnType(i);
+                if (type == Types.ARRAY || type == Types.OTHER) {
+                    java.sql.Array arr = rs.getArray(i);
+                    emit("array", how, i, arr == null ? "NULL" : render(arr));
+                } else if (type == Types.STRUCT) {
+                    Object o = rs.getObject(i);
+                    emit("struct", how, i, o == null ? "NULL"
+                         : render(Arrays.asList(((java.sql.Struct) o).getAttributes())));
+                }
+            }
+            emit(row);
+        }
+    }
+
+    /** A canonical text for a composite value: SET elements sorted. */
+    static String render(Object v) throws SQLException {
+        if (v == null) {
+            return "NULL";
+        }
+        if (v instanceof java.sql.Struct) {
+            List<String> fields = new ArrayList<>();
+            for (Object f : ((java.sql.Struct) v).getAttributes()) {
+                fields.add(render(f));
+            }
+            return "ROW(" + String.join(",", fields) + ")";
+        }
+        if (v instanceof java.sql.Array) {
+            Object arr = ((java.sql.Array) v).getArray();     // int[] for SET(INT)
+            List<Object> items = new ArrayList<>();
+            for (int k = 0; k < java.lang.reflect.Array.getLength(arr); k++) {
+                items.add(java.lang.reflect.Array.get(arr, k));
+            }
+            return render(items);
+        }
+        if (v instanceof java.util.Collection) {
+            List<String> parts = new ArrayList<>();
+            for (Object e : (java.util.Collection<?>) v) {
+                parts.add(render(e));
+            }
+            if (v instanceof java.util.Set) {
+                java.util.Collections.sort(parts);
+                return "{" + String.join(",", parts) + "}";
+            }
+            return "[" + String.join(",", parts) + "]";
+        }
+        if (v instanceof BigDecimal) {
+            return ((BigDecimal) v).toPlainString();
+        }
+        if (v instanceof String) {
+            return "'" + v + "'";
+        }
+        return String.valueOf(v);   // numbers, Boolean, java.sql.Date
     }
 
     /** Backslash-u escapes (as escape() writes them) back to characters. */
