@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 import sqlite3
 import threading
 from dataclasses import dataclass, replace
