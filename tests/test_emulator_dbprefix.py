@@ -5,7 +5,9 @@ named ``database[@server]:[owner.]table``; a prefix naming the current
 database names the same table as no prefix at all.  The emulator cannot read
 another database from a session, so such a prefix must be refused as
 unsupported, never resolved in the current database (which returned the
-current database's table of the same name: wrong rows, no error).
+current database's table of the same name: wrong rows, no error).  The
+sysmaster tables clients read at connect are served (test_emulator_sysmaster);
+any other sysmaster table is refused the same way.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ def test_other_database_prefix_is_refused_not_read_from_this_one(conn, table, if
                 f"SELECT k FROM otherdb:informix.{table}",
                 f"INSERT INTO otherdb:{table} VALUES (1)",
                 f"DELETE FROM otherdb:{table}",
-                "SELECT name FROM sysmaster:sysdatabases",
+                "SELECT state FROM sysmaster:informix.sysdri",
                 f"SELECT k FROM {ifx_target.database}@elsewhere:{table}"):
         with pytest.raises(ifx.NotSupportedError, match="not supported by the emulator"):
             cur.execute(sql)

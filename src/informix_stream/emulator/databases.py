@@ -82,6 +82,11 @@ class DatabaseSet:
         with self._lock:
             return sorted(self._dbs)
 
+    def all(self) -> list[Database]:
+        """Every database served now (sysmaster.py lists them)."""
+        with self._lock:
+            return list(self._dbs.values())
+
     def get(self, name: str) -> Database | None:
         return self._dbs.get(name.lower())
 

@@ -6,11 +6,14 @@ Name").  The emulator keeps one SQLite file per database and cannot join
 across them, so a prefix naming the current database is dropped and any other
 prefix is refused as unsupported.  Dropping every prefix, as the translator
 once did, silently read the current database's table of the same name: the
-wrong rows under a right-looking answer.
+wrong rows under a right-looking answer.  The exception is ``sysmaster:``:
+its tables that clients read at connect (sysmaster.py) become one word
+token whose name is that table's lookup key; any other is refused.
 """
 
 from __future__ import annotations
 
+from . import sysmaster
 from .statements import NOT_SUPPORTED, SqlError
 from .tokens import Token, ident
 
@@ -20,8 +23,10 @@ __all__ = ["resolve_database_prefixes"]
 def resolve_database_prefixes(tokens: list[Token], database: str) -> list[Token]:
     """Tokens with each ``<database>:`` prefix naming ``database`` removed.
 
-    Raises "not supported by the emulator" for a prefix naming another
-    database, sysmaster included, or any server (``db@server:``), and -201
+    ``sysmaster:[owner.]table`` becomes one token naming that sysmaster
+    table (sysmaster.TABLES).  Raises "not supported by the emulator" for a
+    prefix naming another database or a sysmaster table the emulator lacks,
+    or any server (``db@server:``), and -201
     for an ``@`` that is not part of such a prefix.
     """
     if not any(t.kind == "op" and t.text in (":", "@") for t in tokens):
@@ -35,6 +40,12 @@ def resolve_database_prefixes(tokens: list[Token], database: str) -> list[Token]
                 raise SqlError(-201, near="@", message="a syntax error has occurred near '@'")
             out.append(tokens[i])
             i += 1
+            continue
+        if span == 2 and _prefix_name(tokens[i]) == sysmaster.NAME \
+                and database.lower() != sysmaster.NAME:
+            token, used = _sysmaster_table(tokens, i + 2)
+            out.append(token)
+            i += 2 + used
             continue
         _check_prefix(tokens, i, span, database)
         i += span
@@ -54,8 +65,22 @@ def _prefix_span(tokens: list[Token], i: int) -> int | None:
     return None
 
 
+def _prefix_name(token: Token) -> str:
+    return token.raw.strip("'\"").lower() if token.kind == "str" else ident(token)
+
+
+def _sysmaster_table(tokens: list[Token], j: int) -> tuple[Token, int]:
+    """The token standing for ``[owner.]table`` at j, and how many it replaces."""
+    used = 1
+    if j + 2 < len(tokens) and _is_op(tokens[j + 1], ".") and tokens[j + 2].kind == "word":
+        j, used = j + 2, 3
+    name = tokens[j]
+    key = sysmaster.check_table(_prefix_name(name))
+    return name._replace(kind="word", name=key), used
+
+
 def _check_prefix(tokens: list[Token], i: int, span: int, database: str) -> None:
-    name = tokens[i].raw.strip("'\"").lower() if tokens[i].kind == "str" else ident(tokens[i])
+    name = _prefix_name(tokens[i])
     if span == 4:
         server = ident(tokens[i + 2])
         raise SqlError(NOT_SUPPORTED, message=f"a table of database {name}@{server}: naming a "

@@ -64,7 +64,7 @@ from .statements import ResultColumn, SqlError, StatementKind, Translation
 from .temp_tables import TempTables
 from .image_slice import make_slicer
 from .logmode import Logging
-from . import blobs
+from . import blobs, sysmaster
 from .values import image_failure, row_converter, writer_for
 
 __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultColumn",
@@ -117,7 +117,8 @@ class Engine:
         return self.databases.get(name) is not None
 
     def connect(self, database: str) -> "Session":
-        return self.databases.open_session(database, lambda db: Session(db, next(self._ids)))
+        return self.databases.open_session(
+            database, lambda db: Session(db, next(self._ids), self.databases.all))
 
     def close(self) -> None:
         for session in self.databases.sessions():
@@ -131,9 +132,13 @@ class Engine:
 class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
     """One client's connection to one database; one thread at a time."""
 
-    def __init__(self, db: Database, session_id: int) -> None:
+    def __init__(self, db: Database, session_id: int,
+                 server: sysmaster.Databases = tuple) -> None:
+        """``server``: every database the engine serves now (for the
+        sysmaster tables; none for a session made outside an engine)."""
         self._db = db
         self._id = session_id
+        self._server = server
         # Set by the socket layer: True when the statement must stop now.
         self.interrupt_requested: Callable[[], bool] | None = None
         self._wait_ms = DEFAULT_LOCK_WAIT_MS
@@ -171,6 +176,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         conn.create_function("ifx_nextval", 1, self._nextval)
         conn.create_function("ifx_currval", 1, self._currval)
         self._spl_register(conn)
+        sysmaster.install(conn, self._server)
         return conn
 
     @property
@@ -193,7 +199,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
 
     def table_def(self, name: str):
         """The table a name means in this session (temp tables shadow)."""
-        return self._temps.lookup(self._db.tables)(name)
+        return sysmaster.lookup(self._temps.lookup(self._db.tables))(name)
 
     def _need_log(self) -> None:
         """-256: a database without logging has no transactions (logmode.py)."""
@@ -305,7 +311,8 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         routine = self._spl_translate(sql)
         if routine is not None:
             return routine
-        t = translate(sql, self._temps.lookup(self._db.tables), self._db.sequences.states,
+        t = translate(sql, sysmaster.lookup(self._temps.lookup(self._db.tables)),
+                      self._db.sequences.states,
                       self.spl_function_types(), database=self._db.name,
                       delimident=self.delimident, ansi=self.ansi)
         if t.sql:
