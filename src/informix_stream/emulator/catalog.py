@@ -420,9 +420,15 @@ def sqlite_index(conn: sqlite3.Connection, name: str, storage: str, table: str,
         raise SqlError(-371, -100, name, "duplicate values for unique index") from None
 
 
-def _add_index(db: Database, conn: sqlite3.Connection, idx: _Index, tabid: int) -> None:
+def _add_index(db: Database, conn: sqlite3.Connection, idx: _Index, tabid: int,
+               descending: Sequence[int] = ()) -> None:
+    """Record an index; ``descending``: the key positions written DESC."""
     if idx.name in db.indexes:
         raise SqlError(-316, 0, idx.name, f"index {idx.name} already exists")
+    # Rows of an index of this name dropped earlier must not make this one DESC.
+    conn.execute("DELETE FROM _ifx_index_desc WHERE idxname = ?", (idx.name,))
+    conn.executemany("INSERT INTO _ifx_index_desc VALUES (?, ?)",
+                     [(idx.name, k) for k in descending])
     sqlite_index(conn, idx.name, idx.name, idx.table, idx.columns, idx.unique)
     conn.execute("INSERT INTO _ifx_indexes VALUES (?, ?, ?, ?, ?, ?)",
                  (idx.name, tabid, "U" if idx.unique else "D", idx.constraint,
@@ -439,7 +445,7 @@ def create_index(db: Database, conn: sqlite3.Connection, ddl: CreateIndex) -> No
         if tdef.column(col) is None:
             raise SqlError(-217, 0, col, f"column {col} not found")
     _add_index(db, conn, _Index(ddl.name, ddl.table, ddl.columns, ddl.unique, None),
-               db.tabids[ddl.table])
+               db.tabids[ddl.table], ddl.descending)
 
 
 def drop(db: Database, conn: sqlite3.Connection, ddl: Drop) -> None:

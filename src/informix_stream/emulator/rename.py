@@ -148,6 +148,7 @@ def _rename_index(db: Database, conn: sqlite3.Connection, old: str, new: str) ->
     conn.execute(f"DROP INDEX {sql_ident(old)}")
     sqlite_index(conn, new, new, idx.table, idx.columns, idx.unique)
     conn.execute("UPDATE _ifx_indexes SET idxname = ? WHERE idxname = ?", (new, old))
+    conn.execute("UPDATE _ifx_index_desc SET idxname = ? WHERE idxname = ?", (new, old))
     return []
 
 

@@ -159,6 +159,9 @@ class CreateIndex:
     table: str
     columns: list[str]
     unique: bool
+    # Positions (0-based) of the keys written DESC: sysindexes shows them as
+    # negative column numbers.
+    descending: list[int] = field(default_factory=list)
 
 
 @dataclass

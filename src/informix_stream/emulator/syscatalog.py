@@ -28,7 +28,7 @@ from typing import Callable, Mapping
 OWNER = "informix"
 # Bumped whenever the layout below changes: a database file made with
 # another layout has its catalog rows and objects rebuilt when opened.
-LAYOUT = 3       # 3: sysreferences rows and 'R' constraints (references.py)
+LAYOUT = 4       # 3: sysreferences rows and 'R' constraints (references.py); 4: DESC keys
 
 V128, V32, C32, C1 = "VARCHAR(128)", "VARCHAR(32)", "CHAR(32)", "CHAR(1)"
 I, S, F = "INTEGER", "SMALLINT", "FLOAT"
@@ -227,13 +227,19 @@ CREATE TABLE IF NOT EXISTS _ifx_constraints (
     colno INTEGER);
 CREATE TABLE IF NOT EXISTS _ifx_checks (
     constrid INTEGER, seqno INTEGER, checktext TEXT, PRIMARY KEY (constrid, seqno));
+CREATE TABLE IF NOT EXISTS _ifx_index_desc (
+    idxname TEXT, keyno INTEGER, PRIMARY KEY (idxname, keyno));
 CREATE TABLE IF NOT EXISTS _ifx_defaults (
     tabid INTEGER, colno INTEGER, type TEXT, deftext TEXT, PRIMARY KEY (tabid, colno));
 """
 
 
 def _part(k: int) -> str:
-    return (f"(SELECT c.colno FROM _ifx_columns c WHERE c.tabid = i.tabid AND c.colname = "
+    """sysindexes.part<k>: the key's colno, negative when it is DESC (Guide to
+    SQL: Reference, SYSINDEXES: "a negative value indicates descending order")."""
+    return (f"(SELECT CASE WHEN EXISTS (SELECT 1 FROM _ifx_index_desc d WHERE "
+            f"d.idxname = i.idxname AND d.keyno = {k - 1}) THEN -c.colno ELSE c.colno END "
+            f"FROM _ifx_columns c WHERE c.tabid = i.tabid AND c.colname = "
             f"(SELECT value FROM json_each(i.cols) WHERE key = {k - 1}))")
 
 

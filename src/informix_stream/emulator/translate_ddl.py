@@ -334,9 +334,17 @@ class DdlRules:
         if self.text(i) != "(":
             self.syntax_error(i, "( expected")
         close = self.close_paren(i)
-        cols = [ident(self.toks[x]) for x, _ in self.split_commas(i + 1, close)]
+        cols, descending = [], []
+        for k, (x, y) in enumerate(self.split_commas(i + 1, close)):
+            # Guide to SQL: Syntax, CREATE INDEX: each key is a column with an
+            # optional ASC or DESC.
+            if y - x > 2 or (y - x == 2 and self.word(x + 1) not in ("ASC", "DESC")):
+                self.syntax_error(x + 1, "column [ASC | DESC] expected in CREATE INDEX")
+            cols.append(ident(self.toks[x]))
+            if y - x == 2 and self.word(x + 1) == "DESC":
+                descending.append(k)
         return Translation(StatementKind.DDL, table=table,
-                           ddl=CreateIndex(name, table, cols, unique))
+                           ddl=CreateIndex(name, table, cols, unique, descending))
 
     def drop(self) -> Translation:
         if self.word(1) == "ROW" and self.word(2) == "TYPE":
