@@ -3,7 +3,7 @@
     PYTHONPATH=src python -m pytest tests/sqla -q -p no:randomly -rfE > run.txt
     python tests/sqla/known_failures.py run.txt
 
-Today's failures, by cause: temp-table reflection, view names, and emulator
+Today's failures, by cause: temp-table reflection, and emulator
 result types (a CASE or scalar subquery in a select list described as
 VARCHAR, FLOOR of CAST parameters, a datetime.time parameter in a select
 list refused with -201), CREATE TABLE ... AS SELECT.  Exclusions, each with

@@ -31,6 +31,12 @@ class Requirements(SuiteRequirements):
         return exclusions.closed()
 
     @property
+    def views(self):
+        """CREATE VIEW, its columns in syscolumns and its text in sysviews (IBM
+        Informix Guide to SQL: Syntax, "CREATE VIEW"; Reference, "SYSVIEWS")."""
+        return exclusions.open()
+
+    @property
     def sql_expression_limit_offset(self):
         """``LIMIT 1 + 1``: SKIP and FIRST take an unsigned integer, a host
         variable or a local SPL variable, never an expression (Guide to SQL:

@@ -97,6 +97,7 @@ class InformixReflection:
     def get_temp_table_names(self, connection: Any, **kw: Any) -> list[str]:
         return []
 
+    @reflection.cache
     def has_table(self, connection: Any, table_name: str, schema: str | None = None,
                   **kw: Any) -> bool:
         self._ensure_has_table_connection(connection)
@@ -105,6 +106,7 @@ class InformixReflection:
             "SELECT 1 FROM systables t WHERE t.tabname = ? AND t.tabtype IN ('T', 'V')"
             + owner, (table_name, *args)).first() is not None
 
+    @reflection.cache
     def has_sequence(self, connection: Any, sequence_name: str, schema: str | None = None,
                      **kw: Any) -> bool:
         owner, args = self._owner(schema)
@@ -148,7 +150,7 @@ class InformixReflection:
     @reflection.cache
     def get_pk_constraint(self, connection: Any, table_name: str, schema: str | None = None,
                           **kw: Any) -> dict:
-        tabid = self._tabid(connection, table_name, schema, "T")
+        tabid = self._tabid(connection, table_name, schema)
         found = self._constraints(connection, tabid, "P")
         if not found:
             return {"constrained_columns": [], "name": None}
@@ -161,7 +163,7 @@ class InformixReflection:
     @reflection.cache
     def get_unique_constraints(self, connection: Any, table_name: str,
                                schema: str | None = None, **kw: Any) -> list[dict]:
-        tabid = self._tabid(connection, table_name, schema, "T")
+        tabid = self._tabid(connection, table_name, schema)
         cols = self._colnames(connection, tabid)
         return [{"name": name.rstrip(),
                  "column_names": [cols[abs(p)] for p in
@@ -171,7 +173,7 @@ class InformixReflection:
     @reflection.cache
     def get_check_constraints(self, connection: Any, table_name: str,
                               schema: str | None = None, **kw: Any) -> list[dict]:
-        tabid = self._tabid(connection, table_name, schema, "T")
+        tabid = self._tabid(connection, table_name, schema)
         out = []
         for constrid, name, _ in self._constraints(connection, tabid, "C"):
             rows = connection.exec_driver_sql(
@@ -186,7 +188,7 @@ class InformixReflection:
     @reflection.cache
     def get_foreign_keys(self, connection: Any, table_name: str, schema: str | None = None,
                          **kw: Any) -> list[dict]:
-        tabid = self._tabid(connection, table_name, schema, "T")
+        tabid = self._tabid(connection, table_name, schema)
         cols = self._colnames(connection, tabid)
         out = []
         for constrid, name, idx in self._constraints(connection, tabid, "R"):
@@ -218,7 +220,7 @@ class InformixReflection:
                     **kw: Any) -> list[dict]:
         """User indexes; those the server made for a constraint are reflected
         as that constraint instead."""
-        tabid = self._tabid(connection, table_name, schema, "T")
+        tabid = self._tabid(connection, table_name, schema)
         cols = self._colnames(connection, tabid)
         backing = {r[0] for r in connection.exec_driver_sql(
             "SELECT idxname FROM sysconstraints WHERE tabid = ? AND idxname IS NOT NULL",
