@@ -31,6 +31,12 @@ class Requirements(SuiteRequirements):
         return exclusions.closed()
 
     @property
+    def reflects_pk_names(self):
+        """A PRIMARY KEY's name is sysconstraints.constrname (IBM Informix Guide
+        to SQL: Reference, "SYSCONSTRAINTS")."""
+        return exclusions.open()
+
+    @property
     def views(self):
         """CREATE VIEW, its columns in syscolumns and its text in sysviews (IBM
         Informix Guide to SQL: Syntax, "CREATE VIEW"; Reference, "SYSVIEWS")."""
