@@ -65,7 +65,7 @@ def wait_for(expect: Expect) -> Op:
 class Prepared:
     """A statement the server has prepared: its id and description."""
 
-    __slots__ = ("stmt_id", "describe", "markers", "epoch", "warnings")
+    __slots__ = ("stmt_id", "describe", "markers", "epoch", "warnings", "shape")
 
     def __init__(self, describe: Describe, markers: int, epoch: int = 0,
                  warnings: int = 0) -> None:
@@ -74,6 +74,9 @@ class Prepared:
         self.markers = markers
         self.warnings = warnings     # the PREPARE reply's sqlwarn flags
         self.epoch = epoch          # session.database_changes when prepared
+        # what a cursor derives from the description (decoder, PEP 249
+        # description), kept for the next execute of a cached statement
+        self.shape: tuple | None = None
 
 
 def parse_sql(operation: str, named: bool = False
