@@ -1,4 +1,12 @@
-"""The binary (send/receive) form of ROW and collection values.
+"""The two wire forms of UDT columns, and the binary form of ROW and
+collection values.
+
+Every extended-type column -- ROW and collections, and the built-in opaque
+types BOOLEAN, BLOB and CLOB -- goes to a client in its text (external,
+output-function) form unless the statement's SQ_RET_TYPE asked its binary
+(internal, send-function) form (docs/protocol.md 8a and 10.7): BOOLEAN as
+``'t'``/``'f'`` or 1/0, a BLOB/CLOB locator as 144 hex characters or 72 raw
+bytes, a composite as its literal text or the layout below.
 
 A real server sends a composite column in one of two forms (docs/protocol.md
 10.7): its text form in the opaque-type envelope, to a client that names no
@@ -37,6 +45,14 @@ from informix_stream.errors import DataError
 from .statements import NOT_SUPPORTED, SqlError
 
 SENDRECV = 44                  # SQ_RET_TYPE code asking for the binary form
+# SQ_RET_TYPE codes asking an opaque column's binary form: 44 (SQLSENDRECV,
+# what JDBC's sendType asks for BLOB/CLOB), 40/41 (var/fixed binary, ESQL/C's
+# host variables for the internal form) and, for BOOLEAN, 45 (SQLBOOL, what
+# sendType asks for extended id 5).  43 (SQLLVARCHAR) asks the text form.
+_OPAQUE_BINARY = {TypeCode.BOOLEAN: frozenset({SENDRECV, 40, 41, 45}),
+                  TypeCode.BLOB: frozenset({SENDRECV, 40, 41}),
+                  TypeCode.CLOB: frozenset({SENDRECV, 40, 41})}
+UDT_CODES = frozenset(_OPAQUE_BINARY) | COMPOSITE_CODES   # columns with two forms
 _NULL_FLAG = -0x80000000       # IfxComplex.IFX_CT_NULL
 _IDENT = 128                   # identifier slots in the header and entries
 _INT = struct.Struct("!i")
@@ -58,7 +74,33 @@ CellEncoder = Callable[[object], bytes]
 
 def wants_binary(ctype: ColumnType, ret_code: int) -> bool:
     """Does an SQ_RET_TYPE code for this column ask for the binary form?"""
-    return ctype.code in COMPOSITE_CODES and ret_code == SENDRECV
+    if ctype.code in COMPOSITE_CODES:
+        return ret_code == SENDRECV
+    return ret_code in _OPAQUE_BINARY.get(ctype.code, ())
+
+
+def _text_boolean(_ctype: ColumnType, _encoding: str) -> CellEncoder:
+    """BOOLEAN's text form, 't' or 'f' (informix-driver's real-server capture
+    ``00 00 00 00 01 74``, *ifxdrv ``_legacy_dispatch_one_column``*)."""
+    cells = {True: b"\x00\x00\x00\x00\x01t", False: b"\x00\x00\x00\x00\x01f"}
+    return lambda v: b"\x01\x00\x00\x00\x00" if v is None else cells[bool(v)]
+
+
+def _text_locator(_ctype: ColumnType, _encoding: str) -> CellEncoder:
+    """A BLOB/CLOB locator's text form: its 72 bytes as 144 hex characters
+    (*ifxdrv ``_decode_lob_locator``*, measured on Informix 15)."""
+    def encode(v: object) -> bytes:
+        if v is None:
+            return b"\x01\x00\x00\x00\x00"
+        text = bytes(v).hex().encode("ascii")   # type: ignore[arg-type]
+        return b"\x00" + _INT.pack(len(text)) + text
+    return encode
+
+
+# The text-form cell encoders of the opaque types; a composite's default
+# cell (CELL_ENCODERS) is already its text form.
+_TEXT_CELLS = {TypeCode.BOOLEAN: _text_boolean, TypeCode.BLOB: _text_locator,
+               TypeCode.CLOB: _text_locator}
 
 
 def _ident(text: str, encoding: str) -> bytes:
@@ -177,12 +219,21 @@ def cell_encoder(ctype: ColumnType, encoding: str) -> CellEncoder:
     return encode
 
 
+def _column_encoder(ctype: ColumnType, binary: bool, encoding: str) -> CellEncoder:
+    """One column's cell encoder in the form asked (see the module doc)."""
+    if binary and ctype.code in COMPOSITE_CODES:
+        return cell_encoder(ctype, encoding)
+    if not binary and ctype.code in _TEXT_CELLS:
+        return _TEXT_CELLS[ctype.code](ctype, encoding)
+    return CELL_ENCODERS[ctype.code](ctype, encoding)
+
+
 def tuple_encoder(columns: Sequence[ColumnType], binary: frozenset[int], encoding: str
                   ) -> Callable[[Sequence[object]], bytes]:
-    """One row of stored values -> its SQ_TUPLE message, the columns whose
-    index is in ``binary`` in the binary form, the rest as usual."""
-    encoders = [cell_encoder(c, encoding) if i in binary else CELL_ENCODERS[c.code](c, encoding)
-                for i, c in enumerate(columns)]
+    """One row of stored values -> its SQ_TUPLE message, the UDT columns
+    whose index is in ``binary`` in the binary form, the others in the text
+    form, the rest as usual."""
+    encoders = [_column_encoder(c, i in binary, encoding) for i, c in enumerate(columns)]
     head = TUPLE_HEADER.pack
 
     def encode(values: Sequence[object]) -> bytes:
