@@ -37,6 +37,7 @@ from informix_stream import codecs  # noqa: E402
 from informix_stream.codec.rowdecode_ref import reference_decoder  # noqa: E402
 from informix_stream.codecs import parse_type  # noqa: E402
 from informix_stream.framing import Reader  # noqa: E402
+from informix_stream.messages import Reply, parse_reply  # noqa: E402
 
 FIVE_TYPES = [parse_type(t) for t in ("integer", "varchar(64)", "integer", "float", "date")]
 FIVE_ROW = (12345, "name-12345", 24690, 1763.57, dt.date(2024, 1, 1))
@@ -73,6 +74,23 @@ def _decode_case(types, row, make=codecs.make_row_decoder, encoding: str = "iso-
     decode = make(types, encoding)
     image = codecs.make_row_encoder(types, encoding)(row)
     return (lambda: decode(image, 0)), (row, len(image))
+
+
+def _reply_case(types, row, encoding: str, rows: int = 100
+                ) -> tuple[Callable[[], object], object]:
+    """A fetch reply of ``rows`` tuples through parse_reply, as the driver
+    reads it: the per-row cost a fetch pays, framing included (issue 12's
+    UTF-8 target compares these for the text columns too)."""
+    decode = codecs.make_row_decoder(types, encoding)
+    image = codecs.make_row_encoder(types, encoding)(row)
+    buf = _tuple_message(image) * rows + struct.pack("!hhiiihiih", 15, 0, rows, 0, 0,
+                                                     55, 0, 0, 12)
+
+    def run() -> object:
+        reply = Reply(encoding=encoding)
+        parse_reply(buf, 0, reply, decode)
+        return reply.rows[-1], len(reply.rows), reply.rowcount
+    return run, (row, rows, rows)
 
 
 def _decode_cases(name: str, types, row) -> dict[str, tuple[Callable[[], object], object]]:
@@ -133,6 +151,9 @@ def _cases() -> dict[str, tuple[Callable[[], object], object]]:
         "decode_varchar_utf8_150B": _decode_case(TEXT_TYPES, UTF8_150, encoding="utf-8"),
         "decode_varchar_utf8_cjk_148B": _decode_case(TEXT_TYPES, UTF8_CJK_148,
                                                      encoding="utf-8"),
+        "reply_100_varchar_latin1_150B": _reply_case(TEXT_TYPES, LATIN1_150, "iso-8859-1"),
+        "reply_100_varchar_utf8_150B": _reply_case(TEXT_TYPES, UTF8_150, "utf-8"),
+        "reply_100_varchar_utf8_cjk_148B": _reply_case(TEXT_TYPES, UTF8_CJK_148, "utf-8"),
         "encode_row_5_columns": ((lambda: row_enc(FIVE_ROW)), image),
         "encode_tuple_5_columns": ((lambda: tuple_enc(FIVE_ROW)), tuple_msg),
         "encode_tuple_5_columns_nulls": ((lambda: tuple_enc(FIVE_NULLS)), _tuple_message(

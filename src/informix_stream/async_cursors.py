@@ -85,6 +85,7 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
                         report.chunk_done(chunk)
             finally:
                 plan.finish()
+        self._raise_warnings()
         return self
 
     async def load_arrow(self, table: str, data: Any, columns: Sequence[str] | None = None,

@@ -60,6 +60,7 @@ class ConnectParams:
     db_locale: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     row_factory: Any = None
+    raise_warnings: bool = False
     # how a ROW value decodes: "tuple" (a named tuple) or "dict"
     composite_rows: str = "tuple"
 
@@ -142,7 +143,7 @@ def _coerce(p: ConnectParams) -> None:
                 setattr(p, name, float(value))
     except (TypeError, ValueError) as exc:
         raise InterfaceError(f"invalid connection parameter: {exc}") from None
-    for name in ("autocommit", "keepalive", "tls_insecure_skip_verify"):
+    for name in ("autocommit", "keepalive", "tls_insecure_skip_verify", "raise_warnings"):
         value = getattr(p, name)
         if isinstance(value, str):
             setattr(p, name, value.lower() in ("1", "true", "yes", "on"))

@@ -18,10 +18,11 @@ from .core import statement as st
 from .core.dblocale import settle_locale
 from .core.session import ClientSession
 from .core.statement_cache import StatementCache
-from .errors import DatabaseError, InterfaceError, OperationalError
+from .errors import DatabaseError, InterfaceError, OperationalError, Warning
 from .errtext import message_for
 from .locales import parse_locale
 from .login import LoginRequest, build_login_request, parse_login_reply
+from .sqlwarn import open_warnings
 
 log = logging.getLogger("informix_stream")
 
@@ -71,6 +72,7 @@ def login_gen(session: ClientSession, params: ConnectParams):
         done = yield from st.exchange(session, rq.dbopen(name))
         session.logged = bool(done.warnings & DB_LOGGED)
         session.ansi = bool(done.warnings & DB_ANSI)
+        session.open_flags = done.warnings
         yield from settle_locale(session, done.warnings)
     return reply.version
 
@@ -93,6 +95,9 @@ class ConnectionBase:
         # how a ROW value decodes in this connection's new cursors
         self.composite_rows = params.composite_rows
         self.statement_timeout = params.statement_timeout
+        # raise a statement's first server warning (PEP 249 Warning) after
+        # its work is done, besides listing it on cursor.warnings
+        self.raise_warnings = params.raise_warnings
         self.server_version_internal = ""
         self._release: str | None = None
         session.autocommit = params.autocommit
@@ -119,6 +124,19 @@ class ConnectionBase:
         which autocommit mode sends after each statement; a text value too
         long for its column raises -1279 instead of being cut."""
         return self._session.ansi
+
+    @property
+    def warnings(self) -> list[Warning]:
+        """What the server said of the open database when it was opened
+        (at connect or by a DATABASE statement) as PEP 249 Warnings:
+        01I01 logged, 01I03 ANSI, 01I04 Informix, ... (sqlwarn.py).
+        Never raised: they are traits, not events."""
+        return open_warnings(self._session.open_flags)
+
+    @property
+    def messages(self) -> list[tuple[type, Warning]]:
+        """PEP 249's optional ``messages``: ``warnings`` as (class, value) pairs."""
+        return [(type(w), w) for w in self.warnings]
 
     @property
     def encoding(self) -> str:

@@ -36,6 +36,7 @@ from .core.statement_cache import INVALIDATING, STALE_STATEMENT
 from .errors import DatabaseError, InterfaceError, NotSupportedError, ProgrammingError
 from .messages import Reply, StmtType
 from .rows import ResultShape
+from .sqlwarn import CursorWarnings, WarningLog
 
 _TX_OPENERS = {StmtType.BEGIN_WORK}
 _TX_ENDERS = {StmtType.COMMIT, StmtType.ROLLBACK}
@@ -60,7 +61,7 @@ def callproc_sql(procname: str, parameters: Sequence[Any]) -> str:
     return f"EXECUTE PROCEDURE {procname}({', '.join('?' * len(parameters))})"
 
 
-class CursorBase:
+class CursorBase(CursorWarnings):
     """State and protocol operations of one cursor (see module docstring)."""
 
     materialize = False
@@ -86,6 +87,7 @@ class CursorBase:
         self.rowcount = -1
         self.lastrowid: int | None = None
         self.batch_errors: list | None = None
+        self._warnings = WarningLog()
         self._closed = False
         self._stmt_id: int | None = None
         self._open = False
@@ -122,6 +124,7 @@ class CursorBase:
         sql, order, count = st.parse_sql(operation, isinstance(parameters, Mapping))
         if not log.isEnabledFor(logging.DEBUG):
             yield from self._run_then_commit(sql, order, count, parameters)
+            self._raise_warnings()
             return
         start = time.perf_counter()
         try:
@@ -129,6 +132,7 @@ class CursorBase:
         finally:
             log.debug("execute (%d parameters) %.3f ms: %s", count,
                       (time.perf_counter() - start) * 1000, sql)
+        self._raise_warnings()
 
     def _run_then_commit(self, sql: str, order, count: int, parameters):
         """The statement, then (autocommit on an ANSI database) its COMMIT:
@@ -170,6 +174,8 @@ class CursorBase:
                       begin: bool):
         self._stmt_id = prepared.stmt_id
         self._prepared, self._kept, self._begin = prepared, kept, begin
+        # the PREPARE's own flags (no WHERE clause), again each time it runs
+        self._note_warnings(prepared.warnings)
         kind = prepared.describe.stmt_type
         if kind == StmtType.SELECT or (kind == StmtType.EXECUTE_PROCEDURE
                                        and prepared.describe.columns):
@@ -211,7 +217,9 @@ class CursorBase:
         elif kind in INVALIDATING:
             for body in cache.clear():
                 session.defer_cleanup(body)
-        if kind in (StmtType.DATABASE, StmtType.CREATE_DATABASE):
+        opened = kind in (StmtType.DATABASE, StmtType.CREATE_DATABASE)
+        self._note_warnings(reply, opened)
+        if opened:
             session.logged = bool(reply.warnings & DB_LOGGED)
             session.ansi = bool(reply.warnings & DB_ANSI)
             yield from settle_locale(session, reply.warnings)
@@ -301,6 +309,7 @@ class CursorBase:
     def _take(self, reply: Reply) -> None:
         """Make ``reply``'s rows the current batch; at the end, owe the cleanup."""
         rows = reply.rows
+        self._note_warnings(reply)
         make = self._make_row
         self._batch = rows if make is None else [make(r) for r in rows]
         self._pos = 0
@@ -361,8 +370,10 @@ class CursorBase:
     # -- scrolling ------------------------------------------------------------------
     def _sfetch_gen(self, kind: int, target: int):
         body = rq.sfetch(self._stmt_id, kind, target, self.fetch_buffer_size)
-        return (yield from st.exchange(self._session, body, decode=self._decode,
-                                       budget=self.fetch_buffer_size))
+        reply = yield from st.exchange(self._session, body, decode=self._decode,
+                                       budget=self.fetch_buffer_size)
+        self._note_warnings(reply)
+        return reply
 
     def _row_total_gen(self):
         if self._total is None:
@@ -508,6 +519,7 @@ class CursorBase:
         self.rowcount = -1
         self.lastrowid = None
         self.batch_errors = None
+        self._warnings = WarningLog()
         self._batch, self._pos, self._delivered = [], 0, 0
         self._exhausted = True
         self._decode = None

@@ -78,6 +78,7 @@ class Cursor(ArrowCursorMixin, CursorBase):
                     report.chunk_done(chunk)
             finally:
                 plan.finish()
+        self._raise_warnings()
         return self
 
     def load_arrow(self, table: str, data: Any, columns: Sequence[str] | None = None,

@@ -10,7 +10,21 @@ from __future__ import annotations
 
 
 class Warning(Exception):  # noqa: A001 - the name is mandated by PEP 249
-    """Important warnings such as data truncation."""
+    """Important warnings such as data truncation.
+
+    The driver makes one per warning flag of the server's SQ_DONE (the
+    ``sqlca.sqlwarn`` array, see sqlwarn.py) and puts it on
+    ``cursor.warnings`` / ``connection.warnings``; it raises one only when
+    the connection was opened with ``raise_warnings=True``.  ``sqlstate``
+    is the X/Open or Informix warning code (``01I07``), ``flag`` the bit of
+    the SQ_DONE warnings short that said it (0x08), 0 when not from one.
+    """
+
+    def __init__(self, message: str = "", *, sqlstate: str = "01000", flag: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.sqlstate = sqlstate
+        self.flag = flag
 
 
 class Error(Exception):

@@ -208,6 +208,7 @@ class Plan:
         session = self.session
         prepared = yield from st.prepare(session, self.sql, self.count)
         self.stmt_id = prepared.stmt_id
+        self.cursor._note_warnings(prepared.warnings)
         self.is_insert = prepared.describe.stmt_type == StmtType.INSERT
         self.mode = self._choose_mode()
         if self.want_put is not False and self.order is None:
@@ -347,6 +348,7 @@ class Plan:
         applied, lastrowid, applied_after = 0, cursor.lastrowid, []
         for i, expect in enumerate(expects):
             reply = expect.reply
+            cursor._note_warnings(reply)
             if reply.error is None:
                 if failed is not None:
                     applied_after.append(first + i)
@@ -428,6 +430,7 @@ class Plan:
         row = first
         for expect, count in zip(expects, blocks.counts):
             reply = expect.reply
+            cursor._note_warnings(reply)
             if reply.error is None:
                 if reply.done_rows != count:
                     self.session.mark_broken("the server confirmed "

@@ -266,14 +266,3 @@ def parse_lo_head(r: Reader, wanted: int) -> LoReply:
     if size > wanted:
         raise ProtocolError(f"SQ_LODATA answers {size} bytes to a read of {wanted}")
     return LoReply(sub, size, size)
-    if size < 1:
-        r.short()
-        return reply
-    if size > wanted:
-        raise ProtocolError(f"SQ_LODATA answers {size} bytes to a read of {wanted}")
-    while len(reply.data) < size:
-        n = r.short()
-        if n <= 0 or len(reply.data) + n > size:
-            raise ProtocolError(f"SQ_LODATA chunk of {n} bytes in a {size}-byte read")
-        reply.data += r.padded(n)
-    return reply

@@ -428,6 +428,7 @@ class ServerError(NamedTuple):
     isam: int
     offset: int
     message: str
+    sqlstate: str = ""      # -937: the routine's own SQLSTATE; message is its text
 
 
 class ValueSink:
@@ -484,7 +485,7 @@ class Reply:
                  "serial8", "bigserial", "tupid", "protocols", "closed",
                  "version", "exited", "done", "decode_error", "encoding", "blob",
                  "blob_limit", "blob_ended", "done_rows", "put_inserted", "routine",
-                 "lo_wanted", "lo_sink", "lo_left")
+                 "lo_wanted", "lo_sink", "lo_left", "xactstat", "notices")
 
     def __init__(self, rows: list | None = None, encoding: str = "iso-8859-1") -> None:
         self.rows = [] if rows is None else rows
@@ -493,7 +494,7 @@ class Reply:
         self.done = False            # an SQ_DONE arrived
         self.rowcount = -1
         self.serial = 0
-        self.warnings = 0
+        self.warnings = 0            # the warning flags of all its SQ_DONEs, or-ed
         self.error: ServerError | None = None
         self.serial8 = 0
         self.bigserial = 0
@@ -514,6 +515,9 @@ class Reply:
         self.lo_wanted = 0
         self.lo_sink: ValueSink | None = None   # where an SQ_LODATA read's bytes go
         self.lo_left = 0                        # bytes of that read still to come
+        self.xactstat: tuple[int, int, int] | None = None  # SQ_XACTSTAT (event, new, old)
+        # warnings an SQ_ERR carried: (SQLSTATE, text) of sqlcode 0 and 100
+        self.notices: list[tuple[str, str]] | None = None
 
 
 # The tuple size is read unsigned: a negative size then fails the same
@@ -560,7 +564,9 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
                     continue
             if pos + 8 > end:
                 return pos, False
-            size = head(buf, pos)[2]
+            _, warn, size = head(buf, pos)
+            if warn:                             # a FETCH's sqlwarn flags
+                reply.warnings |= warn & 0xFFFF
             if size > max_size:
                 raise ProtocolError(f"SQ_TUPLE declares {size - (size >> 31 << 32)} bytes")
             stop = pos + 8 + size
@@ -587,7 +593,8 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
         if tag == 15:                            # SQ_DONE: every DML reply has one
             if pos + 16 > end:
                 return pos, False
-            reply.warnings, reply.rowcount, _, reply.serial = _DONE.unpack_from(buf, pos + 2)
+            warn, reply.rowcount, _, reply.serial = _DONE.unpack_from(buf, pos + 2)
+            reply.warnings |= warn & 0xFFFF      # sqlca.sqlwarn bits (sqlwarn.py)
             reply.done_rows += reply.rowcount
             reply.done = True
             pos += 16
@@ -624,14 +631,11 @@ def _parse_reply_message(tag: int, r: Reader, reply: Reply) -> bool:
     if tag == Tag.ERR or tag == Tag.PUTERR:
         if tag == Tag.PUTERR:
             reply.put_inserted = r.int()
-        sqlcode, isam, offset = r.short(), r.short(), r.int()
-        # a message is diagnostics: a byte the code set lacks must not hide it
-        text = r.short_string().decode(reply.encoding, "replace")
-        reply.error = ServerError(sqlcode, isam, offset, text)
+        _read_error(r, reply)
     elif tag == Tag.DESCRIBE:
         reply.describe = _parse_describe(r, reply.encoding)
     elif tag == Tag.XACTSTAT:
-        r.skip(6)
+        reply.xactstat = (r.short(), r.short(), r.short())
     elif tag == Tag.INSERTDONE:
         reply.serial8 = _read_int8(r)
         reply.bigserial = r.bigint()
@@ -657,7 +661,8 @@ def _parse_reply_message(tag: int, r: Reader, reply: Reply) -> bool:
         lo.out = ValueSink() if reply.lo_sink is None else reply.lo_sink
         reply.lo_left = lo.chunked
     else:
-        raise ProtocolError(f"unexpected reply message tag {tag}")
+        raise ProtocolError(f"unexpected reply message {reply_tag_name(tag)}: the driver "
+                            "cannot read past it, so the connection is closed")
     return False
 
 
@@ -713,6 +718,53 @@ def _lo_chunks(buf, pos: int, end: int, reply: Reply) -> int:
         reply.lo_left -= n
         pos = stop + (n & 1)
     return pos
+
+
+# Reply messages IBM's JDBC driver reads (IfxSqli.dispatchMsg) that our
+# driver never asks for; named in the error when one arrives anyway.
+_OTHER_REPLY_NAMES = {26: "SQ_DBLIST", 81: "SQ_INFO", 86: "SQ_REASSOC", 97: "SQ_LODATA",
+                      98: "SQ_FILE", 101: "SQ_GETROUTINE", 103: "SQ_FPROUTINE",
+                      104: "SQ_FPARAM", 125: "SQ_IDESCRIBE", 132: "SQ_IFPDESCRIBE",
+                      135: "SQ_SGKDESCRIBE", 136: "SQ_SGKTUPLE"}
+
+
+def reply_tag_name(tag: int) -> str:
+    """``SQ_DBLIST (26)``; ``tag 4660`` for a code no client knows."""
+    name = _OTHER_REPLY_NAMES.get(tag)
+    if name is None and tag in Tag._value2member_map_:
+        name = f"SQ_{Tag(tag).name}"
+    return f"{name} ({tag})" if name else f"tag {tag}"
+
+
+# SQ_ERR codes laid out or meant otherwise (JDBC IfxSqli.receiveError): -368
+# has no sqlerrm; 0 (a routine's warning) and -937 (a routine's error) add
+# [5-byte SQLSTATE, padded][char message]; 100 is NOT FOUND, a warning.
+_NO_SQLERRM, _ROUTINE_ERROR, _NOT_FOUND = -368, -937, 100
+
+
+def _read_error(r: Reader, reply: Reply) -> None:
+    sqlcode, isam, offset = r.short(), r.short(), r.int()
+    # a message is diagnostics: a byte the code set lacks must not hide it
+    text = "" if sqlcode == _NO_SQLERRM else r.short_string().decode(reply.encoding, "replace")
+    if sqlcode == 0 or sqlcode == _ROUTINE_ERROR:
+        sqlstate = r.padded(5).decode("ascii", "replace")
+        message = r.short_string().decode(reply.encoding, "replace")
+        if sqlcode == 0:
+            _notice(reply, sqlstate, message or text)
+        else:
+            reply.error = ServerError(sqlcode, isam, offset, message or text, sqlstate)
+    elif sqlcode == _NOT_FOUND:
+        _notice(reply, "02000", "no row was found (sqlcode 100)")
+        if not reply.done:
+            reply.rowcount = 0
+    else:
+        reply.error = ServerError(sqlcode, isam, offset, text)
+
+
+def _notice(reply: Reply, sqlstate: str, text: str) -> None:
+    if reply.notices is None:
+        reply.notices = []
+    reply.notices.append((sqlstate, text))
 
 
 def _read_blob_chunk(r: Reader, reply: Reply) -> None:

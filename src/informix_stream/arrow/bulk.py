@@ -33,8 +33,9 @@ from ..errors import ProtocolError
 from ._deps import load
 from .columnar import ImageBlock, concat_blocks, pack_images
 
-# A tuple header's tag and (unsigned) size; the short between is unused.
-_TAG_SIZE = struct.Struct("!h2xI").unpack_from
+# A tuple header's tag, warning flags and (unsigned) size.  A tuple with
+# flags is left to parse_reply's per-row path, which records them.
+_TAG_SIZE = struct.Struct("!hHI").unpack_from
 
 
 class ImageRows:
@@ -204,7 +205,8 @@ class ImageDecoder:
         # keep it from being resized while the view lives.
         chunk = np.frombuffer(_copy(buf, pos, pos + n * stride), np.uint8).reshape(n, stride)
         head = np.ascontiguousarray(chunk[:, :8])
-        good = (head.view(">u2")[:, 0] == 14) & (head.view(">u4")[:, 1] == width)
+        tags = head.view(">u2")
+        good = (tags[:, 0] == 14) & (tags[:, 1] == 0) & (head.view(">u4")[:, 1] == width)
         if not good.all():
             n = int(np.argmin(good))
             if not n:
@@ -220,8 +222,8 @@ class ImageDecoder:
         add = heads.append
         last = end - 8
         while at <= last:
-            tag, size = head(buf, at)
-            if tag != 14 or size > max_size:
+            tag, warn, size = head(buf, at)
+            if tag != 14 or warn or size > max_size:
                 break
             nxt = at + 8 + size + (size & 1)
             if nxt > end:

@@ -239,7 +239,7 @@ class _Column:
         if code in (TypeCode.DECIMAL, TypeCode.MONEY) and ctype.scale is not None \
                 and ctype.wire_width <= 10:
             return self._decimal()
-        if code == TypeCode.DATETIME and ctype.wire_width <= 10:
+        if code == TypeCode.DATETIME:
             return self._datetime()
         if code == TypeCode.INTERVAL and not ctype.is_year_month and ctype.wire_width <= 10:
             return self._interval()

@@ -120,6 +120,9 @@ class ClientSession:
         # on the server every cursor not declared WITH HOLD.
         self.tx_ends = 0
         self.database_changes = 0      # DATABASE / CREATE / CLOSE DATABASE answered
+        # the sqlwarn flags that answered the open of the current database
+        # (logged, ANSI, ...: sqlwarn.py); 0 with no database open
+        self.open_flags = 0
 
     # -- state checks -------------------------------------------------------
     def check(self) -> None:
@@ -144,6 +147,7 @@ class ClientSession:
         before compare their ``epoch`` with ``database_changes``."""
         self.database_changes += 1
         self.in_transaction = False
+        self.open_flags = 0
         self._cleanup.clear()
 
     def mark_broken(self, why: str) -> None:

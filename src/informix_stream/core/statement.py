@@ -41,6 +41,9 @@ def raise_for(reply: Reply) -> None:
     """Turn an SQ_ERR in a finished reply into the right PEP 249 exception."""
     err = reply.error
     if err is not None:
+        if err.sqlstate:     # a routine's error: its own SQLSTATE and text
+            raise server_error(err.sqlcode, err.isam, f"{err.message} (SQLSTATE "
+                               f"{err.sqlstate})", err.offset)
         raise server_error(err.sqlcode, err.isam, message_for(err.sqlcode, err.message),
                            err.offset, err.message)
     if reply.decode_error is not None:
@@ -64,12 +67,14 @@ def wait_for(expect: Expect) -> Op:
 class Prepared:
     """A statement the server has prepared: its id and description."""
 
-    __slots__ = ("stmt_id", "describe", "markers", "epoch")
+    __slots__ = ("stmt_id", "describe", "markers", "epoch", "warnings")
 
-    def __init__(self, describe: Describe, markers: int, epoch: int = 0) -> None:
+    def __init__(self, describe: Describe, markers: int, epoch: int = 0,
+                 warnings: int = 0) -> None:
         self.stmt_id = describe.stmt_id
         self.describe = describe
         self.markers = markers
+        self.warnings = warnings     # the PREPARE reply's sqlwarn flags
         self.epoch = epoch          # session.database_changes when prepared
 
 
@@ -183,7 +188,7 @@ def prepare(session: ClientSession, sql: str, markers: int) -> Op:
         why = "the server answered PREPARE without describing the statement"
         session.mark_broken(f"protocol error: {why}")
         raise ProtocolError(why)
-    return Prepared(reply.describe, markers, session.database_changes)
+    return Prepared(reply.describe, markers, session.database_changes, reply.warnings)
 
 
 def column_types(prepared: Prepared) -> list:

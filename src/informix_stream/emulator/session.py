@@ -39,6 +39,7 @@ from .cursors import ServerCursor, close_unheld
 from .dbstatements import DatabaseStatement, DatabaseStatements, parse_database_statement
 from .engine import Engine
 from .gls import decode_sql, wire_codec
+from .warnflags import prepare_flags
 from .statements import NOT_SUPPORTED, CreateTable, SqlError, StatementKind
 
 # The feature mask a real server answers to SQ_PROTOCOLS (12.10's last byte).
@@ -323,7 +324,10 @@ class Session(DatabaseStatements):
         return _STMT_TYPES[p.kind]
 
     def _want_done(self, _msg, w: Writer) -> None:
-        _done(w, 0)
+        st = self.current
+        p = st.prepared if st is not None else None
+        flags = 0 if p is None or isinstance(p, DatabaseStatement) else prepare_flags(p.kind, p.sql)
+        _done(w, 0, warnings=flags)
 
     @staticmethod
     def put_done(w: Writer, rows: int) -> None:
@@ -509,9 +513,9 @@ class Session(DatabaseStatements):
         """Flags such as SQ_AUTOFREE that change nothing here."""
 
 
-def _done(w: Writer, rows: int, serial: int = 0) -> None:
+def _done(w: Writer, rows: int, serial: int = 0, warnings: int = 0) -> None:
     """End of a statement's work: SQ_DONE, then SQ_COST as a real server sends it."""
-    write_done(w, rows, serial=serial)
+    write_done(w, rows, serial=serial, warnings=warnings)
     write_cost(w, 0, 0)
 
 

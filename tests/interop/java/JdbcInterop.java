@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.sql.Time;
 import java.sql.Timestamp;
@@ -87,6 +88,7 @@ public final class JdbcInterop {
             case "script": script(args); break;
             case "fkeys": fkeys(args[0]); break;
             case "composite": composite(args[0]); break;
+            case "warnings": warnings(); break;
             default:
                 System.err.println("unknown scenario: " + scenario);
                 System.exit(2);
@@ -168,6 +170,44 @@ public final class JdbcInterop {
     private static void exec(Connection c, String sql) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.executeUpdate(sql);
+        }
+    }
+
+    /**
+     * The SQLWarnings the driver makes of the server's SQ_DONE warning flags:
+     * after connecting (database traits) and after preparing a DELETE with and
+     * without a WHERE clause (statement events). The driver hands statement
+     * warnings to the connection (IfxSqliConnect.getWarnings pulls them).
+     */
+    private void warnings() throws SQLException {
+        try (Connection c = session()) {
+            emitWarnings("connect", c.getWarnings());
+            dropIfExists(c, "jdbc_warn");
+            exec(c, "CREATE TABLE jdbc_warn (id INTEGER)");
+            exec(c, "INSERT INTO jdbc_warn VALUES (1)");
+            c.clearWarnings();
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM jdbc_warn WHERE id = ?")) {
+                emitWarnings("prepare_where", c.getWarnings());
+                emitWarnings("prepare_where_statement", ps.getWarnings());
+            }
+            c.clearWarnings();
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM jdbc_warn")) {
+                emitWarnings("prepare_no_where", c.getWarnings());
+                emitWarnings("prepare_no_where_statement", ps.getWarnings());
+                c.clearWarnings();
+                emit("deleted", ps.executeUpdate());
+                emitWarnings("execute_no_where_statement", ps.getWarnings());
+            }
+            exec(c, "DROP TABLE jdbc_warn");
+        }
+    }
+
+    private static void emitWarnings(String label, SQLWarning w) {
+        if (w == null) {
+            emit(label, "none");
+        }
+        for (; w != null; w = w.getNextWarning()) {
+            emit(label, w.getSQLState());
         }
     }
 
