@@ -36,6 +36,7 @@ from .core.statement_cache import INVALIDATING, STALE_STATEMENT
 from .errors import DatabaseError, InterfaceError, NotSupportedError, ProgrammingError
 from .messages import Reply, StmtType
 from .rows import ResultShape
+from .scroll import ScrollFetches
 from .sqlwarn import CursorWarnings, WarningLog
 
 _TX_OPENERS = {StmtType.BEGIN_WORK}
@@ -61,7 +62,7 @@ def callproc_sql(procname: str, parameters: Sequence[Any]) -> str:
     return f"EXECUTE PROCEDURE {procname}({', '.join('?' * len(parameters))})"
 
 
-class CursorBase(CursorWarnings):
+class CursorBase(CursorWarnings, ScrollFetches):
     """State and protocol operations of one cursor (see module docstring)."""
 
     materialize = False
@@ -368,46 +369,6 @@ class CursorBase(CursorWarnings):
         self._batch, self._pos = rows, 0
 
     # -- scrolling ------------------------------------------------------------------
-    def _sfetch_gen(self, kind: int, target: int):
-        body = rq.sfetch(self._stmt_id, kind, target, self.fetch_buffer_size)
-        reply = yield from st.exchange(self._session, body, decode=self._decode,
-                                       budget=self.fetch_buffer_size)
-        self._note_warnings(reply)
-        return reply
-
-    def _row_total_gen(self):
-        if self._total is None:
-            reply = yield from self._sfetch_gen(rq.SCROLL_LAST, 0)
-            self._total = reply.tupid if reply.rows else 0
-        return self._total
-
-    def _scroll_fetch_gen(self, target: int):
-        if target < 1 or (self._total is not None and target > self._total):
-            return None
-        reply = yield from self._sfetch_gen(rq.SCROLL_ABSOLUTE, target)
-        self._position = target
-        if not reply.rows:
-            self._total = target - 1
-            return None
-        row = reply.rows[0]
-        return row if self._make_row is None else self._make_row(row)
-
-    def _scroll_many_gen(self, size: int):
-        out: list = []
-        while size < 0 or len(out) < size:
-            row = yield from self._scroll_fetch_gen(self._position + 1)
-            if row is None:
-                break
-            out.append(row)
-        return out
-
-    def _scroll_target(self, value: int, mode: str) -> int:
-        if mode == "relative":
-            return self._position + value
-        if mode == "absolute":
-            return value
-        raise ProgrammingError(f"scroll mode must be 'relative' or 'absolute', not {mode!r}")
-
     # -- cleanup --------------------------------------------------------------------
     @property
     def _open_on_server(self) -> bool:

@@ -3,9 +3,8 @@
     PYTHONPATH=src python -m pytest tests/sqla -q -p no:randomly -rfE > run.txt
     python tests/sqla/known_failures.py run.txt
 
-Today's failures, by cause: foreign-key reflection (sysreferences rows, and
-names holding quotes, brackets or %: BizarroCharacter, ComponentReflection,
-QuotedNameArgument), temp-table and multi-object reflection, and emulator
+Today's failures, by cause: multi-object reflection (ComponentReflection
+get_multi_*: foreign keys, indexes, unique constraints), temp-table and multi-object reflection, and emulator
 result types (a CASE or scalar subquery in a select list described as
 VARCHAR, FLOOR of CAST parameters, a datetime.time parameter in a select
 list refused with -201), CREATE TABLE ... AS SELECT.  Exclusions, each with

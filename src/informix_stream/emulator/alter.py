@@ -32,7 +32,7 @@ from . import blobs, references, syscatalog, views
 from .catalog import (Database, _add_index, _image_triggers, _Index, _record_column_rules,
                       add_column, column_sql, sqlite_index)
 from .statements import (IMAGE_COLUMN, NOT_SUPPORTED, SERIAL_CODES, ColumnDef, CreateTable,
-                         SqlError, StatementKind)
+                         SqlError, StatementKind, sql_ident)
 from .sqlite_errors import map_error
 from .tokens import ident, tokenize
 from .translate_alter import AlterAction, AlterTable
@@ -105,8 +105,8 @@ def alter_table(db: Database, conn: sqlite3.Connection, spec: AlterTable) -> Non
 # -- the table as it is --------------------------------------------------------
 
 def _current(db: Database, conn: sqlite3.Connection, name: str, tabid: int) -> _Plan:
-    defaults = {row[1]: row[4] for row in conn.execute(f'PRAGMA table_info("{name}")')}
-    columns = [_Column(replace(c), f'"{c.name}"', defaults.get(c.name), colno)
+    defaults = {row[1]: row[4] for row in conn.execute(f'PRAGMA table_info({sql_ident(name)})')}
+    columns = [_Column(replace(c), sql_ident(c.name), defaults.get(c.name), colno)
                for colno, c in enumerate(db.tables[name].columns, start=1)]
     rows = conn.execute("SELECT constrname, constrid FROM _ifx_constraints WHERE tabid = ?"
                         " AND constrtype = 'C' ORDER BY constrid", (tabid,)).fetchall()
@@ -187,7 +187,7 @@ def _add(conn: sqlite3.Connection, table: str, plan: _Plan, action: AlterAction)
     if any(c.col.name == col.name for c in plan.columns):
         raise SqlError(-328, 0, col.name, f"column {col.name} already exists in the table")
     if col.type.code in SERIAL_CODES and conn.execute(
-            f'SELECT 1 FROM "{table}" LIMIT 1').fetchone():
+            f'SELECT 1 FROM {sql_ident(table)} LIMIT 1').fetchone():
         # Guide to SQL: Syntax, ADD clause: "You cannot add a SERIAL column if
         # the table contains data" (-287, IBM JDBC 15.0.1.0 message catalog).
         raise SqlError(-287, 0, col.name, f"cannot add serial column ({col.name}) to table")
@@ -334,7 +334,7 @@ def _drop_gone_constraints(db: Database, conn: sqlite3.Connection, table: str, t
     refs = [n for n in plan.dropped_constraints if n not in db.indexes]
     references.drop(conn, refs)
     for name in plan.dropped_constraints - set(refs):
-        conn.execute(f'DROP INDEX IF EXISTS "{name}"')
+        conn.execute(f'DROP INDEX IF EXISTS {sql_ident(name)}')
         conn.execute("DELETE FROM _ifx_indexes WHERE idxname = ?", (name,))
 
 
@@ -351,8 +351,8 @@ def _add_unique(db: Database, conn: sqlite3.Connection, table: str, tabid: int,
     if conn.execute("SELECT 1 FROM sysconstraints WHERE constrname = ?", (name,)).fetchone():
         raise SqlError(-625, 0, name, f"constraint name {name} already exists")
     if primary:
-        nulls = " OR ".join(f'"{c}" IS NULL' for c in cols)
-        if conn.execute(f'SELECT 1 FROM "{table}" WHERE {nulls} LIMIT 1').fetchone():
+        nulls = " OR ".join(f'{sql_ident(c)} IS NULL' for c in cols)
+        if conn.execute(f'SELECT 1 FROM {sql_ident(table)} WHERE {nulls} LIMIT 1').fetchone():
             raise SqlError(-391, 0, cols[0], f"cannot insert a null into column {cols[0]}")
     _add_index(db, conn, _Index(name, table, cols, True, kind), tabid)
 
@@ -379,21 +379,23 @@ def _rebuild(db: Database, conn: sqlite3.Connection, table: str, tabid: int,
     if imaged:
         body.append(f"{IMAGE_COLUMN} BLOB")
     body += [f"CHECK {c.sql}" for c in plan.checks]
-    conn.execute(f'DROP TABLE IF EXISTS "{scratch}"')
-    conn.execute(f'CREATE TABLE "{scratch}" ({", ".join(body)})')
+    conn.execute(f'DROP TABLE IF EXISTS {sql_ident(scratch)}')
+    conn.execute(f'CREATE TABLE {sql_ident(scratch)} ({", ".join(body)})')
     moved = [c for c in plan.columns if c.source is not None]
-    targets = ", ".join(["rowid"] + [f'"{c.col.name}"' for c in moved])
+    targets = ", ".join(["rowid"] + [sql_ident(c.col.name) for c in moved])
     sources = ", ".join(["rowid"] + [c.source for c in moved])
     try:
-        conn.execute(f'INSERT INTO "{scratch}" ({targets}) SELECT {sources} FROM "{table}"'
+        conn.execute(f"INSERT INTO {sql_ident(scratch)} ({targets})"
+                     f" SELECT {sources} FROM {sql_ident(table)}"
                      " ORDER BY rowid")
     except sqlite3.Error as exc:
         raise _copy_error(exc, db, table) from None
     if imaged:
         db.images[table] = image_maker(columns, db.codec)
-        args = ", ".join(f'"{c.name}"' for c in columns)
-        conn.execute(f'UPDATE "{scratch}" SET {IMAGE_COLUMN} = ifx_image(?, {args})', (table,))
-    conn.execute(f'DROP TABLE "{table}"')
+        args = ", ".join(sql_ident(c.name) for c in columns)
+        conn.execute(f"UPDATE {sql_ident(scratch)} SET {IMAGE_COLUMN} = ifx_image(?, {args})",
+                     (table,))
+    conn.execute(f'DROP TABLE {sql_ident(table)}')
     _rename_sqlite_table(conn, scratch, table)
     for trigger in (_image_triggers(table, columns) if imaged else []) + \
             blobs.triggers(table, columns):
@@ -426,7 +428,7 @@ def _rename_sqlite_table(conn: sqlite3.Connection, old: str, new: str) -> None:
     references: the triggers and views naming ``new`` keep naming it."""
     conn.execute("PRAGMA legacy_alter_table = ON")
     try:
-        conn.execute(f'ALTER TABLE "{old}" RENAME TO "{new}"')
+        conn.execute(f'ALTER TABLE {sql_ident(old)} RENAME TO {sql_ident(new)}')
     finally:
         conn.execute("PRAGMA legacy_alter_table = OFF")
 

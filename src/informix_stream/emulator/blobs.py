@@ -26,7 +26,7 @@ from ..codec import lob
 from ..codecs import BlobParam, TypeCode
 from ..framing import Writer
 from ..messages import BlobBind, FetchBlob
-from .statements import ColumnDef, SqlError
+from .statements import ColumnDef, SqlError, sql_ident
 
 BLOB_CODES = frozenset({TypeCode.BYTE, TypeCode.TEXT})
 # Every type whose contents live in _ifx_blobs: BYTE/TEXT and BLOB/CLOB (slobs.py).
@@ -52,7 +52,7 @@ def triggers(table: str, columns: Sequence[ColumnDef]) -> list[str]:
     for col in columns:
         if col.type.code not in STORED_CODES:
             continue
-        c, t = f'"{col.name}"', f'"{table}"'
+        c, t = sql_ident(col.name), sql_ident(table)
         name = f"_ifx_lob_{table}_{col.name}"
         store = (f"INSERT INTO _ifx_blobs (data) SELECT CASE WHEN typeof(new.{c}) = 'integer'"
                  f" THEN (SELECT data FROM _ifx_blobs WHERE id = new.{c} >> 32)"
@@ -63,14 +63,14 @@ def triggers(table: str, columns: Sequence[ColumnDef]) -> list[str]:
         free = (f"DELETE FROM _ifx_blobs WHERE id = old.{c} >> 32"
                 f" AND NOT EXISTS (SELECT 1 FROM {t} WHERE {c} = old.{c});")
         out += [
-            f'CREATE TRIGGER "{name}_i" AFTER INSERT ON {t} WHEN new.{c} IS NOT NULL'
+            f'CREATE TRIGGER {sql_ident(f"{name}_i")} AFTER INSERT ON {t} WHEN new.{c} IS NOT NULL'
             f" BEGIN {store} END",
-            f'CREATE TRIGGER "{name}_u" AFTER UPDATE OF {c} ON {t}'
+            f'CREATE TRIGGER {sql_ident(f"{name}_u")} AFTER UPDATE OF {c} ON {t}'
             f" WHEN typeof(new.{c}) IN ('blob', 'text') BEGIN {store} END",
-            f'CREATE TRIGGER "{name}_f" AFTER UPDATE OF {c} ON {t}'
+            f'CREATE TRIGGER {sql_ident(f"{name}_f")} AFTER UPDATE OF {c} ON {t}'
             f" WHEN typeof(old.{c}) = 'integer' AND typeof(new.{c}) != 'integer'"
             f" BEGIN {free} END",
-            f'CREATE TRIGGER "{name}_d" AFTER DELETE ON {t}'
+            f'CREATE TRIGGER {sql_ident(f"{name}_d")} AFTER DELETE ON {t}'
             f" WHEN typeof(old.{c}) = 'integer' BEGIN {free} END",
         ]
     return out
@@ -80,8 +80,9 @@ def free_table(conn: sqlite3.Connection, table: str, columns: Sequence[ColumnDef
     """Before ``table`` is dropped: free the contents its rows refer to."""
     for col in columns:
         if col.type.code in STORED_CODES:
-            conn.execute(f'DELETE FROM _ifx_blobs WHERE id IN (SELECT "{col.name}" >> 32'
-                         f' FROM "{table}" WHERE typeof("{col.name}") = \'integer\')')
+            c = sql_ident(col.name)
+            conn.execute(f"DELETE FROM _ifx_blobs WHERE id IN (SELECT {c} >> 32"
+                         f" FROM {sql_ident(table)} WHERE typeof({c}) = 'integer')")
 
 
 def reader(_v: object = None) -> Callable[[object], bytes | None]:

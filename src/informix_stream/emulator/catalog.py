@@ -5,7 +5,7 @@ SERIAL counters, and the DDL that changes them (CREATE/DROP TABLE/INDEX)."""
 from __future__ import annotations
 
 import datetime as dt
-import re
+import json
 import sqlite3
 import threading
 from dataclasses import dataclass, replace
@@ -15,14 +15,15 @@ from informix_stream.codecs import ColumnType, TypeCode, parse_type
 from informix_stream.errors import DataError
 from informix_stream.locales import DEFAULT_LOCALE, Locale, parse_locale
 
-from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable, Drop, SqlError,
-                         TableDef, exact_decimal)
+from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable,
+                         Drop, SqlError, TableDef, exact_decimal, sql_ident)
 from . import blobs, composite, references, row_types, syscatalog
 from .sequences import SEQUENCE_DDL, Sequences
 from .spl_catalog import ROUTINE_DDL, SYSTEM_TABLES as SPL_SYSTEM_TABLES
 from .logmode import read_logging
 from .typerules import TODAY_SQL
-from .values import DAY0, TEXT_CODES, ExactAvg, ExactSum, decimal_order, image_maker, writer_for
+from .decimal_sql import ExactAvg, ExactSum, decimal_order
+from .values import DAY0, TEXT_CODES, image_maker, writer_for
 
 OWNER = syscatalog.OWNER
 _STORAGE = {TypeCode.FLOAT: "REAL", TypeCode.SMALLFLOAT: "REAL", TypeCode.DECIMAL: "BLOB",
@@ -225,7 +226,8 @@ class Database:
                 hw_col = "serial_hw" if col.type.code == TypeCode.SERIAL else "serial8_hw"
                 hw = conn.execute(f"SELECT {hw_col} FROM _ifx_tables WHERE tabname = ?",
                                   (name,)).fetchone()[0] or 0
-                top = conn.execute(f'SELECT max("{col.name}") FROM "{name}"').fetchone()[0]
+                top = conn.execute(f"SELECT max({sql_ident(col.name)})"
+                                   f" FROM {sql_ident(name)}").fetchone()[0]
                 counters[(name, int(col.type.code))] = max(hw, top or 0,
                                                            col.serial_start - 1)
         self.counters = {**self.counters, **counters}
@@ -275,11 +277,13 @@ class Database:
 
 
 def _json_list(text: str) -> list[str]:
-    return [part for part in re.findall(r'"((?:[^"\\]|\\.)*)"', text or "")]
+    """Column names kept as JSON (a name may hold quotes and backslashes)."""
+    return list(json.loads(text)) if text else []
 
 
 def _json_text(items: Iterable[str]) -> str:
-    return "[" + ",".join(f'"{i}"' for i in items) + "]"
+    return json.dumps(list(items), ensure_ascii=False, separators=(",", ":"))
+
 
 def _literal(value: object) -> str:
     if value is None:
@@ -297,7 +301,7 @@ def _storage(ctype: ColumnType) -> str:
 
 
 def column_sql(col: ColumnDef, codec: str = "iso-8859-1") -> str:
-    parts = [f'"{col.name}"', _storage(col.type)]
+    parts = [sql_ident(col.name), _storage(col.type)]
     if not col.type.nullable:
         parts.append("NOT NULL")
     if isinstance(col.default, Bind):
@@ -325,7 +329,7 @@ def create_table(db: Database, conn: sqlite3.Connection, ddl: CreateTable) -> No
     if imaged:
         body.append(f"{IMAGE_COLUMN} BLOB")
     body += [f"CHECK {c}" for c in ddl.checks]
-    conn.execute(f'CREATE TABLE "{ddl.name}" ({", ".join(body)})')
+    conn.execute(f'CREATE TABLE {sql_ident(ddl.name)} ({", ".join(body)})')
     if imaged:
         for trigger in _image_triggers(ddl.name, ddl.columns):
             conn.execute(trigger)
@@ -380,13 +384,15 @@ def _image_triggers(table: str, columns: Sequence[ColumnDef]) -> list[str]:
     """Triggers recomputing a row's image from what was actually stored, so
     defaults, SERIAL numbers, INSERT ... SELECT and UPDATE expressions are all
     covered.  An INSERT that supplied the image itself skips the work."""
-    names = ", ".join(f'"{c.name}"' for c in columns)
-    args = ", ".join(f'new."{c.name}"' for c in columns)
-    refresh = (f'UPDATE "{table}" SET {IMAGE_COLUMN} = ifx_image({_literal(table)}, {args})'
+    names = ", ".join(sql_ident(c.name) for c in columns)
+    args = ", ".join(f'new.{sql_ident(c.name)}' for c in columns)
+    refresh = (f"UPDATE {sql_ident(table)} SET {IMAGE_COLUMN} ="
+               f" ifx_image({_literal(table)}, {args})"
                " WHERE rowid = new.rowid;")
-    return [f'CREATE TRIGGER "_ifx_image_ins_{table}" AFTER INSERT ON "{table}"'
+    ins, upd = sql_ident(f"_ifx_image_ins_{table}"), sql_ident(f"_ifx_image_upd_{table}")
+    return [f"CREATE TRIGGER {ins} AFTER INSERT ON {sql_ident(table)}"
             f" WHEN new.{IMAGE_COLUMN} IS NULL BEGIN {refresh} END",
-            f'CREATE TRIGGER "_ifx_image_upd_{table}" AFTER UPDATE OF {names} ON "{table}"'
+            f"CREATE TRIGGER {upd} AFTER UPDATE OF {names} ON {sql_ident(table)}"
             f" BEGIN {refresh} END"]
 
 
@@ -406,10 +412,10 @@ def sqlite_index(conn: sqlite3.Connection, name: str, storage: str, table: str,
                  columns: Sequence[str], unique: bool) -> None:
     """The SQLite index behind an Informix one (``name``; ``storage`` is the
     SQLite name): existing duplicates refuse a UNIQUE one with -371."""
-    cols = ", ".join(f'"{c}"' for c in columns)
+    cols = ", ".join(sql_ident(c) for c in columns)
     kind = "UNIQUE " if unique else ""
     try:
-        conn.execute(f'CREATE {kind}INDEX "{storage}" ON "{table}" ({cols})')
+        conn.execute(f'CREATE {kind}INDEX {sql_ident(storage)} ON {sql_ident(table)} ({cols})')
     except sqlite3.IntegrityError:
         raise SqlError(-371, -100, name, "duplicate values for unique index") from None
 
@@ -442,7 +448,7 @@ def drop(db: Database, conn: sqlite3.Connection, ddl: Drop) -> None:
             if ddl.if_exists:
                 return
             raise SqlError(-319, 0, ddl.name, f"index {ddl.name} does not exist")
-        conn.execute(f'DROP INDEX "{ddl.name}"')
+        conn.execute(f'DROP INDEX {sql_ident(ddl.name)}')
         conn.execute("DELETE FROM _ifx_indexes WHERE idxname = ?", (ddl.name,))
         del db.indexes[ddl.name]
         return
@@ -455,7 +461,7 @@ def drop(db: Database, conn: sqlite3.Connection, ddl: Drop) -> None:
         raise SqlError(-201, 0, ddl.name, "system catalog tables cannot be dropped")
     blobs.free_table(conn, ddl.name, db.tables[ddl.name].columns)
     references.forget_table(conn, ddl.name)
-    conn.execute(f'DROP TABLE "{ddl.name}"')
+    conn.execute(f'DROP TABLE {sql_ident(ddl.name)}')
     syscatalog.forget_table(conn, tabid)
     for meta in ("_ifx_tables", "_ifx_columns", "_ifx_indexes", "_ifx_xtypes"):
         conn.execute(f"DELETE FROM {meta} WHERE tabid = ?", (tabid,))

@@ -18,7 +18,8 @@ from typing import Callable, Container, Mapping
 from informix_stream.codecs import ColumnType, TypeCode
 
 from .statements import (IMAGE_COLUMN, NOT_SUPPORTED, Bind, ColumnDef, SqlError, StatementKind,
-                         TableDef, Translation, exact_decimal)
+                         TableDef, Translation, exact_decimal, sql_ident)
+from .blob_use import BlobUseRules
 from .dbprefix import resolve_database_prefixes
 from .outer_joins import has_informix_outer, rewrite_outer
 from .tokens import COLLECTIONS, Token, ident, quote, tokenize
@@ -82,7 +83,7 @@ _SQLITE_RESERVED = frozenset({"DEFAULT", "PRIMARY", "ORDER", "CHECK", "GROUP", "
 
 
 class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, AlterRules,
-                  DdlRules, ExprRules):
+                  DdlRules, ExprRules, BlobUseRules):
     """Single-use translator over one statement's tokens."""
 
     def __init__(self, sql: str, tokens: list[Token], lookup: Lookup,
@@ -268,6 +269,8 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
                     out.append(self.sequence_call(i))
                     i += 3
                     continue
+                if not in_from and self.blob_reference(i):
+                    self.blob_use(i)            # BYTE/TEXT: where Informix allows it
                 step = self.rewrite_word(i, end, out)
                 if step:
                     i += step
@@ -377,6 +380,10 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
         nxt = self.text(i + 1)
         if self.text(i - 1) == ".":
             return 0
+        blob_length = self.blob_length(i, end)
+        if blob_length:
+            out.append(blob_length[0])
+            return blob_length[1] - i
         if w == "TODAY":
             out.append(f"({TODAY_SQL})")
             return 1
@@ -482,10 +489,10 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
         if alias is not None and self.text(j) == "(":
             after = self.close_paren(j, end)
             column, j = ident(self.toks[j + 1]), after + 1
-        rows = [f'SELECT {v} AS "{column}"' for v in values] or \
-            [f'SELECT NULL AS "{column}" WHERE 0']
+        rows = [f"SELECT {v} AS {sql_ident(column)}" for v in values] or \
+            [f"SELECT NULL AS {sql_ident(column)} WHERE 0"]
         union = " UNION " if kind == "SET" else " UNION ALL "
-        sql = "(" + union.join(rows) + ")" + (f' AS "{alias}"' if alias else "")
+        sql = "(" + union.join(rows) + ")" + (f" AS {sql_ident(alias)}" if alias else "")
         return sql, alias, TableDef(alias or "", [ColumnDef(column, ctype)]), j
 
     # -- typing of ? and literals -----------------------------------------

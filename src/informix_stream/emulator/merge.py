@@ -26,7 +26,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from .statements import ColumnDef, SqlError, StatementKind, TableDef, Translation
+from .statements import ColumnDef, SqlError, StatementKind, TableDef, Translation, sql_ident
 from .tokens import ident
 
 TWICE = -26095
@@ -152,7 +152,7 @@ class MergeRules:
             cdef = tdef.column(col)
             if cdef is None:
                 raise SqlError(-217, 0, col, f"column {col} not found")
-            sets.append(f'"{col}" = ' + self.value_expr(x + 2, y, cdef.type))
+            sets.append(f"{sql_ident(col)} = " + self.value_expr(x + 2, y, cdef.type))
         sql = (f"UPDATE {tdef.sql_name} AS {talias} SET {', '.join(sets)} FROM {{m}} AS {salias}"
                f" WHERE {talias}.rowid = {salias}._ifx_t")
         return sql, slice(start, len(self.binds))
@@ -179,7 +179,7 @@ class MergeRules:
                   for (x, y), col in zip(values, targets)]
         missing = [c for c in tdef.serial_columns if c.name not in targets]
         pieces += [self.serial_wrap(table, c.type, "NULL") for c in missing]
-        cols = ", ".join(f'"{c}"' for c in targets + [c.name for c in missing])
+        cols = ", ".join(sql_ident(c) for c in targets + [c.name for c in missing])
         sql = (f"INSERT INTO {tdef.sql_name} ({cols}) SELECT {', '.join(pieces)}"
                f" FROM {{m}} AS {salias} WHERE {salias}._ifx_t IS NULL")
         return sql, slice(start, len(self.binds))

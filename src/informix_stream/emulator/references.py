@@ -25,7 +25,8 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 
 from . import syscatalog
-from .statements import SqlError
+from .statements import SqlError, sql_ident
+from .tokens import quote
 
 REFERENCES_DDL = """CREATE TABLE IF NOT EXISTS _ifx_references (
     constrname TEXT PRIMARY KEY, tabname TEXT, cols TEXT, ptabname TEXT, pcols TEXT,
@@ -83,8 +84,8 @@ def _record(conn: sqlite3.Connection, name: str, table: str, tabid: int, constri
                  (constrid, name, tabid))
     conn.execute("INSERT INTO _ifx_indexes VALUES (?, ?, 'D', 'R', ?, ?)",
                  (index, tabid, json.dumps(list(cols), separators=(",", ":")), constrid))
-    col_list = ", ".join(f'"{c}"' for c in cols)
-    conn.execute(f'CREATE INDEX "{index}" ON "{table}" ({col_list})')
+    col_list = ", ".join(sql_ident(c) for c in cols)
+    conn.execute(f"CREATE INDEX {sql_ident(index)} ON {sql_ident(table)} ({col_list})")
 
 
 def enforce(conn: sqlite3.Connection, name: str) -> None:
@@ -94,7 +95,7 @@ def enforce(conn: sqlite3.Connection, name: str) -> None:
         "SELECT tabname, cols, ptabname, pcols, cascade FROM _ifx_references"
         " WHERE constrname = ?", (name,)).fetchone()
     for suffix in SUFFIXES:
-        conn.execute(f'DROP TRIGGER IF EXISTS "_ifx_fk_{name}_{suffix}"')
+        conn.execute(f'DROP TRIGGER IF EXISTS {sql_ident(f"_ifx_fk_{name}_{suffix}")}')
     for sql in _triggers(name, table, json.loads(cols), parent, json.loads(pcols),
                          bool(cascade)):
         conn.execute(sql)
@@ -109,10 +110,10 @@ def check_rows(conn: sqlite3.Connection, name: str) -> None:
         "SELECT tabname, cols, ptabname, pcols FROM _ifx_references WHERE constrname = ?",
         (name,)).fetchone()
     cols, pcols = json.loads(cols), json.loads(pcols)
-    given = " AND ".join(f'c."{c}" IS NOT NULL' for c in cols)
-    match = " AND ".join(f'p."{p}" = c."{c}"' for c, p in zip(cols, pcols))
-    if conn.execute(f'SELECT 1 FROM "{table}" c WHERE {given} AND NOT EXISTS'
-                    f' (SELECT 1 FROM "{parent}" p WHERE {match}) LIMIT 1').fetchone():
+    given = " AND ".join(f"c.{sql_ident(c)} IS NOT NULL" for c in cols)
+    match = " AND ".join(f"p.{sql_ident(p)} = c.{sql_ident(c)}" for c, p in zip(cols, pcols))
+    if conn.execute(f"SELECT 1 FROM {sql_ident(table)} c WHERE {given} AND NOT EXISTS"
+                    f" (SELECT 1 FROM {sql_ident(parent)} p WHERE {match}) LIMIT 1").fetchone():
         raise SqlError(-525, 0, name, f"failure to satisfy referential constraint {name}")
 
 
@@ -121,31 +122,32 @@ SUFFIXES = ("ins", "upd", "pupd", "pdel")
 
 def _triggers(name: str, child: str, cols: Sequence[str], parent: str,
               pcols: Sequence[str], cascade: bool) -> list[str]:
-    def q(n: str) -> str:
-        return f'"{n}"'
+    q = sql_ident
+    fail = quote(f"ifx_fk {MISSING_KEY} {name}")
+    kept = quote(f"ifx_fk {STILL_REFERENCED} {name}")
     given = " AND ".join(f"NEW.{q(c)} IS NOT NULL" for c in cols)
     match_new = " AND ".join(f"p.{q(p)} = NEW.{q(c)}" for c, p in zip(cols, pcols))
     match_old = " AND ".join(f"c.{q(c)} = OLD.{q(p)}" for c, p in zip(cols, pcols))
     changed = " OR ".join(f"NEW.{q(p)} IS NOT OLD.{q(p)}" for p in pcols)
     missing = (f"WHEN {given} AND NOT EXISTS (SELECT 1 FROM {q(parent)} p WHERE {match_new})"
-               f" BEGIN SELECT RAISE(ABORT, 'ifx_fk {MISSING_KEY} {name}'); END")
+               f" BEGIN SELECT RAISE(ABORT, {fail}); END")
     referenced = f"EXISTS (SELECT 1 FROM {q(child)} c WHERE {match_old})"
     col_list = ", ".join(q(c) for c in cols)
     pcol_list = ", ".join(q(p) for p in pcols)
-    out = [f'CREATE TRIGGER "_ifx_fk_{name}_ins" AFTER INSERT ON {q(child)} {missing}',
-           f'CREATE TRIGGER "_ifx_fk_{name}_upd" AFTER UPDATE OF {col_list} ON {q(child)}'
+    out = [f'CREATE TRIGGER {q(f"_ifx_fk_{name}_ins")} AFTER INSERT ON {q(child)} {missing}',
+           f'CREATE TRIGGER {q(f"_ifx_fk_{name}_upd")} AFTER UPDATE OF {col_list} ON {q(child)}'
            f" {missing}",
-           f'CREATE TRIGGER "_ifx_fk_{name}_pupd" AFTER UPDATE OF {pcol_list} ON {q(parent)}'
+           f'CREATE TRIGGER {q(f"_ifx_fk_{name}_pupd")} AFTER UPDATE OF {pcol_list} ON {q(parent)}'
            f" WHEN ({changed}) AND {referenced}"
-           f" BEGIN SELECT RAISE(ABORT, 'ifx_fk {STILL_REFERENCED} {name}'); END"]
+           f" BEGIN SELECT RAISE(ABORT, {kept}); END"]
     if cascade:
         where = " AND ".join(f"{q(c)} = OLD.{q(p)}" for c, p in zip(cols, pcols))
-        out.append(f'CREATE TRIGGER "_ifx_fk_{name}_pdel" AFTER DELETE ON {q(parent)}'
+        out.append(f'CREATE TRIGGER {q(f"_ifx_fk_{name}_pdel")} AFTER DELETE ON {q(parent)}'
                    f" BEGIN DELETE FROM {q(child)} WHERE {where}; END")
     else:
-        out.append(f'CREATE TRIGGER "_ifx_fk_{name}_pdel" AFTER DELETE ON {q(parent)}'
+        out.append(f'CREATE TRIGGER {q(f"_ifx_fk_{name}_pdel")} AFTER DELETE ON {q(parent)}'
                    f" WHEN {referenced}"
-                   f" BEGIN SELECT RAISE(ABORT, 'ifx_fk {STILL_REFERENCED} {name}'); END")
+                   f" BEGIN SELECT RAISE(ABORT, {kept}); END")
     return out
 
 
@@ -162,13 +164,13 @@ def drop(conn: sqlite3.Connection, names: Sequence[str]) -> None:
     """Drop referential constraints: triggers, catalog rows, their index."""
     for name in names:
         for suffix in SUFFIXES:
-            conn.execute(f'DROP TRIGGER IF EXISTS "_ifx_fk_{name}_{suffix}"')
+            conn.execute(f'DROP TRIGGER IF EXISTS {sql_ident(f"_ifx_fk_{name}_{suffix}")}')
         row = conn.execute("SELECT constrid FROM _ifx_constraints WHERE constrname = ?"
                            " AND constrtype = 'R'", (name,)).fetchone()
         if row is not None:
             for (index,) in conn.execute("SELECT idxname FROM _ifx_indexes WHERE constrid = ?",
                                          row).fetchall():
-                conn.execute(f'DROP INDEX IF EXISTS "{index}"')
+                conn.execute(f"DROP INDEX IF EXISTS {sql_ident(index)}")
             conn.execute("DELETE FROM _ifx_indexes WHERE constrid = ?", row)
             conn.execute("DELETE FROM _ifx_constraints WHERE constrid = ?", row)
     conn.executemany("DELETE FROM _ifx_references WHERE constrname = ?", [(n,) for n in names])

@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from . import blobs, references
 from .catalog import Database, _image_triggers, sqlite_index
-from .statements import SqlError
+from .statements import SqlError, sql_ident
 from .tokens import ident, tokenize
 from .translate_alter import Rename
 from .values import image_maker
@@ -59,12 +59,12 @@ def _rename_table(db: Database, conn: sqlite3.Connection, old: str, new: str) ->
     refs = references.of_table(conn, old)
     for ref in refs:
         for suffix in references.SUFFIXES:
-            conn.execute(f'DROP TRIGGER IF EXISTS "_ifx_fk_{ref}_{suffix}"')
-    conn.execute(f'ALTER TABLE "{old}" RENAME TO "{new}"')
+            conn.execute(f'DROP TRIGGER IF EXISTS {sql_ident(f"_ifx_fk_{ref}_{suffix}")}')
+    conn.execute(f"ALTER TABLE {sql_ident(old)} RENAME TO {sql_ident(new)}")
     for trig, sql in conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
                                   " AND tbl_name = ? AND name LIKE '\\_ifx\\_%' ESCAPE '\\'",
                                   (new,)).fetchall():
-        conn.execute(f'DROP TRIGGER "{trig}"')
+        conn.execute(f"DROP TRIGGER {sql_ident(trig)}")
     conn.execute("UPDATE _ifx_tables SET tabname = ? WHERE tabname = ?", (new, old))
     conn.execute("UPDATE _ifx_references SET tabname = ? WHERE tabname = ?", (new, old))
     conn.execute("UPDATE _ifx_references SET ptabname = ? WHERE ptabname = ?", (new, old))
@@ -103,12 +103,13 @@ def _rename_column(db: Database, conn: sqlite3.Connection, table: str, old: str,
     refs = references.of_table(conn, table)
     for ref in refs:
         for suffix in references.SUFFIXES:
-            conn.execute(f'DROP TRIGGER IF EXISTS "_ifx_fk_{ref}_{suffix}"')
+            conn.execute(f'DROP TRIGGER IF EXISTS {sql_ident(f"_ifx_fk_{ref}_{suffix}")}')
     for (trig,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'"
                                 " AND tbl_name = ? AND name LIKE '\\_ifx\\_%' ESCAPE '\\'",
                                 (table,)).fetchall():
-        conn.execute(f'DROP TRIGGER "{trig}"')
-    conn.execute(f'ALTER TABLE "{table}" RENAME COLUMN "{old}" TO "{new}"')
+        conn.execute(f"DROP TRIGGER {sql_ident(trig)}")
+    conn.execute(f"ALTER TABLE {sql_ident(table)} RENAME COLUMN {sql_ident(old)}"
+                 f" TO {sql_ident(new)}")
     conn.execute("UPDATE _ifx_columns SET colname = ? WHERE tabid = ? AND colname = ?",
                  (new, tabid, old))
     for meta, cols_field, name_field in (("_ifx_references", "cols", "tabname"),
@@ -144,7 +145,7 @@ def _rename_index(db: Database, conn: sqlite3.Connection, old: str, new: str) ->
     if idx.constraint:
         # IBM JDBC 15.0.1.0 message catalog: -948 "Cannot rename constraint index".
         raise SqlError(-948, 0, old, "cannot rename a constraint's index")
-    conn.execute(f'DROP INDEX "{old}"')
+    conn.execute(f"DROP INDEX {sql_ident(old)}")
     sqlite_index(conn, new, new, idx.table, idx.columns, idx.unique)
     conn.execute("UPDATE _ifx_indexes SET idxname = ? WHERE idxname = ?", (new, old))
     return []

@@ -281,7 +281,8 @@ class EmulatorServer:
         def read_param(reader) -> object:      # bound text in the session's code set
             return codecs.read_param(reader, session.encoding)
         try:
-            while len(burst) < MAX_BURST:
+            # pos < len(buf): no Incomplete raised and caught after every burst
+            while len(burst) < MAX_BURST and pos < len(buf):
                 messages, end = parse_request(buf, pos, read_param)
                 if self.on_request is not None:
                     self.on_request(bytes(buf[pos:end]))

@@ -43,7 +43,7 @@ def map_error(exc: sqlite3.Error, kind: StatementKind,
     if msg == "interrupted":
         # A cancel (or the server stopping) ended the statement.
         return SqlError(-213, 0, "", "statement interrupted by user")
-    m = re.search(r"ifx_fk (-\d+) (\S+)", msg)
+    m = re.search(r"ifx_fk (-\d+) (.+)$", msg)      # the name may hold blanks
     if m:                                   # a referential constraint (references.py)
         return SqlError(int(m[1]), 0, m[2], msg)
     composite_use = _composite_use(msg, db)

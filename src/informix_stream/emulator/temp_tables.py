@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from . import blobs
 from .catalog import column_sql, sqlite_index
-from .statements import NOT_SUPPORTED, CreateIndex, CreateTable, SqlError, TableDef
+from .statements import NOT_SUPPORTED, CreateIndex, CreateTable, SqlError, TableDef, sql_ident
 
 PREFIX = "_ifx_tmp"
 
@@ -56,26 +56,27 @@ class TempTables:
                            "is not supported by the emulator")
         storage = self.prefix + ddl.name
         body = [column_sql(c) for c in ddl.columns] + [f"CHECK {c}" for c in ddl.checks]
-        conn.execute(f'CREATE TABLE "{storage}" ({", ".join(body)})')
+        conn.execute(f'CREATE TABLE {sql_ident(storage)} ({", ".join(body)})')
         for trigger in blobs.triggers(storage, ddl.columns):
             conn.execute(trigger)
         for seq, (_, cols, _) in enumerate(ddl.uniques, start=1):
-            names = ", ".join(f'"{c}"' for c in cols)
-            conn.execute(f'CREATE UNIQUE INDEX "{storage}_u{seq}" ON "{storage}" ({names})')
+            names = ", ".join(sql_ident(c) for c in cols)
+            conn.execute(f"CREATE UNIQUE INDEX {sql_ident(f'{storage}_u{seq}')}"
+                         f" ON {sql_ident(storage)} ({names})")
         tdef = TableDef(ddl.name, list(ddl.columns), False, storage)
         self.tables[ddl.name] = tdef
         self.version += 1
         if not ddl.as_select:
             return 0
-        names = ", ".join(f'"{c.name}"' for c in ddl.columns)
-        return conn.execute(f'INSERT INTO "{storage}" ({names}) {ddl.as_select}',
+        names = ", ".join(sql_ident(c.name) for c in ddl.columns)
+        return conn.execute(f'INSERT INTO {sql_ident(storage)} ({names}) {ddl.as_select}',
                             values).rowcount
 
     def drop(self, conn: sqlite3.Connection, name: str) -> TableDef:
         tdef = self.tables.pop(name)
         self.version += 1
         blobs.free_table(conn, tdef.storage, tdef.columns)
-        conn.execute(f'DROP TABLE "{tdef.storage}"')
+        conn.execute(f'DROP TABLE {sql_ident(tdef.storage)}')
         for index in [k for k, v in self.indexes.items() if v.startswith(tdef.storage + "_")]:
             del self.indexes[index]
         return tdef
@@ -93,7 +94,7 @@ class TempTables:
         self.version += 1
 
     def drop_index(self, conn: sqlite3.Connection, name: str) -> None:
-        conn.execute(f'DROP INDEX "{self.indexes.pop(name)}"')
+        conn.execute(f'DROP INDEX {sql_ident(self.indexes.pop(name))}')
         self.version += 1
 
     def forget_missing(self, conn: sqlite3.Connection) -> None:
@@ -119,4 +120,4 @@ def drop_orphans(conn: sqlite3.Connection) -> None:
         "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, ?) = ?",
         (len(PREFIX), PREFIX))]
     for name in names:
-        conn.execute(f'DROP TABLE IF EXISTS "{name}"')
+        conn.execute(f'DROP TABLE IF EXISTS {sql_ident(name)}')

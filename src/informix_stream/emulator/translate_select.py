@@ -6,7 +6,7 @@ from __future__ import annotations
 from informix_stream.codecs import ColumnType, TypeCode
 
 from .statements import (IMAGE_COLUMN, Bind, ColumnDef, CreateTable, ResultColumn, SqlError,
-                         StatementKind, TableDef, Translation)
+                         StatementKind, TableDef, Translation, sql_ident)
 from .image_slice import can_slice
 from .tokens import ident
 from .typerules import (AGGREGATES, CLAUSE_END, DECIMAL_CODES, FLOAT_CODES, FUNCTION_RESULTS,
@@ -177,7 +177,7 @@ class SelectRules:
             chosen = [(alias, t) for alias, t in scope if qual in (alias, t.name)]
         else:
             return ""
-        return ", ".join(f'"{alias}"."{c.name}"' if alias else f'"{c.name}"'
+        return ", ".join(f"{sql_ident(alias)}.{sql_ident(c.name)}" if alias else sql_ident(c.name)
                          for alias, t in chosen for c in t.columns)
 
     def limit_value(self, i: int) -> str:

@@ -166,7 +166,7 @@ class WriteRules:
             cdef = tdef.column(col)
             if cdef is None:
                 raise SqlError(-217, 0, col, f"column {col} not found")
-            sets.append(f"{col} = " + self.value_expr(a + 2, b, cdef.type))
+            sets.append(f"{sql_ident(col)} = " + self.value_expr(a + 2, b, cdef.type))
         pieces.append(", ".join(sets))
         pieces += self.rewrite(stop, len(self.toks))
         return self.finish(StatementKind.UPDATE, pieces, table=name)

@@ -26,7 +26,7 @@ from informix_stream.codecs import ColumnType, TypeCode
 
 from .catalog import register_object
 from .statements import NOT_SUPPORTED, Bind, ColumnDef, SqlError, StatementKind, TableDef, \
-    Translation
+    Translation, sql_ident
 from .tokens import ident
 from .values import writer_for
 
@@ -80,7 +80,9 @@ class ViewRules:
         columns = [ColumnDef(n, _plain(c.type)) for n, c in zip(
             names or [c.name for c in described], described)]
         for col in columns:
-            if not col.name.replace("_", "a").isalnum():
+            # An unnamed expression is described as "(expression)", "(count)"...;
+            # a delimited name may hold any character (DELIMIDENT).
+            if not col.name or col.name.startswith("("):
                 raise SqlError(-201, message=f"CREATE VIEW needs a column name for "
                                              f"'{col.name}' (give a column list)")
         spec = CreateView(name, columns, " ".join(pieces), list(self.binds), self.sql.strip())
@@ -128,8 +130,8 @@ def create(db, conn: sqlite3.Connection, spec: CreateView, tabid: int) -> None:
     """Make the SQLite view and its catalog rows (systables, syscolumns, sysviews)."""
     if spec.name in db.tables or spec.name in db.sequences.states:
         raise SqlError(-310, 0, spec.name, f"table {spec.name} already exists")
-    cols = ", ".join(f'"{c.name}"' for c in spec.columns)
-    conn.execute(f'CREATE VIEW "{spec.name}" ({cols}) AS {inline(spec, db.codec)}')
+    cols = ", ".join(sql_ident(c.name) for c in spec.columns)
+    conn.execute(f'CREATE VIEW {sql_ident(spec.name)} ({cols}) AS {inline(spec, db.codec)}')
     register_object(conn, tabid, spec.name, "V", spec.columns)
     text = spec.text
     conn.executemany("INSERT INTO sysviews (tabid, seqno, viewtext) VALUES (?, ?, ?)",
@@ -149,7 +151,7 @@ def drop(db, conn: sqlite3.Connection, name: str, if_exists: bool) -> bool:
 
 
 def _forget(conn: sqlite3.Connection, name: str, tabid: int) -> None:
-    conn.execute(f'DROP VIEW "{name}"')
+    conn.execute(f'DROP VIEW {sql_ident(name)}')
     for meta in ("_ifx_tables", "_ifx_columns", "sysviews", "_ifx_xtypes"):
         conn.execute(f"DELETE FROM {meta} WHERE tabid = ?", (tabid,))
 
@@ -162,7 +164,7 @@ def drop_dependents(conn: sqlite3.Connection) -> None:
         for name, tabid in conn.execute(
                 "SELECT tabname, tabid FROM _ifx_tables WHERE tabtype = 'V'").fetchall():
             try:
-                conn.execute(f'SELECT * FROM "{name}" LIMIT 0').close()
+                conn.execute(f'SELECT * FROM {sql_ident(name)} LIMIT 0').close()
             except sqlite3.Error:
                 broken.append((name, tabid))
         if not broken:
