@@ -37,6 +37,7 @@ import struct
 from collections.abc import Callable, Sequence
 
 from informix_stream.codec import composite as cc
+from informix_stream.codec.rowencode import make_tuple_encoder
 from informix_stream.codec.rowencode_ref import CELL_ENCODERS, TUPLE_HEADER
 from informix_stream.codec.typeinfo import (COMPOSITE_CODES, NAMED_ROW_FLAG, NOT_NULL_FLAG,
                                             XID_BOOLEAN, ColumnType, TypeCode)
@@ -79,28 +80,28 @@ def wants_binary(ctype: ColumnType, ret_code: int) -> bool:
     return ret_code in _OPAQUE_BINARY.get(ctype.code, ())
 
 
-def _text_boolean(_ctype: ColumnType, _encoding: str) -> CellEncoder:
-    """BOOLEAN's text form, 't' or 'f' (informix-driver's real-server capture
-    ``00 00 00 00 01 74``, *ifxdrv ``_legacy_dispatch_one_column``*)."""
-    cells = {True: b"\x00\x00\x00\x00\x01t", False: b"\x00\x00\x00\x00\x01f"}
-    return lambda v: b"\x01\x00\x00\x00\x00" if v is None else cells[bool(v)]
+# The text form of an opaque value is an LVARCHAR's envelope (IBM: "the
+# database server uses the LVARCHAR data type to transfer the external text
+# representation of an opaque data type"), so rows without composite columns
+# go through the compiled encoder with those columns typed as LVARCHAR.
+_AS_TEXT = {TypeCode.BOOLEAN: (1, lambda v: None if v is None else ("t" if v else "f")),
+            TypeCode.BLOB: (144, lambda v: None if v is None else bytes(v).hex()),
+            TypeCode.CLOB: (144, lambda v: None if v is None else bytes(v).hex())}
 
 
-def _text_locator(_ctype: ColumnType, _encoding: str) -> CellEncoder:
-    """A BLOB/CLOB locator's text form: its 72 bytes as 144 hex characters
-    (*ifxdrv ``_decode_lob_locator``*, measured on Informix 15)."""
+def _text_cell(ctype: ColumnType, _encoding: str) -> CellEncoder:
+    """An opaque column's text-form cell: BOOLEAN 't'/'f' (informix-driver's
+    real-server capture ``00 00 00 00 01 74``, *ifxdrv
+    ``_legacy_dispatch_one_column``*), a BLOB/CLOB locator as 144 hex
+    characters (*ifxdrv ``_decode_lob_locator``*, measured on Informix 15)."""
+    text = _AS_TEXT[ctype.code][1]
+
     def encode(v: object) -> bytes:
         if v is None:
             return b"\x01\x00\x00\x00\x00"
-        text = bytes(v).hex().encode("ascii")   # type: ignore[arg-type]
-        return b"\x00" + _INT.pack(len(text)) + text
+        data = text(v).encode("ascii")
+        return b"\x00" + _INT.pack(len(data)) + data
     return encode
-
-
-# The text-form cell encoders of the opaque types; a composite's default
-# cell (CELL_ENCODERS) is already its text form.
-_TEXT_CELLS = {TypeCode.BOOLEAN: _text_boolean, TypeCode.BLOB: _text_locator,
-               TypeCode.CLOB: _text_locator}
 
 
 def _ident(text: str, encoding: str) -> bytes:
@@ -223,9 +224,28 @@ def _column_encoder(ctype: ColumnType, binary: bool, encoding: str) -> CellEncod
     """One column's cell encoder in the form asked (see the module doc)."""
     if binary and ctype.code in COMPOSITE_CODES:
         return cell_encoder(ctype, encoding)
-    if not binary and ctype.code in _TEXT_CELLS:
-        return _TEXT_CELLS[ctype.code](ctype, encoding)
+    if not binary and ctype.code in _AS_TEXT:
+        return _text_cell(ctype, encoding)
     return CELL_ENCODERS[ctype.code](ctype, encoding)
+
+
+def _compiled_text_encoder(columns: Sequence[ColumnType], binary: frozenset[int],
+                           encoding: str) -> Callable[[Sequence[object]], bytes]:
+    """tuple_encoder's fast path for rows without composite columns."""
+    types, convert = list(columns), []
+    for i, c in enumerate(columns):
+        if c.code in _AS_TEXT and i not in binary:
+            width, text = _AS_TEXT[c.code]
+            types[i] = ColumnType(TypeCode.LVARCHAR, width)
+            convert.append((i, text))
+    fast = make_tuple_encoder(types, encoding)
+
+    def encode(values: Sequence[object]) -> bytes:
+        row = list(values)
+        for i, text in convert:
+            row[i] = text(row[i])
+        return fast(row)
+    return encode
 
 
 def tuple_encoder(columns: Sequence[ColumnType], binary: frozenset[int], encoding: str
@@ -233,6 +253,8 @@ def tuple_encoder(columns: Sequence[ColumnType], binary: frozenset[int], encodin
     """One row of stored values -> its SQ_TUPLE message, the UDT columns
     whose index is in ``binary`` in the binary form, the others in the text
     form, the rest as usual."""
+    if not any(c.code in COMPOSITE_CODES for c in columns):
+        return _compiled_text_encoder(columns, binary, encoding)
     encoders = [_column_encoder(c, i in binary, encoding) for i, c in enumerate(columns)]
     head = TUPLE_HEADER.pack
 
