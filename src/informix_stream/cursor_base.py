@@ -233,8 +233,20 @@ class CursorBase(CursorWarnings, ScrollFetches):
             self._session.defer_cleanup(body)
 
     def _describe_result(self, prepared: st.Prepared) -> None:
-        """Decoder and PEP 249 description; a type we cannot decode frees
-        the statement before the error goes to the caller."""
+        """Decoder and PEP 249 description (derived once per prepared
+        statement and code set, then reused by each execute of it); a type
+        we cannot decode frees the statement before the error goes to the
+        caller."""
+        key = (self._session.encoding, self.composite_rows)
+        shape = prepared.shape
+        if shape is None or shape[0] != key:
+            shape = prepared.shape = (key, *self._derive_shape(prepared))
+        self._decode, self._lobs = shape[1], shape[2]
+        self.description = list(shape[3])
+        self._make_row = (self.row_factory(ResultShape(self))
+                          if self.row_factory is not None else None)
+
+    def _derive_shape(self, prepared: st.Prepared) -> tuple:
         try:
             types = st.column_types(prepared)
             decode = codecs.make_row_decoder(types, self._session.encoding,
@@ -246,12 +258,8 @@ class CursorBase(CursorWarnings, ScrollFetches):
             if isinstance(exc, (ValueError, TypeError)):
                 raise NotSupportedError(f"this driver cannot read the result: {exc}") from exc
             raise
-        self._decode = decode
-        self._lobs = lobs.lob_columns(types)
-        self.description = [_description(c.name, t)
-                            for c, t in zip(prepared.describe.columns, types)]
-        self._make_row = (self.row_factory(ResultShape(self))
-                          if self.row_factory is not None else None)
+        return decode, lobs.lob_columns(types), tuple(
+            _description(c.name, t) for c, t in zip(prepared.describe.columns, types))
 
     def _open_request(self, prepared: st.Prepared, encoded: list[bytes],
                       first_fetch: bool) -> Reply:

@@ -104,6 +104,12 @@ def udt_param(name: bytes, data: bytes, code: int = 41) -> bytes:
     return w.short(0).short(len(data)).int(len(data)).padded(data).getvalue()
 
 
+def locator_param(locator) -> bytes:
+    """A smart-LOB locator (``codec.slob.Locator``) as the opaque ``blob``
+    or ``clob`` parameter, in SQ_BIND and fast-path calls alike."""
+    return udt_param(b"clob" if locator.text else b"blob", bytes(locator))
+
+
 # -- server side: parsing requests ---------------------------------------------
 
 def parse_get_routine(r: Reader) -> GetRoutine:

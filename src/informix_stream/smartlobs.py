@@ -34,7 +34,7 @@ CLOSE = "function informix.ifx_lo_close(integer)"
 def param_block(value: object, encoding: str) -> bytes:
     """One routine argument as an SQ_BIND block (a locator as the opaque type)."""
     if isinstance(value, slob.Locator):
-        return fastpath.udt_param(b"clob" if value.text else b"blob", bytes(value))
+        return fastpath.locator_param(value)
     return codecs.encode_param(value, encoding)
 
 

@@ -418,18 +418,28 @@ def whole_rows(session, sql, params=()):
 
 def test_whole_row_selects_are_served_from_images(s):
     run(s, "create table im (id serial, c char(4), v varchar(10), d date default today,"
-           " m decimal(20,3), b boolean)")
-    run(s, "insert into im (c, v, m, b) values ('a', 'x', 1.5, 't')")
-    run(s, "insert into im values (0, ?, ?, ?, ?, ?)", [None, None, None, None, None])
+           " m decimal(20,3))")
+    run(s, "insert into im (c, v, m) values ('a', 'x', 1.5)")
+    run(s, "insert into im values (0, ?, ?, ?, ?)", [None, None, None, None])
     run(s, "insert into im (c) select c from im where id = 1")
     today = dt.date.today()
-    expected = [(1, "a   ", "x", today, Decimal("1.500"), True),
-                (2, None, None, None, None, None), (3, "a   ", None, today, None, None)]
+    expected = [(1, "a   ", "x", today, Decimal("1.500")),
+                (2, None, None, None, None), (3, "a   ", None, today, None)]
     assert whole_rows(s, "select * from im order by id") == expected
-    assert whole_rows(s, "select first 1 skip 1 im.id, c, im.v, d, m, b from informix.im"
+    assert whole_rows(s, "select first 1 skip 1 im.id, c, im.v, d, m from informix.im"
                          " where id > ? order by id", [0]) == expected[1:2]
     assert whole_rows(s, "select x.* from im x where m is null order by c desc, id") == [
         expected[2], expected[1]]
+
+
+def test_tables_with_opaque_columns_keep_no_images(s):
+    # a BOOLEAN/BLOB/CLOB cell's form (text or binary) is the client's choice
+    # (SQ_RET_TYPE, emulator/composite_wire.py), so no prebuilt image fits all
+    run(s, "create table ib (id int, b boolean)")
+    run(s, "insert into ib values (1, 't')")
+    source = s.open_cursor(s.prepare("select * from ib"), ())
+    assert not source.encoded
+    assert source.fetch(7) == [(1, True)]
 
 
 def test_images_follow_updates_and_rollbacks(s):

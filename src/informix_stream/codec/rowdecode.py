@@ -41,7 +41,7 @@ from .composite import value_decoder
 from .lob import DESCRIPTOR_SIZE, cell_decoder
 from .packedcells import packed_cell, packed_namespace
 from .rowdecode_ref import RowDecoder, check_encoding, reference_decoder
-from .slob import Locator
+from .slob import cell_locator
 from .scalars import (EPOCH_ORDINAL, FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, REAL, TRUE_BYTES,
                       packed_converter)
 from .typeinfo import (COMPOSITE_CODES, PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode,
@@ -150,9 +150,9 @@ _ENVELOPE_VALUES = {TypeCode.LVARCHAR: ("None if {v} is None else {v}.decode(_en
                     TypeCode.BOOLEAN: ("None if z{v} == 1 else {v} in _TRUE_INTS",
                                        _BOOLEAN_CELL),
                     # BLOB/CLOB: the locator, read through the LO routines later
-                    TypeCode.BLOB: ("None if {v} is None else _Locator(bytes({v}))",
+                    TypeCode.BLOB: ("None if {v} is None else _Locator({v}, False)",
                                     _LVARCHAR_CELL),
-                    TypeCode.CLOB: ("None if {v} is None else _Locator(bytes({v}), True)",
+                    TypeCode.CLOB: ("None if {v} is None else _Locator({v}, True)",
                                     _LVARCHAR_CELL)}
 
 
@@ -275,7 +275,7 @@ def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str, rows: str
                 "_flag_len": _FLAG_LEN, "_TRUE_INTS": _TRUE_INTS,
                 "_fromordinal": datetime.date.fromordinal, "_real_unpack": _real_unpack,
                 "_SMALLFLOAT_NULL": _SMALLFLOAT_NULL, "_double_nan_or_null": _double_nan_or_null,
-                "_slow_row": _slow_row, "_Locator": Locator,
+                "_slow_row": _slow_row, "_Locator": cell_locator,
                 "_reference": reference_decoder(columns, encoding, rows)}
     source = _decoder_source(columns, ns, rows)
     if codecs.lookup(encoding).name == "utf-8":

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import struct
 
+from ..errors import ProtocolError
 from .typeinfo import LOCATOR_SIZE, TypeCode
 
 _HEAD = struct.Struct("!IIII")
@@ -75,8 +76,27 @@ def cell_encoder(ctype, _encoding: str):
     return encode
 
 
+def cell_locator(raw: bytes | bytearray | memoryview, text: bool) -> Locator:
+    """A non-NULL cell's envelope body as a Locator, from either form a
+    server sends (docs/protocol.md 8a): the 72 raw bytes (the binary form,
+    to a client whose SQ_RET_TYPE asked it, as JDBC's does) or the text
+    form, 144 hex characters (to a client that sent none, as ours).  The
+    lengths tell them apart; any other body is a ProtocolError, never a
+    locator naming the wrong object."""
+    n = len(raw)
+    if n == LOCATOR_SIZE:
+        return Locator(bytes(raw), text)
+    if n == 2 * LOCATOR_SIZE:
+        try:
+            return Locator(bytes.fromhex(bytes(raw).decode("ascii")), text)
+        except (UnicodeDecodeError, ValueError):
+            pass
+    raise ProtocolError(f"{'CLOB' if text else 'BLOB'} cell of {n} bytes is neither a "
+                        f"{LOCATOR_SIZE}-byte locator nor its hex text")
+
+
 def cell_value(raw: bytes | bytearray | memoryview | None, code: TypeCode) -> Locator | None:
     """The envelope's bytes as a Locator (None for NULL)."""
     if raw is None:
         return None
-    return Locator(bytes(raw), code == TypeCode.CLOB)
+    return cell_locator(raw, code == TypeCode.CLOB)

@@ -17,9 +17,11 @@ from typing import Any
 
 from .. import codecs
 from ..codec.lob import lob_block
+from ..codec.slob import Locator
 from ..errors import (DatabaseError, DataError, Error, NotSupportedError,
                       ProgrammingError, ProtocolError, server_error)
 from ..errtext import message_for
+from ..fastpath import locator_param
 from ..messages import Describe, Reply
 from ..placeholders import convert, convert_named, first_keyword
 from . import requests as rq
@@ -65,7 +67,7 @@ def wait_for(expect: Expect) -> Op:
 class Prepared:
     """A statement the server has prepared: its id and description."""
 
-    __slots__ = ("stmt_id", "describe", "markers", "epoch", "warnings")
+    __slots__ = ("stmt_id", "describe", "markers", "epoch", "warnings", "shape")
 
     def __init__(self, describe: Describe, markers: int, epoch: int = 0,
                  warnings: int = 0) -> None:
@@ -74,6 +76,9 @@ class Prepared:
         self.markers = markers
         self.warnings = warnings     # the PREPARE reply's sqlwarn flags
         self.epoch = epoch          # session.database_changes when prepared
+        # what a cursor derives from the description (decoder, PEP 249
+        # description), kept for the next execute of a cached statement
+        self.shape: tuple | None = None
 
 
 def parse_sql(operation: str, named: bool = False
@@ -104,6 +109,11 @@ def encode_params(params: Sequence[Any] | Mapping[str, Any] | None,
     out = []
     for index, value in enumerate(values):  # noqa: B007 - index names the parameter
         try:
+            if type(value) is Locator:
+                # a smart-LOB locator names an object; bound as bytes it
+                # would store its own 72 bytes as a new value
+                out.append(locator_param(value))
+                continue
             block = None if type(value) in _NEVER_LOB else lob_block(value, encoding)
             out.append(codecs.encode_param(value, encoding) if block is None else block)
         except Error as exc:

@@ -1,4 +1,12 @@
-"""The binary (send/receive) form of ROW and collection values.
+"""The two wire forms of UDT columns, and the binary form of ROW and
+collection values.
+
+Every extended-type column -- ROW and collections, and the built-in opaque
+types BOOLEAN, BLOB and CLOB -- goes to a client in its text (external,
+output-function) form unless the statement's SQ_RET_TYPE asked its binary
+(internal, send-function) form (docs/protocol.md 8a and 10.7): BOOLEAN as
+``'t'``/``'f'`` or 1/0, a BLOB/CLOB locator as 144 hex characters or 72 raw
+bytes, a composite as its literal text or the layout below.
 
 A real server sends a composite column in one of two forms (docs/protocol.md
 10.7): its text form in the opaque-type envelope, to a client that names no
@@ -29,6 +37,7 @@ import struct
 from collections.abc import Callable, Sequence
 
 from informix_stream.codec import composite as cc
+from informix_stream.codec.rowencode import make_tuple_encoder
 from informix_stream.codec.rowencode_ref import CELL_ENCODERS, TUPLE_HEADER
 from informix_stream.codec.typeinfo import (COMPOSITE_CODES, NAMED_ROW_FLAG, NOT_NULL_FLAG,
                                             XID_BOOLEAN, ColumnType, TypeCode)
@@ -37,6 +46,14 @@ from informix_stream.errors import DataError
 from .statements import NOT_SUPPORTED, SqlError
 
 SENDRECV = 44                  # SQ_RET_TYPE code asking for the binary form
+# SQ_RET_TYPE codes asking an opaque column's binary form: 44 (SQLSENDRECV,
+# what JDBC's sendType asks for BLOB/CLOB), 40/41 (var/fixed binary, ESQL/C's
+# host variables for the internal form) and, for BOOLEAN, 45 (SQLBOOL, what
+# sendType asks for extended id 5).  43 (SQLLVARCHAR) asks the text form.
+_OPAQUE_BINARY = {TypeCode.BOOLEAN: frozenset({SENDRECV, 40, 41, 45}),
+                  TypeCode.BLOB: frozenset({SENDRECV, 40, 41}),
+                  TypeCode.CLOB: frozenset({SENDRECV, 40, 41})}
+UDT_CODES = frozenset(_OPAQUE_BINARY) | COMPOSITE_CODES   # columns with two forms
 _NULL_FLAG = -0x80000000       # IfxComplex.IFX_CT_NULL
 _IDENT = 128                   # identifier slots in the header and entries
 _INT = struct.Struct("!i")
@@ -58,7 +75,33 @@ CellEncoder = Callable[[object], bytes]
 
 def wants_binary(ctype: ColumnType, ret_code: int) -> bool:
     """Does an SQ_RET_TYPE code for this column ask for the binary form?"""
-    return ctype.code in COMPOSITE_CODES and ret_code == SENDRECV
+    if ctype.code in COMPOSITE_CODES:
+        return ret_code == SENDRECV
+    return ret_code in _OPAQUE_BINARY.get(ctype.code, ())
+
+
+# The text form of an opaque value is an LVARCHAR's envelope (IBM: "the
+# database server uses the LVARCHAR data type to transfer the external text
+# representation of an opaque data type"), so rows without composite columns
+# go through the compiled encoder with those columns typed as LVARCHAR.
+_AS_TEXT = {TypeCode.BOOLEAN: (1, lambda v: None if v is None else ("t" if v else "f")),
+            TypeCode.BLOB: (144, lambda v: None if v is None else bytes(v).hex()),
+            TypeCode.CLOB: (144, lambda v: None if v is None else bytes(v).hex())}
+
+
+def _text_cell(ctype: ColumnType, _encoding: str) -> CellEncoder:
+    """An opaque column's text-form cell: BOOLEAN 't'/'f' (informix-driver's
+    real-server capture ``00 00 00 00 01 74``, *ifxdrv
+    ``_legacy_dispatch_one_column``*), a BLOB/CLOB locator as 144 hex
+    characters (*ifxdrv ``_decode_lob_locator``*, measured on Informix 15)."""
+    text = _AS_TEXT[ctype.code][1]
+
+    def encode(v: object) -> bytes:
+        if v is None:
+            return b"\x01\x00\x00\x00\x00"
+        data = text(v).encode("ascii")
+        return b"\x00" + _INT.pack(len(data)) + data
+    return encode
 
 
 def _ident(text: str, encoding: str) -> bytes:
@@ -177,12 +220,42 @@ def cell_encoder(ctype: ColumnType, encoding: str) -> CellEncoder:
     return encode
 
 
+def _column_encoder(ctype: ColumnType, binary: bool, encoding: str) -> CellEncoder:
+    """One column's cell encoder in the form asked (see the module doc)."""
+    if binary and ctype.code in COMPOSITE_CODES:
+        return cell_encoder(ctype, encoding)
+    if not binary and ctype.code in _AS_TEXT:
+        return _text_cell(ctype, encoding)
+    return CELL_ENCODERS[ctype.code](ctype, encoding)
+
+
+def _compiled_text_encoder(columns: Sequence[ColumnType], binary: frozenset[int],
+                           encoding: str) -> Callable[[Sequence[object]], bytes]:
+    """tuple_encoder's fast path for rows without composite columns."""
+    types, convert = list(columns), []
+    for i, c in enumerate(columns):
+        if c.code in _AS_TEXT and i not in binary:
+            width, text = _AS_TEXT[c.code]
+            types[i] = ColumnType(TypeCode.LVARCHAR, width)
+            convert.append((i, text))
+    fast = make_tuple_encoder(types, encoding)
+
+    def encode(values: Sequence[object]) -> bytes:
+        row = list(values)
+        for i, text in convert:
+            row[i] = text(row[i])
+        return fast(row)
+    return encode
+
+
 def tuple_encoder(columns: Sequence[ColumnType], binary: frozenset[int], encoding: str
                   ) -> Callable[[Sequence[object]], bytes]:
-    """One row of stored values -> its SQ_TUPLE message, the columns whose
-    index is in ``binary`` in the binary form, the rest as usual."""
-    encoders = [cell_encoder(c, encoding) if i in binary else CELL_ENCODERS[c.code](c, encoding)
-                for i, c in enumerate(columns)]
+    """One row of stored values -> its SQ_TUPLE message, the UDT columns
+    whose index is in ``binary`` in the binary form, the others in the text
+    form, the rest as usual."""
+    if not any(c.code in COMPOSITE_CODES for c in columns):
+        return _compiled_text_encoder(columns, binary, encoding)
+    encoders = [_column_encoder(c, i in binary, encoding) for i, c in enumerate(columns)]
     head = TUPLE_HEADER.pack
 
     def encode(values: Sequence[object]) -> bytes:

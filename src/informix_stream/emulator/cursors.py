@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from itertools import accumulate
 
 from .. import codecs
-from ..codec.typeinfo import COMPOSITE_CODES
 from . import composite_wire
 from .statements import NOT_SUPPORTED, SqlError
 
@@ -33,13 +32,17 @@ class ServerCursor:
         self.encoded = getattr(source, "encoded", False)
         self.types = [c.type for c in columns]
         self.encoding = encoding
-        self.encode = None if self.encoded else codecs.make_tuple_encoder(
-            self.types, encoding)        # text in the session's code set
-        self.binary: frozenset[int] = frozenset()   # composite columns sent in binary form
-        # a scroll cursor with composite columns keeps its values too, so an
+        self.binary: frozenset[int] = frozenset()   # UDT columns sent in binary form
+        udt = any(t.code in composite_wire.UDT_CODES for t in self.types)
+        # text in the session's code set; UDT columns in their text form
+        # until an SQ_RET_TYPE asks otherwise (send_binary)
+        self.encode = None if self.encoded else (
+            composite_wire.tuple_encoder(self.types, self.binary, encoding) if udt
+            else codecs.make_tuple_encoder(self.types, encoding))
+        # a scroll cursor with UDT columns keeps its values too, so an
         # SQ_RET_TYPE after OPEN can still change their form (send_binary)
         self.values: list | None = None
-        self._keep = scroll and any(t.code in COMPOSITE_CODES for t in self.types)
+        self._keep = scroll and udt
         self.pending: list[bytes] = []   # tuple messages fetched but not sent
         self.sent = 0
         self.exhausted = False
@@ -62,14 +65,14 @@ class ServerCursor:
         return out
 
     def send_binary(self, binary: frozenset[int]) -> None:
-        """SQ_RET_TYPE asked the binary form of these composite columns
+        """SQ_RET_TYPE asked the binary form of these UDT columns
         (emulator/composite_wire.py): rows not yet sent use it."""
         if binary == self.binary:
             return
         if self.encoded or self.pending or (self.sent and self.rows is None):
             # rows of this cursor already went out (or were built) in the
             # other form; switching now would mix forms within one result
-            raise SqlError(NOT_SUPPORTED, message="changing the form of ROW/collection columns "
+            raise SqlError(NOT_SUPPORTED, message="changing the form of UDT columns "
                            "in the middle of a result is not supported by the emulator")
         self.encode = composite_wire.tuple_encoder(self.types, binary, self.encoding)
         self.binary = binary

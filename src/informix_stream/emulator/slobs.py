@@ -41,7 +41,9 @@ SLOB_CODES = frozenset({TypeCode.BLOB, TypeCode.CLOB})
 # -9634 "No cast from %s."  (IBM JDBC 15.0.1.0 message catalog, sql_en_US.properties)
 NO_ROUTINE, SLOB_ERROR, NO_CAST = -674, -9810, -9634
 # ifx_lo_stat's result is 644 bytes; JDBC reads the size as the int8 at offset 4
-# (IfxSmartBlob.IfxLoSize: readInt, then readLong).
+# (IfxSmartBlob.IfxLoSize: readInt, then readLong), in ifx_int8's layout:
+# [int low word][int high word][short sign: 1, -1, 0 = NULL] (*JDBC
+# ``IfxUDTInput.readLong``); a plain 8-byte long read there as NULL, size 0.
 _STAT_SIZE = 644
 _FIRST_HANDLE = 1001
 
@@ -212,7 +214,8 @@ def _lo_stat(session, params: list) -> list[RoutineValue]:
     lo = _fd(session, params)
     _flush(session, lo)
     stat = bytearray(_STAT_SIZE)
-    struct.pack_into("!iq", stat, 0, 0, _size(session, lo.oid))
+    size = _size(session, lo.oid)
+    struct.pack_into("!iIIh", stat, 0, 0, size & 0xFFFFFFFF, size >> 32, 1)
     return [RoutineValue("udt", bytes(stat), "ifx_lo_stat")]
 
 

@@ -23,7 +23,7 @@ from informix_stream.codec.scalars import floating_decimal_digits
 from informix_stream.errors import DataError
 from informix_stream.locales import fit_bytes
 
-from . import blobs, composite, slobs
+from . import blobs, composite, composite_wire, slobs
 from .statements import NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, exact_decimal
 
 DAY0 = dt.date(1899, 12, 31).toordinal()
@@ -542,11 +542,12 @@ def image_maker(columns: Sequence[ColumnDef], codec: str = "iso-8859-1"
     after reading them; None if a type has no row encoding.
     BYTE/TEXT tables keep none: their cells are references that triggers of
     their own (blobs.py) set after the image would be made; nor do tables
-    with ROW/collection columns, whose form depends on the client."""
+    with ROW/collection/BOOLEAN/BLOB/CLOB columns, whose form depends on the
+    client."""
     if blobs.has_blobs(columns):
         return None
-    if any(c.type.code in composite.COMPOSITE_CODES for c in columns):
-        return None   # a client may ask these in binary form (composite_wire.py)
+    if any(c.type.code in composite_wire.UDT_CODES for c in columns):
+        return None   # their form depends on the client's SQ_RET_TYPE (composite_wire.py)
     try:
         encode = make_tuple_encoder([c.type for c in columns], codec)
     except ValueError:

@@ -82,6 +82,7 @@ public final class JdbcInterop {
             case "putbatch": putBatch(args); break;
             case "routines": routines(args[0]); break;
             case "lobs": lobs(args); break;
+            case "slobs": slobs(args[0]); break;
             case "conformance": conformance(args); break;
             case "text": text(args); break;
             case "script": script(args); break;
@@ -989,6 +990,34 @@ public final class JdbcInterop {
                     emit("stream", rs.getInt(1), bs == null ? null : lobDigest(bs.readAllBytes()),
                          as == null ? null : lobDigest(as.readAllBytes()));
                 }
+            }
+        }
+    }
+
+    /**
+     * BLOB, CLOB and BOOLEAN columns another client wrote, read by IBM's
+     * driver (which asks their binary form with SQ_RET_TYPE). Argument:
+     * TABLE (id INTEGER, b BLOB, c CLOB, f BOOLEAN). Prints per row the BLOB
+     * through getBytes and getBlob, the CLOB through getString and getClob
+     * (length:sha256 each, and the CLOB text when short), and getBoolean.
+     */
+    private void slobs(String table) throws Exception {
+        String select = "SELECT id, b, c, f FROM " + table + " ORDER BY id";
+        try (Connection c = session(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery(select)) {
+            while (rs.next()) {
+                byte[] bytes = rs.getBytes(2);
+                java.sql.Blob blob = rs.getBlob(2);
+                byte[] viaBlob = blob == null ? null : blob.getBytes(1, (int) blob.length());
+                String text = rs.getString(3);
+                java.sql.Clob clob = rs.getClob(3);
+                String viaClob = clob == null ? null : clob.getSubString(1, (int) clob.length());
+                boolean flag = rs.getBoolean(4);
+                String f = rs.wasNull() ? null : Boolean.toString(flag);
+                emit("row", rs.getInt(1), lobDigest(bytes), lobDigest(viaBlob),
+                     text == null ? null : lobDigest(text.getBytes("ISO-8859-1")),
+                     viaClob == null ? null : lobDigest(viaClob.getBytes("ISO-8859-1")),
+                     text == null || text.length() > 40 ? null : text, f);
             }
         }
     }
