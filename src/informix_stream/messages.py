@@ -196,6 +196,9 @@ def read_sql(r: Reader) -> bytes:
     return r.padded(r.int())
 
 
+_EOT, _EXIT = int(Tag.EOT), int(Tag.EXIT)     # plain ints: no enum lookup per message
+
+
 def parse_request(buf: bytes | bytearray | memoryview, pos: int, read_param) -> tuple[list, int]:
     """Parse one request (up to and including SQ_EOT, or a bare SQ_EXIT).
 
@@ -208,15 +211,16 @@ def parse_request(buf: bytes | bytearray | memoryview, pos: int, read_param) -> 
     r = Reader(buf, pos)
     out: list = []
     parsers = _PARSERS
+    short = r.short
     while True:
-        raw = r.short()
-        if raw == Tag.EOT:
+        raw = short()
+        if raw == _EOT:
             return out, r.pos
         parse = parsers.get(raw)
         if parse is None:
             raise ProtocolError(f"unknown or unsupported request message tag {raw}")
         out.append(parse(r, read_param))
-        if raw == Tag.EXIT:
+        if raw == _EXIT:
             # A disconnect is a bare SQ_EXIT with no SQ_EOT after it.
             return out, r.pos
 

@@ -7,6 +7,8 @@ sequences are the ones both reference clients send (wire conformance test).
 
 from __future__ import annotations
 
+import struct
+
 from itertools import chain
 
 from ..codec.lob import LobBlock, bbind_header, lob_messages
@@ -114,22 +116,26 @@ def open_cursor(stmt_id: int, name: bytes, encoded: list[bytes], *, scroll: bool
                 hold: bool, first_fetch: int | None) -> bytes | Streamed:
     """CURNAME + BIND (+ BBIND) + [SCROLL] + [HOLD] + OPEN, then the first
     NFETCH when asked (repeating SQ_ID before it, as both reference clients do)."""
-    w = Writer().short(Tag.ID).short(stmt_id).short(Tag.CURNAME).short_string(name)
-    head = w.raw(bind(encoded)).getvalue()
-    w = Writer()
-    if scroll:
-        w.short(Tag.SCROLL)
-    if hold:
-        w.short(Tag.HOLD)
-    w.short(Tag.OPEN)
+    head = (_ID_CURNAME.pack(Tag.ID, stmt_id, Tag.CURNAME, len(name)) + name
+            + b"\x00" * (len(name) & 1) + bind(encoded))
+    tail = _OPEN_FLAGS[scroll, hold]
     if first_fetch is not None:
-        w.raw(nfetch(stmt_id, first_fetch))
-    return with_blobs(head, encoded, w.getvalue())
+        tail += nfetch(stmt_id, first_fetch)
+    return with_blobs(head, encoded, tail) if encoded else head + tail
+
+
+# [SQ_ID id][SQ_CURNAME][short len] of open_cursor, and its [SCROLL][HOLD]OPEN
+# tails: the per-execute request of a cached SELECT is built by two packs.
+_ID_CURNAME = struct.Struct("!hhhh")
+_OPEN_FLAGS = {(scroll, hold): (struct.pack("!h", Tag.SCROLL) * scroll
+                                + struct.pack("!h", Tag.HOLD) * hold
+                                + struct.pack("!h", Tag.OPEN))
+               for scroll in (False, True) for hold in (False, True)}
+_NFETCH = struct.Struct("!hhhih")
 
 
 def nfetch(stmt_id: int, bufsize: int) -> bytes:
-    w = Writer().short(Tag.ID).short(stmt_id).short(Tag.NFETCH)
-    return w.int(bufsize).short(0).getvalue()
+    return _NFETCH.pack(Tag.ID, stmt_id, Tag.NFETCH, bufsize, 0)
 
 
 def sfetch(stmt_id: int, kind: int, target: int, bufsize: int) -> bytes:
