@@ -63,11 +63,12 @@ class BindExecute:
     def __init__(self, stmt_id: int) -> None:
         self.prefix = rq.statement_id(stmt_id)
 
-    def request(self, encoded: list[bytes]) -> bytes:
-        """One row's request; BYTE/TEXT contents ride in it as SQ_BBIND
-        (a file or iterator is read whole here: chunk_bytes bounds a chunk)."""
-        return (self.prefix + _BIND_HEAD.pack(Tag.BIND, len(encoded)) + b"".join(encoded)
-                + rq.blob_contents(rq.lob_blocks(encoded)) + rq.EXECUTE)
+    def request(self, encoded: list[bytes]) -> bytes | rq.Streamed:
+        """One row's request; BYTE/TEXT contents ride in it as SQ_BBIND.
+        A large value, a file or an iterator makes it a Streamed body, read
+        only as the socket takes it (``chunk`` sends that row alone)."""
+        return rq.with_blobs(self.prefix + _BIND_HEAD.pack(Tag.BIND, len(encoded))
+                             + b"".join(encoded), encoded, rq.EXECUTE)
 
 
 class Unencodable(Exception):
@@ -130,6 +131,16 @@ def chunk(source: Iterator[list[bytes]], strategy: BindExecute, chunk_size: int,
                 yield first, requests
             raise
         request = make(encoded)
+        if isinstance(request, rq.Streamed):
+            # A streamed LOB row goes alone: its body is produced while it is
+            # sent and can never be replayed, and a chunk that fails is
+            # repaired by replaying only the rows before the failing one.
+            if requests:
+                yield first, requests
+            yield index, [request]
+            index += 1
+            requests, size, first = [], 0, index
+            continue
         requests.append(request)
         size += len(request)
         index += 1
@@ -552,7 +563,7 @@ class ProgressReport:
         first, requests = chunk
         counts = getattr(requests, "counts", None)
         self.rows = first + (len(requests) if counts is None else sum(counts))
-        self.sent += sum(map(len, requests))
+        self.sent += sum(map(rq.body_size, requests))
         if self.callback is not None:
             self.callback(self.rows, self.sent, time.perf_counter() - self.start)
 
