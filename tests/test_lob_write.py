@@ -168,3 +168,26 @@ def test_a_stream_is_not_replayed_after_a_failing_row(conn):
     assert info.value.row_index == 2
     cur.execute(f"SELECT id, b FROM {t} ORDER BY id")
     assert cur.fetchall() == [(1, b"one"), (2, value_of(7, 4)), (3, None)]
+
+
+# ---------------------------------------------------------------------------
+# A str too long for a CHAR parameter goes the LOB way
+# ---------------------------------------------------------------------------
+
+def test_a_str_over_32767_bytes_binds_as_text():
+    assert lob.lob_block("x" * 32767, "iso-8859-1") is None          # still CHAR
+    assert lob.lob_block("é" * 8000, "utf-8") is None                 # 16,000 bytes: CHAR
+    block = lob.lob_block("é" * 20000, "utf-8")                       # 40,000 bytes
+    assert block is not None and struct.unpack_from("!h", block)[0] == lob.TypeCode.TEXT
+    assert lob.declared_size(block[6:]) == 40000
+
+
+@pytest.mark.parametrize("column", ["CLOB", "TEXT"])
+def test_a_large_str_into_a_clob_or_text_column(conn, column):
+    t = table(conn, f"id INTEGER, c {column}")
+    big = "".join(chr(32 + k % 90) for k in range(100_000))
+    cur = conn.cursor()
+    cur.execute(f"INSERT INTO {t} VALUES (?, ?)", (1, big))
+    cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", [(2, big[::-1]), (3, "short")])
+    cur.execute(f"SELECT id, c FROM {t} ORDER BY id")
+    assert cur.fetchall() == [(1, big), (2, big[::-1]), (3, "short")]
