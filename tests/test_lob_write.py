@@ -191,3 +191,28 @@ def test_a_large_str_into_a_clob_or_text_column(conn, column):
     cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", [(2, big[::-1]), (3, "short")])
     cur.execute(f"SELECT id, c FROM {t} ORDER BY id")
     assert cur.fetchall() == [(1, big), (2, big[::-1]), (3, "short")]
+
+
+# ---------------------------------------------------------------------------
+# Reading into the caller's buffer (no chunk of ours in between)
+# ---------------------------------------------------------------------------
+
+def test_readinto_a_blob_stream(conn):
+    t = table(conn, "id INTEGER, b BLOB")
+    value = value_of(11, 25)                               # 2.5 MB: several reads
+    cur = conn.cursor()
+    cur.execute(f"INSERT INTO {t} VALUES (1, ?)", (value,))
+    scur = conn.cursor(lob="stream")
+    scur.execute(f"SELECT b FROM {t}")
+    (reader,) = scur.fetchone()
+    head = reader.read(10)                                 # a refill, partly handed out
+    buf = bytearray(300_000)
+    got = [head]
+    while n := reader.readinto(buf):
+        got.append(bytes(buf[:n]))
+    assert b"".join(got) == value
+    assert reader.readinto(buf) == 0
+    scur.close()
+    with pytest.raises(ifx.InterfaceError):
+        reader.readinto(buf)
+    conn.cursor().execute("SELECT 1 FROM systables WHERE tabid = 1")   # still usable

@@ -354,6 +354,27 @@ def _lob_write(kind: str, many: bool) -> Callable[[Target, str, tuple, int], Pre
     return consumer
 
 
+def _lob_readinto(kind: str) -> Callable[[Target, str, tuple, int], Prepared]:
+    def consumer(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+        conn, table = _lob_table(t, n, kind)
+        cur = conn.cursor(lob="stream")
+        buf = bytearray(_PIECE)                # the caller's buffer, before the baseline
+
+        def run(s: RssSampler) -> None:
+            cur.execute(f"SELECT v FROM {table}")
+            (reader,) = cur.fetchone()
+            got = 0
+            while k := reader.readinto(buf):
+                got += k
+            cur.close()
+            assert got == n * LOB_BYTES_PER_ROW, got
+            s.rows = n
+        return _Dropping(conn, table), run
+    consumer.__doc__ = (f"One {kind} of n * {LOB_BYTES_PER_ROW} bytes read with readinto "
+                        "into one 1 MiB buffer.")
+    return consumer
+
+
 class _Dropping:
     """Closes the connection after dropping the table the consumer filled."""
 
@@ -381,6 +402,7 @@ CONSUMERS: dict[str, Callable[[Target, str, tuple, int], Prepared]] = {
     "async-fanout": async_fanout,
     "blob-stream": _lob_stream("BLOB"),
     "text-stream": _lob_stream("TEXT"),
+    "blob-readinto": _lob_readinto("BLOB"),
     "blob-write": _lob_write("BLOB", many=False),
     "text-write": _lob_write("TEXT", many=True),
 }
