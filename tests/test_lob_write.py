@@ -171,26 +171,28 @@ def test_a_stream_is_not_replayed_after_a_failing_row(conn):
 
 
 # ---------------------------------------------------------------------------
-# A str too long for a CHAR parameter goes the LOB way
+# A large str for a CLOB/TEXT column: ifx.Text() takes it through SQ_BBIND
 # ---------------------------------------------------------------------------
-
-def test_a_str_over_32767_bytes_binds_as_text():
-    assert lob.lob_block("x" * 32767, "iso-8859-1") is None          # still CHAR
-    assert lob.lob_block("é" * 8000, "utf-8") is None                 # 16,000 bytes: CHAR
-    block = lob.lob_block("é" * 20000, "utf-8")                       # 40,000 bytes
-    assert block is not None and struct.unpack_from("!h", block)[0] == lob.TypeCode.TEXT
-    assert lob.declared_size(block[6:]) == 40000
-
 
 @pytest.mark.parametrize("column", ["CLOB", "TEXT"])
 def test_a_large_str_into_a_clob_or_text_column(conn, column):
     t = table(conn, f"id INTEGER, c {column}")
     big = "".join(chr(32 + k % 90) for k in range(100_000))
     cur = conn.cursor()
-    cur.execute(f"INSERT INTO {t} VALUES (?, ?)", (1, big))
-    cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", [(2, big[::-1]), (3, "short")])
+    cur.execute(f"INSERT INTO {t} VALUES (?, ?)", (1, ifx.Text(big)))
+    cur.executemany(f"INSERT INTO {t} VALUES (?, ?)",
+                    [(2, ifx.Text(big[::-1])), (3, "short")])
     cur.execute(f"SELECT id, c FROM {t} ORDER BY id")
     assert cur.fetchall() == [(1, big), (2, big[::-1]), (3, "short")]
+
+
+def test_a_str_too_long_for_char_says_to_use_text(conn):
+    """Without the column's type the driver cannot tell a CLOB from a
+    VARCHAR, and binding it as TEXT could be silently truncated into a
+    VARCHAR: refused before anything is sent, naming the way out."""
+    t = table(conn, "id INTEGER, c CLOB")
+    with pytest.raises(ifx.DataError, match=r"parameter 2.*Text\(\)"):
+        conn.cursor().execute(f"INSERT INTO {t} VALUES (?, ?)", (1, "x" * 40_000))
 
 
 # ---------------------------------------------------------------------------
@@ -216,3 +218,22 @@ def test_readinto_a_blob_stream(conn):
     with pytest.raises(ifx.InterfaceError):
         reader.readinto(buf)
     conn.cursor().execute("SELECT 1 FROM systables WHERE tabid = 1")   # still usable
+
+
+def test_a_request_over_the_emulator_limit_is_refused_not_truncated(monkeypatch):
+    """The emulator holds a request whole before it parses it (MAX_PENDING,
+    256 MiB: a 200 MB value fits); one over the limit ends the connection
+    with an error that says so, and nothing of it is stored."""
+    from informix_stream.emulator import server as emu_server
+    monkeypatch.setattr(emu_server, "MAX_PENDING", 4 * MB)
+    with EmulatorServer(databases=(DATABASE,)) as srv:
+        c = connect(srv, autocommit=True)
+        t = table(c)
+        victim = connect(srv, autocommit=True)
+        with pytest.raises(ifx.OperationalError) as info:
+            victim.cursor().execute(f"INSERT INTO {t} VALUES (1, ?, NULL)", (pieces(1, 100),))
+        assert victim.closed
+        cur = c.cursor()
+        cur.execute(f"SELECT count(*) FROM {t}")
+        assert cur.fetchone() == (0,)
+        c.close()

@@ -147,22 +147,12 @@ def append_chunks(out: bytearray, data: bytes | bytearray | memoryview, chunk: i
 _READ_SIZE = 4 * SEND_CHUNK
 
 
-# A str parameter longer than a CHAR parameter can carry (a short length:
-# 32767 bytes) is bound as TEXT, so that a large value for a TEXT or CLOB
-# column goes through SQ_BBIND instead of failing; a str of at most
-# _CHAR_CHARS characters cannot be longer (4 bytes a character at most in the
-# code sets we support) and is not encoded here.
-CHAR_PARAM_MAX = 0x7FFF
-_CHAR_CHARS = CHAR_PARAM_MAX // 4
-
-
 class Text:
     """Bind ``value`` as TEXT: a ``str``, bytes in the session's code set, a
     file-like object (``read``) or an iterator of chunks (``str`` or bytes).
     Without it, bytes-like values, file-like objects and iterators bind as
-    BYTE and a ``str`` binds as CHAR (the server converts it when the
-    column is TEXT or CLOB) unless it is longer than a CHAR parameter can
-    carry (32767 bytes): then as TEXT."""
+    BYTE and a ``str`` binds as CHAR (at most 32767 bytes; the server
+    converts it when the column is TEXT)."""
 
     __slots__ = ("value",)
 
@@ -201,11 +191,9 @@ def lob_block(value: object, encoding: str) -> LobBlock | None:
     data: bytes | memoryview | None = None
     pieces = None
     if isinstance(v, str):
-        data = v.encode(encoding) if text or len(v) > _CHAR_CHARS else None
         if not text:
-            if data is None or len(data) <= CHAR_PARAM_MAX:
-                return None     # CHAR: the server converts it for a TEXT/CLOB column
-            code = TypeCode.TEXT    # too long for CHAR: only a LOB can carry it
+            return None         # CHAR: the server converts it for a TEXT column
+        data = v.encode(encoding)
     elif isinstance(v, (bytes, bytearray, memoryview)):
         data = memoryview(v).cast("B") if isinstance(v, memoryview) else v
     elif callable(getattr(v, "read", None)):
