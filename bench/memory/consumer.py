@@ -321,6 +321,60 @@ def _lob_stream(kind: str) -> Callable[[Target, str, tuple, int], Prepared]:
     return consumer
 
 
+def _lob_write(kind: str, many: bool) -> Callable[[Target, str, tuple, int], Prepared]:
+    """Write one value of n * LOB_BYTES_PER_ROW bytes from a generator of
+    1 MiB pieces: with ``execute`` (``many`` False) or as the one row of an
+    ``executemany`` (True).  The value must stream: growth about a piece."""
+    def consumer(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+        import informix_stream as ifx
+        conn = t.ours()
+        table = f"lobw_{n}_{os.getpid()}"
+        cur = conn.cursor()
+        cur.execute(f"CREATE TABLE {table} (id INTEGER, v {kind})")
+        conn.commit()
+        size = n * LOB_BYTES_PER_ROW
+
+        def run(s: RssSampler) -> None:
+            pieces = (b"x" * min(_PIECE, size - at) for at in range(0, size, _PIECE))
+            value = ifx.Text(pieces) if kind in ("TEXT", "CLOB") else pieces
+            insert = f"INSERT INTO {table} VALUES (?, ?)"
+            if many:
+                cur.executemany(insert, [(1, value)])
+            else:
+                cur.execute(insert, (1, value))
+            conn.commit()
+            s.rows = n
+            cur.execute(f"SELECT LENGTH(v) FROM {table}" if kind in ("BYTE", "TEXT")
+                        else f"SELECT id FROM {table}")
+            got = cur.fetchall()
+            assert got == [(size,)] if kind in ("BYTE", "TEXT") else got == [(1,)], got
+        return _Dropping(conn, table), run
+    consumer.__doc__ = (f"One {kind} of n * {LOB_BYTES_PER_ROW} bytes written from a "
+                        f"generator with {'executemany' if many else 'execute'}.")
+    return consumer
+
+
+def _lob_readinto(kind: str) -> Callable[[Target, str, tuple, int], Prepared]:
+    def consumer(t: Target, sql: str, params: tuple, n: int) -> Prepared:
+        conn, table = _lob_table(t, n, kind)
+        cur = conn.cursor(lob="stream")
+        buf = bytearray(_PIECE)                # the caller's buffer, before the baseline
+
+        def run(s: RssSampler) -> None:
+            cur.execute(f"SELECT v FROM {table}")
+            (reader,) = cur.fetchone()
+            got = 0
+            while k := reader.readinto(buf):
+                got += k
+            cur.close()
+            assert got == n * LOB_BYTES_PER_ROW, got
+            s.rows = n
+        return _Dropping(conn, table), run
+    consumer.__doc__ = (f"One {kind} of n * {LOB_BYTES_PER_ROW} bytes read with readinto "
+                        "into one 1 MiB buffer.")
+    return consumer
+
+
 class _Dropping:
     """Closes the connection after dropping the table the consumer filled."""
 
@@ -348,6 +402,9 @@ CONSUMERS: dict[str, Callable[[Target, str, tuple, int], Prepared]] = {
     "async-fanout": async_fanout,
     "blob-stream": _lob_stream("BLOB"),
     "text-stream": _lob_stream("TEXT"),
+    "blob-readinto": _lob_readinto("BLOB"),
+    "blob-write": _lob_write("BLOB", many=False),
+    "text-write": _lob_write("TEXT", many=True),
 }
 
 

@@ -33,7 +33,8 @@ MIB = 1 << 20
 
 # What the memory table compares; the first three must stay flat.
 BOUNDED = ("stream-iterate", "stream-fetchmany", "async-stream", "executemany",
-           "arrow-batches", "load-sales", "load-sales-arrow", "blob-stream", "text-stream")
+           "arrow-batches", "load-sales", "load-sales-arrow", "blob-stream", "text-stream",
+           "blob-readinto", "blob-write", "text-write")
 GROWING = ("materialize", "informix-driver")
 LABELS = {
     "stream-iterate": "ours, streaming, iterate",
@@ -47,6 +48,9 @@ LABELS = {
     "informix-driver": "informix-driver (materializes at execute)",
     "blob-stream": "ours, one BLOB of 200 bytes x rows, cursor(lob=\"stream\")",
     "text-stream": "ours, one TEXT of 200 bytes x rows, cursor(lob=\"stream\")",
+    "blob-readinto": "ours, one BLOB of 200 bytes x rows, readinto a 1 MiB buffer",
+    "blob-write": "ours, one BLOB of 200 bytes x rows written from a generator, execute",
+    "text-write": "ours, one TEXT of 200 bytes x rows written from a generator, executemany",
 }
 STYLE = {   # colour, line and (for the growth plot) marker per consumer
     "stream-iterate": ("tab:blue", "-", "o"),
@@ -60,6 +64,9 @@ STYLE = {   # colour, line and (for the growth plot) marker per consumer
     "informix-driver": ("tab:purple", "--", "v"),
     "blob-stream": ("tab:gray", ":", "*"),
     "text-stream": ("black", ":", "h"),
+    "blob-readinto": ("tab:gray", "--", "8"),
+    "blob-write": ("tab:gray", "-.", "d"),
+    "text-write": ("black", "-.", "p"),
 }
 FLAT_CAP = 16 * MIB
 # Issue 14's bound for a load of the sales table, from a generator or a

@@ -162,7 +162,10 @@ class BlockingIO:
         if w:
             sock.setblocking(False)
             try:
-                n = sock.send(out[:1 << 20])
+                # a view, not a copy of up to 1 MiB (released before sent()
+                # trims the buffer)
+                with memoryview(out) as whole, whole[:1 << 20] as part:
+                    n = sock.send(part)
             except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
                 n = 0
             except OSError as exc:

@@ -91,6 +91,12 @@ class Reader:
             raise ProtocolError(f"invalid skip {n}")
         self._take(n)
 
+    def padded_skip(self, n: int) -> None:
+        """Step over ``n`` bytes and their pad byte (``padded`` without the copy)."""
+        if n < 0 or n > self.limit:
+            raise ProtocolError(f"invalid field length {n} (at most {self.limit})")
+        self._take(n + (n & 1))
+
     def padded(self, n: int) -> bytes:
         """``n`` bytes followed by one pad byte when ``n`` is odd."""
         data = self.raw(n)

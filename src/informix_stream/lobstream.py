@@ -103,16 +103,30 @@ class _SmartSource(_Source):
     def read_gen(self, n: int) -> Generator[Any, None, bytes]:
         if self.ended:
             return b""
-        session = self.session
+        yield from self._open_gen()
+        data = yield from smartlobs.read_chunk_gen(self.session, self.fd, n)
+        self._note(len(data), n)
+        return data
+
+    def readinto_gen(self, view: memoryview) -> Generator[Any, None, int]:
+        if self.ended:
+            return 0
+        yield from self._open_gen()
+        got = yield from smartlobs.read_into_gen(self.session, self.fd, len(view),
+                                                 smartlobs.ViewSink(view))
+        self._note(got, len(view))
+        return got
+
+    def _open_gen(self) -> Generator[Any, None, None]:
         if self.fd is None:
             # the close routine's handle first, so that closing needs no round trip
-            yield from smartlobs.handle_gen(session, smartlobs.CLOSE)
-            self.fd = yield from smartlobs.open_gen(session, self.locator)
-        data = yield from smartlobs.read_chunk_gen(session, self.fd, n)
-        if len(data) < n:
+            yield from smartlobs.handle_gen(self.session, smartlobs.CLOSE)
+            self.fd = yield from smartlobs.open_gen(self.session, self.locator)
+
+    def _note(self, got: int, asked: int) -> None:
+        if got < asked:
             self.ended = True
             self.discard()
-        return data
 
     def discard(self) -> None:
         self.ended = True
@@ -208,10 +222,17 @@ class LobStream(_Reader, io.RawIOBase):
         return self.read(-1)
 
     def readinto(self, buffer) -> int:
+        """Into ``buffer``; a BLOB/CLOB read lands there directly (no chunk
+        of ours in between) when nothing is buffered."""
         view = memoryview(buffer).cast("B")
-        data = self.read(len(view))
-        view[:len(data)] = data
-        return len(data)
+        direct = getattr(self._source, "readinto_gen", None)
+        if direct is None or not view or self._at < len(self._buf):
+            data = self.read(len(view))
+            view[:len(data)] = data
+            return len(data)
+        self._check_closed()
+        self._check()
+        return self._cursor.connection._wait(direct(view[:CHUNK]))
 
     def __iter__(self):
         """The value chunk by chunk (not line by line: a LOB is not text lines)."""

@@ -276,9 +276,13 @@ def _parse_blob_bind(r: Reader) -> BlobBind:
     count = r.short()
     if count < 0:
         raise ProtocolError(f"negative blob count {count}")
-    values = []
+    # Chunks are located first and copied once all have arrived: a request
+    # still arriving (the emulator parses it again as it grows) costs no
+    # copies, and each value is one join (a growing bytearray then bytes()
+    # held a 200 MB value three times over).
+    spans: list[list[tuple[int, int]]] = []
     for _ in range(count):
-        data = bytearray()
+        value: list[tuple[int, int]] = []
         while True:
             tag, n = r.short(), r.short()
             if tag != Tag.BLOB or n < 0:
@@ -286,9 +290,11 @@ def _parse_blob_bind(r: Reader) -> BlobBind:
                                     "not an SQ_BLOB chunk")
             if n == 0:
                 break
-            data += r.padded(n)
-        values.append(bytes(data))
-    return BlobBind(values)
+            value.append((r.pos, n))
+            r.padded_skip(n)
+        spans.append(value)
+    with memoryview(r.buf) as view:
+        return BlobBind([b"".join([view[at:at + n] for at, n in value]) for value in spans])
 
 
 def _parse_info(r: Reader) -> list:

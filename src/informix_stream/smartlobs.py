@@ -130,6 +130,33 @@ def read_into_gen(session: ClientSession, fd: int, n: int, sink: ValueSink
     return got
 
 
+class ViewSink:
+    """A sink (``ValueSink``'s ``+=``/``len``/``reserve``) writing into the
+    caller's buffer: ``LobStream.readinto`` fills it with no chunk of our
+    own in between."""
+
+    __slots__ = ("view", "size")
+
+    def __init__(self, view: memoryview) -> None:
+        self.view = view
+        self.size = 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    def reserve(self, n: int) -> None:
+        if self.size + n > len(self.view):
+            raise ValueError("a read larger than the buffer")
+
+    def __iadd__(self, data) -> ViewSink:
+        end = self.size + len(data)
+        if end > len(self.view):
+            raise ProtocolError(f"SQ_LODATA sent more than the {len(self.view)} bytes asked for")
+        self.view[self.size:end] = data
+        self.size = end
+        return self
+
+
 def read_chunk_gen(session: ClientSession, fd: int, n: int) -> Generator[Any, None, bytes]:
     """One SQ_LODATA read of up to ``n`` bytes, as bytes (stream mode)."""
     sink = ValueSink(n)

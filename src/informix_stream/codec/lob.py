@@ -31,10 +31,16 @@ DESCRIPTOR_SIZE = 56
 BLOB_IS_NULL = 0x0001          # blob.h BLOBISNULL
 BLOB_IN_TABLE = 0x0008         # blob.h BL_PNBLOB: stored in the tblspace
 UNKNOWN_SIZE = -1              # a streamed parameter whose length is not known
-# Chunk sizes: JDBC's sendStreamBlob sends 1024-byte SQ_BLOB chunks (the only
-# size confirmed against real servers, so the driver sends that); the
-# emulator answers SQ_FETCHBLOB with chunks under the signed-short limit.
-SEND_CHUNK = 1024
+# Chunk sizes.  An SQ_BLOB chunk's length is a signed short (at most 32767;
+# JDBC's receiveBlob allocates it as given).  JDBC's sendStreamBlob sends
+# 1024-byte chunks, but the same driver sends smart-LOB data in chunks of
+# 32000 bytes ``[short n][bytes][pad]`` (IfxSqli.sendLoData/
+# executeWriteSmBlob, buffer size 32000 announced in SQ_LODATA), so 32000 is
+# the largest chunk a reference sends in a short-length data message; we send
+# SQ_BLOB chunks of that size too (32x fewer messages than 1024; not yet
+# confirmed against a real server: docs/protocol.md section 8).  The emulator
+# answers SQ_FETCHBLOB with chunks of the same size.
+SEND_CHUNK = 32000
 SERVE_CHUNK = 32000
 TAG_BLOB = 39
 
@@ -136,7 +142,9 @@ def append_chunks(out: bytearray, data: bytes | bytearray | memoryview, chunk: i
 # SQ_BIND; its contents follow in SQ_BBIND (JDBC IfxSqli.sendBind/sendBlob).
 # --------------------------------------------------------------------------
 
-_READ_SIZE = 64 * 1024
+# What is read from a file-like at a time and encoded per item of
+# ``lob_messages``: a whole number of SQ_BLOB chunks.
+_READ_SIZE = 4 * SEND_CHUNK
 
 
 class Text:
@@ -208,12 +216,12 @@ def _read_pieces(source) -> Iterator:
 
 
 def lob_messages(block: LobBlock) -> Iterator[bytes]:
-    """One value's SQ_BLOB chunks and terminator, a few dozen KiB per item,
-    so a streamed value is never held whole."""
+    """One value's SQ_BLOB chunks and terminator, at most ``_READ_SIZE``
+    (and its chunk headers) per item whatever size the caller's pieces
+    are, so only the piece in hand and one item are held beside the send
+    buffer (a 1 MiB piece is not copied whole once more)."""
     if block.data is not None:
-        view = memoryview(block.data)
-        for at in range(0, len(view), _READ_SIZE):
-            yield b"".join(chunk_messages(view[at:at + _READ_SIZE], SEND_CHUNK))
+        yield from _items(block.data)
     else:
         encoder = None
         for piece in block.pieces:
@@ -223,9 +231,14 @@ def lob_messages(block: LobBlock) -> Iterator[bytes]:
                 piece = encoder.encode(piece)
             elif not isinstance(piece, (bytes, bytearray, memoryview)):
                 raise TypeError(f"a LOB stream gave a {type(piece).__name__}, not bytes")
-            if piece:
-                yield b"".join(chunk_messages(piece, SEND_CHUNK))
+            yield from _items(piece)
     yield BLOB_END
+
+
+def _items(data: bytes | bytearray | memoryview) -> Iterator[bytes]:
+    view = memoryview(data).cast("B")
+    for at in range(0, len(view), _READ_SIZE):
+        yield b"".join(chunk_messages(view[at:at + _READ_SIZE], SEND_CHUNK))
 
 
 def bbind_header(count: int) -> bytes:

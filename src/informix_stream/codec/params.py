@@ -68,7 +68,8 @@ def _block(code: int, prec: int, data: bytes) -> bytes:
 def _short_prefixed(data: bytes) -> bytes:
     if len(data) > 0x7FFF:
         raise DataError(f"a value of {len(data)} bytes is longer than a parameter "
-                        "can carry (32767)")
+                        "can carry (32767); for a TEXT or CLOB column bind it as "
+                        "informix_stream.Text() (bytes go as BYTE, for BYTE or BLOB)")
     return _SHORT.pack(len(data)) + data
 
 

@@ -54,6 +54,14 @@ class Streamed:
         self.head, self.parts, self.tail = head, parts, tail
 
 
+def body_size(body: bytes | Streamed) -> int:
+    """Bytes of a request body known before it is sent (a Streamed body's
+    LOB contents are not counted: they are produced while it goes out)."""
+    if isinstance(body, Streamed):
+        return len(body.head) + len(body.tail)
+    return len(body)
+
+
 def lob_blocks(encoded: list[bytes]) -> list[LobBlock]:
     return [b for b in encoded if type(b) is LobBlock]
 

@@ -37,8 +37,12 @@ _BEGIN = Writer().short(Tag.BEGIN).getvalue()
 # A streamed request body is read from its source while less than this is
 # waiting to be sent.
 _STREAM_LOW = 256 * 1024
-# Past this much consumed input the receive buffer is compacted.
-_COMPACT_AT = 1 << 20
+# Past this much consumed input the receive buffer is compacted.  About one
+# socket read (blocking.RECV_SIZE): deleting from the front of a bytearray
+# moves no bytes, and a larger value only lets a long reply (a LOB read)
+# keep up to this much dead input beside the value (1 MiB cost a streamed
+# BLOB read one more chunk of RSS).
+_COMPACT_AT = 256 * 1024
 ALREADY_IN_TRANSACTION = -535
 
 
