@@ -32,15 +32,15 @@ BLOB_IS_NULL = 0x0001          # blob.h BLOBISNULL
 BLOB_IN_TABLE = 0x0008         # blob.h BL_PNBLOB: stored in the tblspace
 UNKNOWN_SIZE = -1              # a streamed parameter whose length is not known
 # Chunk sizes.  An SQ_BLOB chunk's length is a signed short (at most 32767;
-# JDBC's receiveBlob allocates it as given).  JDBC's sendStreamBlob sends
-# 1024-byte chunks, but the same driver sends smart-LOB data in chunks of
-# 32000 bytes ``[short n][bytes][pad]`` (IfxSqli.sendLoData/
-# executeWriteSmBlob, buffer size 32000 announced in SQ_LODATA), so 32000 is
-# the largest chunk a reference sends in a short-length data message; we send
-# SQ_BLOB chunks of that size too (32x fewer messages than 1024; not yet
-# confirmed against a real server: docs/protocol.md section 8).  The emulator
-# answers SQ_FETCHBLOB with chunks of the same size.
-SEND_CHUNK = 32000
+# JDBC's receiveBlob allocates it as given, so the emulator serves
+# SQ_FETCHBLOB in 32000-byte chunks).  Writing, both reference clients send
+# 1024-byte SQ_BLOB chunks (JDBC IfxSqli.sendStreamBlob; informix-driver
+# cursors._emit_blob_stream, "JDBC's sendStreamBlob hardcodes this"), and
+# that is all a real server is known to accept in an SQ_BBIND, so we send
+# that size too: larger chunks (32000, what JDBC uses for smart-LOB data)
+# doubled the write rate against the emulator but are unconfirmed on a
+# server (docs/protocol.md section 8).
+SEND_CHUNK = 1024
 SERVE_CHUNK = 32000
 TAG_BLOB = 39
 
@@ -144,7 +144,7 @@ def append_chunks(out: bytearray, data: bytes | bytearray | memoryview, chunk: i
 
 # What is read from a file-like at a time and encoded per item of
 # ``lob_messages``: a whole number of SQ_BLOB chunks.
-_READ_SIZE = 4 * SEND_CHUNK
+_READ_SIZE = 128 * SEND_CHUNK
 
 
 class Text:
