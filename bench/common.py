@@ -12,6 +12,7 @@ import datetime
 import socket
 import struct
 import sys
+import time
 from decimal import Decimal
 from pathlib import Path
 
@@ -160,3 +161,24 @@ class RawClient:
         self.sock.close()
 
 
+def best_ns(run, repeat: int) -> float:
+    """The fastest of ``repeat`` runs of ``run()``, in nanoseconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter_ns()
+        run()
+        best = min(best, time.perf_counter_ns() - t0)
+    return best
+
+
+def write_readme_block(readme: Path, start: str, end: str, heading: str, text: str) -> None:
+    """Put ``text`` between the ``start``/``end`` markers of ``readme``
+    (a generated table); appended under ``heading`` the first time."""
+    content = readme.read_text()
+    block = f"{start}\n{text}\n{end}"
+    if start in content:
+        head, rest = content.split(start, 1)
+        content = head + block + rest.split(end, 1)[1]
+    else:
+        content = content.rstrip("\n") + f"\n\n## {heading}\n\n" + block + "\n"
+    readme.write_text(content)

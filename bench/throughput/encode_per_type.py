@@ -23,7 +23,6 @@ import argparse
 import datetime as dt
 import struct
 import sys
-import time
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
@@ -33,7 +32,7 @@ README = HERE.parent / "README.md"
 START, END = "<!-- encode_per_type:start -->", "<!-- encode_per_type:end -->"
 sys.path.insert(0, str(HERE.parent))
 
-import common  # noqa: E402,F401  (puts src/ on the path)
+from common import best_ns, write_readme_block  # noqa: E402  (also puts src/ on the path)
 
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
@@ -70,15 +69,6 @@ TYPES: list[tuple[str, str, object, Callable[[int], object], Callable[[object], 
 ]
 
 
-def _best(run: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter_ns()
-        run()
-        best = min(best, time.perf_counter_ns() - t0)
-    return best
-
-
 def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
             repeat: int) -> dict:
     ctype = parse_type(ddl)
@@ -99,12 +89,12 @@ def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
     def read_fields():
         for v in present:
             fields(v)
-    encode_ns = _best(python_encode, repeat) / (len(rows) * WIDE)
-    fields_ns = _best(read_fields, repeat) / n
+    encode_ns = best_ns(python_encode, repeat) / (len(rows) * WIDE)
+    fields_ns = best_ns(read_fields, repeat) / n
     return {
-        "arrow": _best(lambda: put_images.column_cells(np, array, ctype, check, ENC),
+        "arrow": best_ns(lambda: put_images.column_cells(np, array, ctype, check, ENC),
                        repeat) / n,
-        "arrow_ref": _best(lambda: put_images._python_cells(np, array, ctype, check, ENC),
+        "arrow_ref": best_ns(lambda: put_images._python_cells(np, array, ctype, check, ENC),
                            1) / n,
         "python": encode_ns, "fields": fields_ns, "ratio": encode_ns / fields_ns,
     }
@@ -139,15 +129,7 @@ def table(n: int, repeat: int) -> str:
 
 
 def write(text: str) -> None:
-    readme = README.read_text()
-    block = f"{START}\n{text}\n{END}"
-    if START in readme:
-        head, rest = readme.split(START, 1)
-        readme = head + block + rest.split(END, 1)[1]
-    else:
-        readme = (readme.rstrip("\n") + "\n\n## Encode cost per type of a load (issue 14)\n\n"
-                  + block + "\n")
-    README.write_text(readme)
+    write_readme_block(README, START, END, "Encode cost per type of a load (issue 14)", text)
 
 
 def main() -> None:

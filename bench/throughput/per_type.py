@@ -28,7 +28,6 @@ import datetime as dt
 import functools
 import struct
 import sys
-import time
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
@@ -36,6 +35,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 README = HERE.parent / "README.md"
 START, END = "<!-- per_type:start -->", "<!-- per_type:end -->"
+sys.path.insert(0, str(HERE.parent))
+
+from common import best_ns, write_readme_block  # noqa: E402
 
 from informix_stream.arrow.columnar import decode_block, fixed_row_width, pack_images  # noqa: E402
 from informix_stream.arrow.reference import reference_batch  # noqa: E402
@@ -104,15 +106,6 @@ TYPES: list[tuple[str, str, Callable[[int], object], tuple]] = [
 DISTINCT = {"DATETIME HOUR TO MINUTE": 1440, "BOOLEAN": 2}
 
 
-def _best(run: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter_ns()
-        run()
-        best = min(best, time.perf_counter_ns() - t0)
-    return best
-
-
 def measure(name: str, ddl: str, make, ctor, n: int, nulls: bool, repeat: int) -> dict:
     ctype = parse_type(ddl)
     values = [None if nulls and i % 10 == 0 else make(i % DISTINCT.get(name, n + 1))
@@ -148,14 +141,14 @@ def measure(name: str, ddl: str, make, ctor, n: int, nulls: bool, repeat: int) -
         for a, b in wide_spans:
             wide(buf, a, b)
 
-    tuple_ns = _best(decode_all(fast), repeat) / n
-    cell_ns = _best(decode_wide, repeat) / (len(wide_spans) * WIDE)
-    ctor_ns = _best(construct, repeat) / n
+    tuple_ns = best_ns(decode_all(fast), repeat) / n
+    cell_ns = best_ns(decode_wide, repeat) / (len(wide_spans) * WIDE)
+    ctor_ns = best_ns(construct, repeat) / n
     return {
-        "tuple": tuple_ns, "cell": cell_ns, "reference": _best(decode_all(ref), repeat) / n,
+        "tuple": tuple_ns, "cell": cell_ns, "reference": best_ns(decode_all(ref), repeat) / n,
         "constructor": ctor_ns, "ratio": cell_ns / ctor_ns,
-        "arrow": _best(lambda: decode_block(block, [ctype], ["c"]), repeat) / n,
-        "arrow_ref": _best(lambda: reference_batch(images, [ctype], ["c"]), 1) / n,
+        "arrow": best_ns(lambda: decode_block(block, [ctype], ["c"]), repeat) / n,
+        "arrow_ref": best_ns(lambda: reference_batch(images, [ctype], ["c"]), 1) / n,
     }
 
 
@@ -189,14 +182,7 @@ def table(n: int, repeat: int) -> str:
 
 
 def write(text: str) -> None:
-    readme = README.read_text()
-    block = f"{START}\n{text}\n{END}"
-    if START in readme:
-        head, rest = readme.split(START, 1)
-        readme = head + block + rest.split(END, 1)[1]
-    else:
-        readme = readme.rstrip("\n") + "\n\n## Decode cost per type (issue 13)\n\n" + block + "\n"
-    README.write_text(readme)
+    write_readme_block(README, START, END, "Decode cost per type (issue 13)", text)
 
 
 def main() -> None:
