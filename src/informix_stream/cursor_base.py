@@ -472,6 +472,8 @@ class CursorBase(CursorWarnings, ScrollFetches):
 
     def _end_lob_streams(self, why: str) -> None:
         """The result's LOB readers can no longer be read (``lobstream``)."""
+        if not self._lob_streams:         # the common case: no copy of an empty set
+            return
         for stream in list(self._lob_streams):
             stream.invalidate(why)
         self._lob_streams.clear()
