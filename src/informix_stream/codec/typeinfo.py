@@ -146,6 +146,10 @@ class ColumnType:
     # A named ROW type's fields as ``row(...)`` text, when known: the
     # emulator keeps it from CREATE ROW TYPE; a DESCRIBE carries only the name.
     row_text: str = ""
+    # A named ROW type's extended id (sysxtdtypes.extended_id), described
+    # with the column; 0 when not known.  Built-in opaque types take theirs
+    # from the type code (``extended_id``).
+    xid: int = 0
 
     # -- numeric and string metadata -------------------------------------
     @property
@@ -218,7 +222,7 @@ class ColumnType:
 
     @property
     def extended_id(self) -> int:
-        return _OPAQUE_XID.get(self.code, 0)
+        return self.xid or _OPAQUE_XID.get(self.code, 0)
 
     @property
     def extended_name(self) -> str:
@@ -455,8 +459,9 @@ def column_type_from_describe(wire_type: int, extended_id: int, length: int,
     if code in COMPOSITE_CODES:
         if not extended_name:
             raise NotSupportedError(f"{code.name} column described without its type text")
+        named = bool(wire_type & NAMED_ROW_FLAG)
         return ColumnType(code, length, not wire_type & NOT_NULL_FLAG, extended_name,
-                          bool(wire_type & NAMED_ROW_FLAG))
+                          named, xid=extended_id if named else 0)
     ctype = ColumnType(code, length, not wire_type & NOT_NULL_FLAG)
     try:
         check_decodable(ctype)
