@@ -250,12 +250,8 @@ class CursorBase(CursorWarnings, ScrollFetches):
                           if self.row_factory is not None else None)
 
     def _resolve_named_rows_gen(self, prepared: st.Prepared):
-        """Before a statement's first decoder is made: the fields of its
-        named ROW columns (core/named_rows.py; side queries that leave other
-        cursors' fetches alone).  A failure frees the statement."""
-        if prepared.shape is not None or prepared.row_texts \
-                or not named_rows.named_columns(prepared):
-            return
+        """Named ROW columns' fields, once per statement (core/named_rows.py);
+        a failure frees the statement."""
         try:
             yield from named_rows.resolve_gen(self._session, self.connection._row_types,
                                               prepared)

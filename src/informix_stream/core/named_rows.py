@@ -100,7 +100,11 @@ def _name(raw: bytes | str) -> str:
 
 def resolve_gen(session: ClientSession, cache: RowTypeCache, prepared: Prepared) -> Op:
     """Fill ``prepared.row_texts`` for its named ROW columns, asking the
-    catalog for types the cache does not know."""
+    catalog for types the cache does not know; nothing once the statement's
+    decoder exists (a prepared statement's types cannot change under it: a
+    type in use cannot be dropped, -9990)."""
+    if prepared.shape is not None or prepared.row_texts or not named_columns(prepared):
+        return
     cache.check_epoch(session.database_changes)
     texts = {}
     for index, xid, name in named_columns(prepared):
