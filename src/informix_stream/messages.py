@@ -225,6 +225,20 @@ def parse_request(buf: bytes | bytearray | memoryview, pos: int, read_param) -> 
             return out, r.pos
 
 
+def parse_message(buf: bytes | bytearray | memoryview, pos: int, read_param) -> tuple[object, int]:
+    """One message of a request at ``pos``: ``(message, end)``, the message
+    ``Tag.EOT`` at the request's end.  For a request received in pieces
+    (emulator.spool); ``parse_request`` is the whole-request fast path."""
+    r = Reader(buf, pos)
+    raw = r.short()
+    if raw == _EOT:
+        return Tag.EOT, r.pos
+    parse = _PARSERS.get(raw)
+    if parse is None:
+        raise ProtocolError(f"unknown or unsupported request message tag {raw}")
+    return parse(r, read_param), r.pos
+
+
 def _parse_command(tag: Tag):
     def parse(r: Reader, _read_param) -> Command:
         nq = r.short()
