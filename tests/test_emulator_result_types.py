@@ -76,3 +76,40 @@ def test_informix_driver_reads_the_boolean_case(ifx_target):
         assert c.fetchall() == [(False,)]
     finally:
         con.close()
+
+
+def test_floor_and_ceil_are_exact_decimal32(cur):
+    """FLOOR and CEIL return DECIMAL(32) (HCL Informix Guide to SQL: Syntax,
+    ids_sqs_1475 / ids_sqs_1474), computed exactly, also of a bound
+    integer division (SQLAlchemy's ``//``)."""
+    cur.execute("SELECT FLOOR(-32.3), CEIL(32.3), FLOOR(7), CEIL(-7.5), FLOOR(NULL), "
+                "FLOOR(CAST(? AS INTEGER) / CAST(? AS INTEGER))" + DUAL, (5, 2))
+    assert {TypeCode(d[1]) for d in cur.description} == {TypeCode.DECIMAL}
+    assert cur.fetchall() == [(Decimal(-33), Decimal(33), Decimal(7), Decimal(-7), None,
+                               Decimal(2))]
+    t = unique("wide")
+    cur.execute(f"CREATE TABLE {t} (d DECIMAL(31, 1))")
+    cur.execute(f"INSERT INTO {t} VALUES (?)", (Decimal("123456789012345678901234567890.5"),))
+    cur.execute(f"SELECT CEIL(d), FLOOR(-d) FROM {t}")
+    assert cur.fetchall() == [(Decimal("123456789012345678901234567891"),
+                               Decimal("-123456789012345678901234567891"))]
+
+
+def test_floor_compares_and_orders_as_a_number(cur):
+    """A FLOOR result in WHERE and ORDER BY is a number, not text."""
+    t = unique("fl")
+    cur.execute(f"CREATE TABLE {t} (n INTEGER)")
+    cur.executemany(f"INSERT INTO {t} VALUES (?)", [(n,) for n in (3, 20, 6, 7, 100)])
+    cur.execute(f"SELECT n FROM {t} WHERE FLOOR(n / 2) = 3 ORDER BY n")
+    assert cur.fetchall() == [(6,), (7,)]
+    cur.execute(f"SELECT n FROM {t} ORDER BY FLOOR(n / 2)")
+    assert cur.fetchall() == [(3,), (6,), (7,), (20,), (100,)]
+
+
+def test_floor_of_text_that_is_no_number_is_refused(cur):
+    """-1213, as a real server's character-to-numeric conversion."""
+    import informix_stream as ifx
+    with pytest.raises(ifx.DataError) as info:
+        cur.execute("SELECT FLOOR('abc')" + DUAL)
+        cur.fetchall()
+    assert info.value.sqlcode == -1213
