@@ -113,3 +113,29 @@ def test_floor_of_text_that_is_no_number_is_refused(cur):
         cur.execute("SELECT FLOOR('abc')" + DUAL)
         cur.fetchall()
     assert info.value.sqlcode == -1213
+
+
+@pytest.mark.parametrize("target, value", [
+    ("DATETIME HOUR TO FRACTION(5)", dt.time(12, 57, 18, 39640)),
+    ("DATETIME HOUR TO SECOND", dt.time(12, 57, 18)),
+    ("DATETIME HOUR TO MINUTE", dt.time(12, 57)),
+    ("DATETIME YEAR TO SECOND", dt.datetime.combine(dt.date.today(), dt.time(12, 57, 18))),
+    ("VARCHAR(20)", "12:57:18.03964"),
+])
+def test_a_bound_time_casts_in_a_select_list(cur, target, value):
+    """A ``datetime.time`` parameter (bound as DATETIME HOUR TO FRACTION(5))
+    under CAST in a select list: SQLAlchemy's TimeTest.test_select_direct.
+    Into other qualifiers it is EXTENDed (Guide to SQL: Syntax, "EXTEND
+    Function": trailing fields dropped, leading ones from today's date)."""
+    assert one(cur, f"SELECT CAST(? AS {target})" + DUAL,
+               (dt.time(12, 57, 18, 39642),))[1] == value
+
+
+def test_a_text_parameter_cast_to_datetime_is_read_strictly(cur):
+    """Text is read as a literal of the target: extra fields are -1264."""
+    import informix_stream as ifx
+    assert one(cur, "SELECT CAST(? AS DATETIME HOUR TO SECOND)" + DUAL,
+               ("12:57:18",))[1] == dt.time(12, 57, 18)
+    with pytest.raises(ifx.DataError) as info:
+        one(cur, "SELECT CAST(? AS DATETIME HOUR TO MINUTE)" + DUAL, ("12:57:18",))
+    assert info.value.sqlcode == -1264

@@ -258,16 +258,20 @@ class SelectRules:
             qual = ident(self.toks[a])
             return [ResultColumn(c.name, c.type, True)
                     for alias, t in scope if qual in (alias, t.name) for c in t.columns]
-        alias = None
+        alias, b = self.item_alias(a, b)
+        name, ctype, stored = self.expression_type(a, b, scope)
+        return [ResultColumn(alias or name, ctype, stored)]
+
+    def item_alias(self, a: int, b: int) -> tuple[str | None, int]:
+        """A select item [a, b)'s display label (``expr [AS] label``), if it
+        has one, and where its expression ends."""
         if b - a >= 2 and self.toks[b - 1].kind == "word" and (
                 self.word(b - 2) == "AS" or self.toks[b - 2].kind in ("word", "str", "num")
                 and self.toks[b - 2].text not in ("DISTINCT",) and self.text(b - 2) != "."):
             if self.toks[b - 1].text not in ("END", "TODAY", "USER", "CURRENT") and \
                     self.toks[b - 1].text not in UNIT_WORDS:
-                alias = ident(self.toks[b - 1])
-                b -= 2 if self.word(b - 2) == "AS" else 1
-        name, ctype, stored = self.expression_type(a, b, scope)
-        return [ResultColumn(alias or name, ctype, stored)]
+                return ident(self.toks[b - 1]), b - (2 if self.word(b - 2) == "AS" else 1)
+        return None, b
 
     def expression_type(self, a: int, b: int, scope: list[tuple[str, TableDef]]
                         ) -> tuple[str, ColumnType, bool]:
