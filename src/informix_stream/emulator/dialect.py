@@ -287,7 +287,8 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
                     continue
                 self.literal(i, out)
             elif t.kind == "param":
-                self.binds.append(Bind(self.param_index(i), None, self.compared_type(i)))
+                self.binds.append(Bind(self.param_index(i), None, self.compared_type(i),
+                                       compared=True))
                 out.append("?")
             elif t.kind == "num" or t.text == "-" and self.signed_number(i):
                 i += self.number(i, out)

@@ -319,7 +319,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
             self._validate(t, sql)
         binds = []
         for b in t.binds:
-            conv = writer_for(b.type, self._db.codec, ansi=self.ansi)
+            conv = writer_for(b.type, self._db.codec, ansi=self.ansi, compared=b.compared)
             binds.append((b.index, None if b.index is not None else conv(b.const), conv))
         param_types: list[ColumnType | None] = [None] * t.param_count
         for b in t.binds:

@@ -135,6 +135,7 @@ class Bind(NamedTuple):
     index: int | None
     const: object
     type: ColumnType | None
+    compared: bool = False      # compared with the column, not stored in it
 
 
 @dataclass

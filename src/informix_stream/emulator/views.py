@@ -121,7 +121,8 @@ def inline(spec: CreateView, codec: str) -> str:
                                               "emulator")
     out = [parts[0]]
     for bind, rest in zip(spec.binds, parts[1:]):
-        value = writer_for(bind.type, codec)(bind.const) if bind.type else bind.const
+        value = writer_for(bind.type, codec, compared=bind.compared)(bind.const) \
+            if bind.type else bind.const
         out += [_literal(value), rest]
     return "".join(out)
 
