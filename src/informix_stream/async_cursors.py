@@ -57,6 +57,7 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
         self._reset()
         conn = self.connection
         arrow = ingest.is_arrow_source(seq_of_parameters)
+        again = em.rows_again(seq_of_parameters, arrow)
         if arrow:
             named = False
         elif hasattr(seq_of_parameters, "__aiter__"):
@@ -65,7 +66,7 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
             seq_of_parameters, named = em.peek(seq_of_parameters)
         plan = em.Plan(self, operation, batch_errors=batch_errors, chunk_size=chunk_size,
                        chunk_bytes=chunk_bytes, commit_every_chunk=commit_every_chunk,
-                       named=named, insert_cursor=insert_cursor)
+                       named=named, insert_cursor=insert_cursor, rows_again=again)
         async with conn._lock:      # no other task runs between a chunk and its repair
             await conn._run(plan.start_gen())
             try:
@@ -78,15 +79,23 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
                     finally:
                         await chunks.aclose()
                 else:
-                    ahead = em.Lookahead(plan.arrow_chunks(seq_of_parameters) if arrow
-                                         else plan.chunks(seq_of_parameters))
-                    for chunk in ahead:
-                        await conn._run(plan.chunk_gen(chunk, ahead.prepare))
-                        report.chunk_done(chunk)
+                    try:
+                        await self._send_chunks(plan, seq_of_parameters, arrow, report)
+                    except em.Stale:   # nothing landed: prepare again, send every row again
+                        await conn._run(plan.restart_gen())
+                        await self._send_chunks(plan, again, False, report)
             finally:
                 plan.finish()
         self._raise_warnings()
         return self
+
+    async def _send_chunks(self, plan: em.Plan, rows: Any, arrow: bool,
+                           report: em.ProgressReport) -> None:
+        conn = self.connection
+        ahead = em.Lookahead(plan.arrow_chunks(rows) if arrow else plan.chunks(rows))
+        for chunk in ahead:
+            await conn._run(plan.chunk_gen(chunk, ahead.prepare))
+            report.chunk_done(chunk)
 
     async def load_arrow(self, table: str, data: Any, columns: Sequence[str] | None = None,
                          **options: Any) -> AsyncCursor:

@@ -63,23 +63,32 @@ class Cursor(ArrowCursorMixin, CursorBase):
         self._reset()
         conn = self.connection
         arrow = ingest.is_arrow_source(seq_of_parameters)
+        again = em.rows_again(seq_of_parameters, arrow)
         seq_of_parameters, named = (seq_of_parameters, False) if arrow else \
             em.peek(seq_of_parameters)
         plan = em.Plan(self, operation, batch_errors=batch_errors, chunk_size=chunk_size,
                        chunk_bytes=chunk_bytes, commit_every_chunk=commit_every_chunk,
-                       named=named, insert_cursor=insert_cursor)
+                       named=named, insert_cursor=insert_cursor, rows_again=again)
         with conn._lock:           # no other thread runs between a chunk and its repair
             conn._wait(plan.start_gen())
             try:
-                chunks = em.Lookahead(plan.arrow_chunks(seq_of_parameters) if arrow
-                                      else plan.chunks(seq_of_parameters))
-                for chunk in chunks:
-                    conn._wait(plan.chunk_gen(chunk, chunks.prepare))
-                    report.chunk_done(chunk)
+                try:
+                    self._send_chunks(plan, seq_of_parameters, arrow, report)
+                except em.Stale:   # nothing landed: prepare again, send every row again
+                    conn._wait(plan.restart_gen())
+                    self._send_chunks(plan, again, False, report)
             finally:
                 plan.finish()
         self._raise_warnings()
         return self
+
+    def _send_chunks(self, plan: em.Plan, rows: Any, arrow: bool,
+                     report: em.ProgressReport) -> None:
+        conn = self.connection
+        chunks = em.Lookahead(plan.arrow_chunks(rows) if arrow else plan.chunks(rows))
+        for chunk in chunks:
+            conn._wait(plan.chunk_gen(chunk, chunks.prepare))
+            report.chunk_done(chunk)
 
     def load_arrow(self, table: str, data: Any, columns: Sequence[str] | None = None,
                    **options: Any) -> Cursor:

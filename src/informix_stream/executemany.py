@@ -18,6 +18,15 @@ be undone: the error then says which later rows of the chunk were applied
 (``e.applied_after``); ``chunk_size=1`` stops exactly at the failing row.
 With ``batch_errors=True`` every good row is applied and each failing row's
 error, with its ``row_index``, lands in ``cursor.batch_errors``.
+
+A call on a list or tuple of rows runs the statement the connection kept
+from an earlier call or execute (statement_cache.py), and executemany's
+own SAVEPOINT statement is kept too, so a repeated small call -- what
+SQLAlchemy's ORM sends, a new batch whenever a row's non-NULL keys change
+-- costs one round trip.  A kept statement the server calls stale (-710 on
+every request of the first chunk, so no row landed) is prepared again and
+the rows sent again from the first; rows from an iterator cannot be sent
+twice, so they always get a fresh PREPARE.
 It is longer than 600 lines because the chunk loop, its protections and
 their repair (BIND+EXECUTE and insert cursor) are one contract, kept together.
 """
@@ -34,6 +43,7 @@ from . import insert_cursor as ic
 from .core import requests as rq
 from .core import statement as st
 from .core.session import FLUSH, Expect
+from .core.statement_cache import STALE_STATEMENT
 from .errors import Error, InterfaceError, NotSupportedError
 from .framing import Writer
 from .messages import StmtType, Tag
@@ -71,6 +81,10 @@ class BindExecute:
         only as the socket takes it (``chunk`` sends that row alone)."""
         return rq.with_blobs(self.prefix + _BIND_HEAD.pack(Tag.BIND, len(encoded))
                              + b"".join(encoded), encoded, rq.EXECUTE)
+
+
+class Stale(Exception):
+    """A kept statement went stale before any row landed (see ``Plan.restart_gen``)."""
 
 
 class Unencodable(Exception):
@@ -166,6 +180,12 @@ def peek(rows: Iterable[Any]) -> tuple[Iterator[Any], bool]:
     return iter(()), False
 
 
+def rows_again(rows: Any, arrow: bool) -> Sequence[Any] | None:
+    """The rows, when they can be sent a second time (a list or tuple):
+    executemany may then run a statement the connection kept."""
+    return rows if not arrow and isinstance(rows, (list, tuple)) else None
+
+
 async def apeek(rows: Any) -> tuple[Any, bool]:
     """``peek`` for an async iterable."""
     source = rows.__aiter__()
@@ -192,7 +212,8 @@ class Plan:
     def __init__(self, cursor, operation: str, *, batch_errors: bool,
                  chunk_size: int | None, chunk_bytes: int | None,
                  commit_every_chunk: bool, named: bool = False,
-                 insert_cursor: bool | None = None) -> None:
+                 insert_cursor: bool | None = None,
+                 rows_again: Sequence[Any] | None = None) -> None:
         self.chunk_size = DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size
         self.chunk_bytes = DEFAULT_CHUNK_BYTES if chunk_bytes is None else chunk_bytes
         if self.chunk_size < 1 or self.chunk_bytes < 1:
@@ -209,27 +230,79 @@ class Plan:
         self.is_insert = False
         self.want_put = insert_cursor
         self.put: ic.InsertCursor | None = None
+        self.put_open = False       # the insert cursor may be open on the server
+        # The rows once more (a list or tuple): only then may a kept statement
+        # be used, since one that went stale (-710) means starting over.
+        self.rows_again = rows_again
+        self.prepared: st.Prepared | None = None
+        self.kept: dict[int, st.Prepared] = {}  # lent by the connection's cache, by id
+        self.recheck = False        # the first chunk runs on a kept statement
         cursor.rowcount = 0
         cursor.batch_errors = [] if batch_errors else None
 
     # -- the statement ---------------------------------------------------------
     def start_gen(self):
+        """The statement: kept by the connection when the rows can be sent
+        again (no PREPARE round trip), else prepared now (and offered to the
+        connection's cache for the next call)."""
+        cache = self.cursor.connection._statements
+        prepared = cache.checkout(self.sql) if self.rows_again is not None else None
+        self.recheck = prepared is not None
+        if prepared is None:
+            prepared = yield from self._lend(self.sql, self.count)
+        else:
+            self.kept[prepared.stmt_id] = prepared
+        self._adopt(prepared)
+        if self.mode == SAVEPOINT_MODE and self.savepoint_id is None:
+            self.savepoint_id = (yield from self._kept_or_prepared(SAVEPOINT)).stmt_id
+
+    def restart_gen(self):
+        """The kept statement went stale (-710) before any row landed:
+        prepare it afresh; the caller sends every row again."""
+        stale = self.prepared
+        self.cursor.connection._statements.forget(stale.stmt_id)
+        self.kept.pop(stale.stmt_id, None)
+        self.session.owe(rq.release_only(stale.stmt_id))
+        self.stmt_id = self.prepared = None
+        self.put, self.put_open, self.recheck = None, False, False
+        self._adopt((yield from self._lend(self.sql, self.count)))
+
+    def _lend(self, sql: str, markers: int, always: bool = False):
+        """PREPARE ``sql``; the connection's cache keeps it if it may."""
+        prepared = yield from st.prepare(self.session, sql, markers)
+        if self.cursor.connection._statements.lend_new(sql, prepared, always):
+            self.kept[prepared.stmt_id] = prepared
+        return prepared
+
+    def _kept_or_prepared(self, sql: str):
+        """One of executemany's own statements (SAVEPOINT ...), kept by the
+        connection between calls."""
+        prepared = self.cursor.connection._statements.checkout(sql)
+        if prepared is None:
+            return (yield from self._lend(sql, 0, always=True))
+        self.kept[prepared.stmt_id] = prepared
+        return prepared
+
+    def _adopt(self, prepared: st.Prepared) -> None:
+        """Take the statement's description: mode, and the insert cursor's
+        plan (derived once per statement and code set)."""
         session = self.session
-        prepared = yield from st.prepare(session, self.sql, self.count)
-        self.stmt_id = prepared.stmt_id
+        self.prepared, self.stmt_id = prepared, prepared.stmt_id
         self.cursor._note_warnings(prepared.warnings)
         self.is_insert = prepared.describe.stmt_type == StmtType.INSERT
         self.mode = self._choose_mode()
         if self.want_put is not False and self.order is None:
-            self.put = ic.put_plan(prepared, session.encoding, BindExecute(self.stmt_id).request)
+            bulk = prepared.bulk
+            if bulk is None or bulk[0] != session.encoding:
+                bulk = prepared.bulk = (session.encoding, ic.put_plan(
+                    prepared, session.encoding, BindExecute(self.stmt_id).request))
+            self.put = bulk[1]
         if self.want_put and self.put is None:
             self.finish()
             raise NotSupportedError(
                 "insert_cursor=True needs INSERT INTO t [(cols)] VALUES (?, ...) with one ? "
                 "per column, positional parameters, and columns of types the insert cursor "
                 "sends (no BYTE/TEXT/LVARCHAR/INTERVAL/SMALLFLOAT/UDT)")
-        if self.mode == SAVEPOINT_MODE:
-            self.savepoint_id = (yield from st.prepare(session, SAVEPOINT, 0)).stmt_id
 
     def _choose_mode(self) -> str:
         if self.batch_errors:
@@ -288,12 +361,26 @@ class Plan:
             yield chunk
 
     def finish(self) -> None:
-        """Release the statements: cleanup that cannot fail rides on the next request."""
+        """Give kept statements back to the connection (an insert cursor left
+        open is closed first) and release the others: cleanup rides on the
+        next request."""
+        session = self.session
+        cache = self.cursor.connection._statements
+        if self.put_open and self.stmt_id in self.kept:
+            # COMMIT may have closed it already, and CLOSE of a closed cursor
+            # fails in an ANSI database: a request of its own, reply ignored
+            session.owe(rq.close_only(self.stmt_id))
         for stmt_id in (self.stmt_id, self.savepoint_id, self.rollback_id):
-            if stmt_id is not None:
+            if stmt_id is None:
+                continue
+            if stmt_id in self.kept:
+                for body in cache.give_back(self.kept[stmt_id]):
+                    session.defer_cleanup(body)
+            else:
                 cursor_open = self.put is not None and stmt_id == self.stmt_id
-                self.session.defer_cleanup(rq.release(stmt_id, cursor_open))
+                session.defer_cleanup(rq.release(stmt_id, cursor_open))
         self.stmt_id = self.savepoint_id = self.rollback_id = None
+        self.kept.clear()
 
     # -- one chunk -----------------------------------------------------------------
     @property
@@ -337,7 +424,13 @@ class Plan:
             yield from self._put_chunk(first, requests, meanwhile)
             return
         guard = self._open_chunk()
-        expects = yield from self._send_chunk(guard, requests, meanwhile)
+        # a kept statement sent no PREPARE to carry the implicit SQ_BEGIN
+        expects = yield from self._send_chunk(guard, requests, meanwhile,
+                                              begin=guard is None)
+        if self._went_stale(expects):
+            if self._commits_chunk:
+                yield from _commit(self.session)
+            raise Stale
         failed = self._account(first, expects)
         if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE):
             yield from self._repair(first, requests, failed)
@@ -345,6 +438,20 @@ class Plan:
             yield from _commit(self.session)
         if failed is not None and self.mode != BATCH:
             raise failed
+
+    def _went_stale(self, expects: list[Expect]) -> bool:
+        """The first chunk on a kept statement: whether every request failed
+        with -710 (the table changed since the PREPARE) and so no row landed:
+        then the statement is prepared again and the rows sent again."""
+        if not self.recheck:
+            return False
+        self.recheck = False
+        for expect in expects:
+            reply = expect.reply
+            if (reply.error is None or reply.error.sqlcode != STALE_STATEMENT
+                    or reply.done_rows or reply.put_inserted):
+                return False
+        return True
 
     def _account(self, first: int, expects: list[Expect]) -> Error | None:
         """Count what landed; the first failure's error (None if all landed).
@@ -409,8 +516,13 @@ class Plan:
         # batch_errors in autocommit mode gets one per chunk.
         own_tx = self.mode == BATCH and session.autocommit and session.logged
         guard = _own_transaction(session) if own_tx else self._open_chunk()
+        self.put_open = True
         expects = yield from self._send_chunk(guard, list(blocks), meanwhile,
                                               begin=guard is None)
+        if self._went_stale(expects):
+            if own_tx or self._commits_chunk:
+                yield from _commit(session)
+            raise Stale
         failed, discarded = self._put_account(first, blocks, expects)
         while discarded:         # batch_errors: rows a failed block dropped go again
             start, stop = discarded.pop(0)
@@ -502,7 +614,7 @@ class Plan:
             session.transaction_ended()
             return
         if self.rollback_id is None:
-            self.rollback_id = (yield from st.prepare(session, ROLLBACK_TO_SAVEPOINT, 0)).stmt_id
+            self.rollback_id = (yield from self._kept_or_prepared(ROLLBACK_TO_SAVEPOINT)).stmt_id
         yield from st.exchange(session, rq.execute(self.rollback_id, [], release=False))
 
 

@@ -68,7 +68,8 @@ def wait_for(expect: Expect) -> Op:
 class Prepared:
     """A statement the server has prepared: its id and description."""
 
-    __slots__ = ("stmt_id", "describe", "markers", "epoch", "warnings", "shape", "row_texts")
+    __slots__ = ("stmt_id", "describe", "markers", "epoch", "warnings", "shape", "row_texts",
+                 "bulk")
 
     def __init__(self, describe: Describe, markers: int, epoch: int = 0,
                  warnings: int = 0) -> None:
@@ -83,6 +84,9 @@ class Prepared:
         # named ROW columns' fields as row(...) text, by column index
         # (core/named_rows.py fills it before the columns are decoded)
         self.row_texts: dict[int, str] = {}
+        # what executemany derives (the insert cursor's plan, by code set),
+        # kept so a repeated small executemany does not derive it again
+        self.bulk: tuple | None = None
 
 
 def parse_sql(operation: str, named: bool = False

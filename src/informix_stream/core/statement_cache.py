@@ -52,10 +52,12 @@ class StatementCache:
         self._lent[prepared.stmt_id] = sql
         return prepared
 
-    def lend_new(self, sql: str, prepared) -> bool:
+    def lend_new(self, sql: str, prepared, always: bool = False) -> bool:
         """Keep a freshly prepared statement (lent to its cursor now); False
-        when it is not the kind that is kept."""
-        if not self.capacity or prepared.describe.stmt_type not in CACHEABLE:
+        when it is not the kind that is kept.  ``always``: keep it whatever
+        its kind (executemany's own SAVEPOINT statements, which name no
+        table and so never go stale)."""
+        if not self.capacity or not (always or prepared.describe.stmt_type in CACHEABLE):
             return False
         self._lent[prepared.stmt_id] = sql
         return True
