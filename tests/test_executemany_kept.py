@@ -69,6 +69,10 @@ def test_a_repeated_small_executemany_costs_one_round_trip(private, put):
         assert cur.rowcount == 9
     assert trips[0] == 20
     assert prepares(private.rec, start) == 0
+    if put:
+        # per call: SAVEPOINT, then OPEN+PUT; the last call's CLOSE of the
+        # insert cursor rides in front of the SAVEPOINT, never alone
+        assert len(private.rec) - start == 40
     c.commit()
     assert ids(cur, t) == [0] + [call * 10 + i for call in range(1, 21) for i in range(9)]
     c.close()

@@ -60,6 +60,9 @@ _BEGIN = Writer().short(Tag.BEGIN).getvalue()
 SAVEPOINT = "SAVEPOINT _ifxs_executemany"
 ROLLBACK_TO_SAVEPOINT = "ROLLBACK WORK TO SAVEPOINT _ifxs_executemany"
 
+# The insert cursor's state when a call ends (Plan.put_cursor).
+OPEN, CLOSED, UNKNOWN = "open", "closed", "unknown"
+
 # How a chunk is protected against a failing row.
 BATCH, AUTOCOMMIT, SAVEPOINT_MODE, UNLOGGED = "batch", "autocommit", "savepoint", "unlogged"
 
@@ -230,7 +233,9 @@ class Plan:
         self.is_insert = False
         self.want_put = insert_cursor
         self.put: ic.InsertCursor | None = None
-        self.put_open = False       # the insert cursor may be open on the server
+        # the insert cursor on the server: None (never opened), OPEN, CLOSED
+        # (a COMMIT closed it) or UNKNOWN (a request of its chunk failed)
+        self.put_cursor: str | None = None
         # The rows once more (a list or tuple): only then may a kept statement
         # be used, since one that went stale (-710) means starting over.
         self.rows_again = rows_again
@@ -264,7 +269,7 @@ class Plan:
         self.kept.pop(stale.stmt_id, None)
         self.session.owe(rq.release_only(stale.stmt_id))
         self.stmt_id = self.prepared = None
-        self.put, self.put_open, self.recheck = None, False, False
+        self.put, self.put_cursor, self.recheck = None, None, False
         self._adopt((yield from self._lend(self.sql, self.count)))
 
     def _lend(self, sql: str, markers: int, always: bool = False):
@@ -366,10 +371,13 @@ class Plan:
         next request."""
         session = self.session
         cache = self.cursor.connection._statements
-        if self.put_open and self.stmt_id in self.kept:
-            # COMMIT may have closed it already, and CLOSE of a closed cursor
-            # fails in an ANSI database: a request of its own, reply ignored
-            session.owe(rq.close_only(self.stmt_id))
+        if self.stmt_id in self.kept:
+            if self.put_cursor == OPEN:
+                session.defer_cleanup(rq.close_only(self.stmt_id))
+            elif self.put_cursor == UNKNOWN:
+                # CLOSE of a closed cursor fails in an ANSI database (IBM
+                # Guide to SQL: Syntax, CLOSE): alone, its reply ignored
+                session.owe(rq.close_only(self.stmt_id))
         for stmt_id in (self.stmt_id, self.savepoint_id, self.rollback_id):
             if stmt_id is None:
                 continue
@@ -516,13 +524,15 @@ class Plan:
         # batch_errors in autocommit mode gets one per chunk.
         own_tx = self.mode == BATCH and session.autocommit and session.logged
         guard = _own_transaction(session) if own_tx else self._open_chunk()
-        self.put_open = True
+        self.put_cursor = UNKNOWN
         expects = yield from self._send_chunk(guard, list(blocks), meanwhile,
                                               begin=guard is None)
         if self._went_stale(expects):
             if own_tx or self._commits_chunk:
                 yield from _commit(session)
             raise Stale
+        if all(expect.reply.error is None for expect in expects):
+            self.put_cursor = OPEN
         failed, discarded = self._put_account(first, blocks, expects)
         while discarded:         # batch_errors: rows a failed block dropped go again
             start, stop = discarded.pop(0)
@@ -536,6 +546,8 @@ class Plan:
             yield from self._put_repair(first, blocks, failed)
         if own_tx or self._commits_chunk:
             yield from _commit(session)
+            if self.put_cursor == OPEN:
+                self.put_cursor = CLOSED     # COMMIT closes a cursor not WITH HOLD
         if failed is not None and self.mode != BATCH:
             raise failed
 
