@@ -17,7 +17,7 @@ from sqlalchemy.sql import compiler
 
 from .compiler import InformixCompiler, InformixDDLCompiler, InformixTypeCompiler
 from .reflection import InformixReflection
-from .types import INTERVAL
+from .types import INTERVAL, FloatResult
 
 # SQLAlchemy's isolation names -> SET ISOLATION TO ... (IBM Informix Guide to
 # SQL: Syntax, SET ISOLATION: DIRTY READ / COMMITTED READ / CURSOR STABILITY /
@@ -79,7 +79,11 @@ class InformixDialect(InformixReflection, default.DefaultDialect):
     type_compiler_cls = InformixTypeCompiler
     preparer = InformixIdentifierPreparer
     execution_ctx_cls = InformixExecutionContext
-    colspecs = {sqltypes.Interval: INTERVAL}
+    # Result processors: none where the driver's values are already what
+    # SQLAlchemy wants (Decimal, datetime, date, time, str, bool: SQLAlchemy
+    # returns None for those given supports_native_decimal/_boolean), and
+    # none for floats read from FLOAT/SMALLFLOAT columns (types.FloatResult).
+    colspecs = {sqltypes.Interval: INTERVAL, sqltypes.Float: FloatResult}
 
     max_identifier_length = 128
     supports_native_boolean = True

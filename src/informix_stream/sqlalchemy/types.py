@@ -84,6 +84,23 @@ class INTERVAL(NativeForEmulated, _sqltypes._AbstractInterval):
         return datetime.timedelta
 
 
+# Column type codes the driver already reads as Python float (codec/rowdecode.py).
+_FLOAT_CODES = frozenset({int(TypeCode.FLOAT), int(TypeCode.SMALLFLOAT)})
+
+
+class FloatResult(sqltypes.Float):
+    """``Float`` (and REAL, DOUBLE) read back: no ``float()`` per row when
+    the result column is FLOAT/SMALLFLOAT, since the driver hands out
+    floats.  Any other column (a DECIMAL one, an expression the driver reads
+    as Decimal) keeps SQLAlchemy's conversion.  ``coltype`` is the column's
+    PEP 249 type_code, the Informix type number."""
+
+    def result_processor(self, dialect: Any, coltype: Any) -> Any:
+        if not self.asdecimal and coltype in _FLOAT_CODES:
+            return None
+        return super().result_processor(dialect, coltype)
+
+
 class MONEY(sqltypes.Numeric):
     __visit_name__ = "MONEY"
 
