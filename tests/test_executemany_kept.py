@@ -70,9 +70,10 @@ def test_a_repeated_small_executemany_costs_one_round_trip(private, put):
     assert trips[0] == 20
     assert prepares(private.rec, start) == 0
     if put:
-        # per call: SAVEPOINT, then OPEN+PUT; the last call's CLOSE of the
-        # insert cursor rides in front of the SAVEPOINT, never alone
-        assert len(private.rec) - start == 40
+        # per call one request, OPEN+PUT: a one-request chunk needs no
+        # savepoint, and the last call's CLOSE of the insert cursor rides in
+        # front of it, never alone
+        assert len(private.rec) - start == 20
     c.commit()
     assert ids(cur, t) == [0] + [call * 10 + i for call in range(1, 21) for i in range(9)]
     c.close()
@@ -247,3 +248,42 @@ def test_asyncio_stale_kept_statement_and_reuse(private):
         await c.close()
         return got
     assert asyncio.run(asyncio.wait_for(main(), 60)) == [("x", 5), ("y", 6)]
+
+
+@pytest.mark.parametrize("k", [0, 4, 11, 17])
+def test_a_one_request_chunk_without_savepoint_keeps_exactly_the_rows_before(private, k):
+    """Names of several lengths make several SQ_PUT messages in the one
+    request; the failing row is in the first, a middle or the last one."""
+    c = connect(private)
+    cur = c.cursor()
+    t = table(cur)
+    cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", [(100, "old")])   # keeps both
+    c.commit()
+    rows = [(i, "n" * (1 + i // 6)) for i in range(18)]
+    rows[k] = (100, "dup")
+    trips = count_round_trips(c)
+    with pytest.raises(ifx.IntegrityError) as info:
+        cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", rows)
+    assert trips[0] == 1                      # no savepoint, nothing to repair
+    assert info.value.row_index == k
+    assert cur.rowcount == k
+    assert ids(cur, t) == list(range(k)) + [100]     # the caller's transaction goes on
+    c.rollback()
+    assert ids(cur, t) == [100]
+    c.close()
+
+
+def test_one_row_chunks_by_bind_execute_without_savepoint(private):
+    c = connect(private)
+    cur = c.cursor()
+    t = table(cur)
+    c.commit()
+    rows = [(i, "x") for i in range(6)]
+    rows[3] = (1, "dup")
+    with pytest.raises(ifx.IntegrityError) as info:
+        cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", rows, chunk_size=1,
+                        insert_cursor=False)
+    assert info.value.row_index == 3 and cur.rowcount == 3
+    c.commit()
+    assert ids(cur, t) == [0, 1, 2]
+    c.close()

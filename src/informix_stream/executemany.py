@@ -12,7 +12,8 @@ The error contract (README "Guarantees"): when row k fails, the call raises
 that row's error with ``row_index = k`` and afterwards exactly ``rows[:k]``
 are applied -- in autocommit mode each chunk runs as one transaction that is
 rolled back and replayed up to row k; inside a transaction each chunk starts
-with a savepoint that is rolled back to and replayed up to row k.  The
+with a savepoint that is rolled back to and replayed up to row k (a chunk
+of one request needs none: the server stops that request at row k).  The
 replay costs at most one chunk.  In a database without logging nothing can
 be undone: the error then says which later rows of the chunk were applied
 (``e.applied_after``); ``chunk_size=1`` stops exactly at the failing row.
@@ -402,12 +403,23 @@ class Plan:
         return (self.mode == AUTOCOMMIT or self._ansi_batch
                 or (self.commit_every_chunk and self.mode != UNLOGGED))
 
-    def _open_chunk(self) -> Expect | None:
-        """What protects the chunk: a transaction of its own, or a savepoint."""
+    def _exact(self, requests: list) -> bool:
+        """Whether a chunk inside the caller's transaction needs no savepoint:
+        one request, which the server stops at its failing row -- a failed
+        EXECUTE undoes only itself, a failed SQ_PUT keeps the rows before the
+        failing one and discards the rest (SQ_PUTERR's count; ESQL/C
+        sqlerrd[2] after FLUSH) -- so exactly the rows before it are applied,
+        with nothing to roll back or replay.  Saves a statement per small
+        call (SQLAlchemy's ORM sends many)."""
+        return self.mode == SAVEPOINT_MODE and len(requests) == 1
+
+    def _open_chunk(self, exact: bool = False) -> Expect | None:
+        """What protects the chunk: a transaction of its own, or a savepoint
+        (none for an ``exact`` chunk)."""
         session = self.session
         if self.mode == AUTOCOMMIT or self._ansi_batch:
             return _own_transaction(session)
-        if self.mode == SAVEPOINT_MODE:
+        if self.mode == SAVEPOINT_MODE and not exact:
             return session.send(rq.execute(self.savepoint_id, [], release=False), begin=True)
         return None
 
@@ -431,7 +443,8 @@ class Plan:
         if isinstance(requests, ic.Blocks):
             yield from self._put_chunk(first, requests, meanwhile)
             return
-        guard = self._open_chunk()
+        exact = self._exact(requests)
+        guard = self._open_chunk(exact)
         # a kept statement sent no PREPARE to carry the implicit SQ_BEGIN
         expects = yield from self._send_chunk(guard, requests, meanwhile,
                                               begin=guard is None)
@@ -439,8 +452,8 @@ class Plan:
             if self._commits_chunk:
                 yield from _commit(self.session)
             raise Stale
-        failed = self._account(first, expects)
-        if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE):
+        failed = self._account(first, expects, exact)
+        if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE) and not exact:
             yield from self._repair(first, requests, failed)
         if self._commits_chunk:
             yield from _commit(self.session)
@@ -461,11 +474,13 @@ class Plan:
                 return False
         return True
 
-    def _account(self, first: int, expects: list[Expect]) -> Error | None:
+    def _account(self, first: int, expects: list[Expect], exact: bool = False
+                 ) -> Error | None:
         """Count what landed; the first failure's error (None if all landed).
 
         When the chunk will be repaired (rolled back and replayed), nothing
-        of this pass is counted: the replay counts what finally landed.
+        of this pass is counted: the replay counts what finally landed
+        (an ``exact`` chunk is never repaired).
         """
         cursor = self.cursor
         failed: Error | None = None
@@ -485,7 +500,7 @@ class Plan:
                 cursor.batch_errors.append(error)
             elif failed is None:
                 failed = error
-        if failed is None or self.mode in (BATCH, UNLOGGED):
+        if failed is None or exact or self.mode in (BATCH, UNLOGGED):
             cursor.rowcount += applied
             cursor.lastrowid = lastrowid
         if failed is not None and self.mode == UNLOGGED and applied_after:
@@ -523,7 +538,8 @@ class Plan:
         # OPEN of an insert cursor needs a transaction in a logged database:
         # batch_errors in autocommit mode gets one per chunk.
         own_tx = self.mode == BATCH and session.autocommit and session.logged
-        guard = _own_transaction(session) if own_tx else self._open_chunk()
+        exact = self._exact(blocks)
+        guard = _own_transaction(session) if own_tx else self._open_chunk(exact)
         self.put_cursor = UNKNOWN
         expects = yield from self._send_chunk(guard, list(blocks), meanwhile,
                                               begin=guard is None)
@@ -533,7 +549,7 @@ class Plan:
             raise Stale
         if all(expect.reply.error is None for expect in expects):
             self.put_cursor = OPEN
-        failed, discarded = self._put_account(first, blocks, expects)
+        failed, discarded = self._put_account(first, blocks, expects, exact)
         while discarded:         # batch_errors: rows a failed block dropped go again
             start, stop = discarded.pop(0)
             items = blocks.items[start - first:stop - first]
@@ -542,7 +558,7 @@ class Plan:
             yield FLUSH
             yield expects[-1]
             discarded += self._put_account(start, again, expects)[1]
-        if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE):
+        if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE) and not exact:
             yield from self._put_repair(first, blocks, failed)
         if own_tx or self._commits_chunk:
             yield from _commit(session)
@@ -551,8 +567,8 @@ class Plan:
         if failed is not None and self.mode != BATCH:
             raise failed
 
-    def _put_account(self, first: int, blocks: ic.Blocks, expects: list[Expect]
-                     ) -> tuple[Error | None, list[tuple[int, int]]]:
+    def _put_account(self, first: int, blocks: ic.Blocks, expects: list[Expect],
+                     exact: bool = False) -> tuple[Error | None, list[tuple[int, int]]]:
         """``_account`` for PUT requests: a failed block says how many of its
         rows went in before the failing one (SQ_PUTERR); the rest of it was
         discarded -- with batch_errors those (start, stop) row ranges are
@@ -588,7 +604,7 @@ class Plan:
             elif failed is None:
                 failed = error
             row += count
-        if failed is None or self.mode in (BATCH, UNLOGGED):
+        if failed is None or exact or self.mode in (BATCH, UNLOGGED):
             cursor.rowcount += applied
         if failed is not None and self.mode == UNLOGGED and applied_after:
             _note_applied_after(failed, applied_after)
