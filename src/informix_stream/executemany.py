@@ -409,7 +409,10 @@ class Plan:
         EXECUTE undoes only itself, a failed SQ_PUT keeps the rows before the
         failing one and discards the rest (SQ_PUTERR's count; ESQL/C
         sqlerrd[2] after FLUSH) -- so exactly the rows before it are applied,
-        with nothing to roll back or replay.  Saves a statement per small
+        with nothing to roll back or replay.  IBM's JDBC driver relies on the
+        same: its sendPut writes one SQ_PUT per variable-width row into one
+        request and builds executeBatch's row statuses from SQ_PUTERR's count
+        alone (IfxSqli.sendPut, receivePutErr).  Saves a statement per small
         call (SQLAlchemy's ORM sends many)."""
         return self.mode == SAVEPOINT_MODE and len(requests) == 1
 
