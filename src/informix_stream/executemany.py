@@ -254,13 +254,17 @@ class Plan:
         cache = self.cursor.connection._statements
         prepared = cache.checkout(self.sql) if self.rows_again is not None else None
         self.recheck = prepared is not None
-        if prepared is None:
-            prepared = yield from self._lend(self.sql, self.count)
-        else:
-            self.kept[prepared.stmt_id] = prepared
-        self._adopt(prepared)
-        if self.mode == SAVEPOINT_MODE and self.savepoint_id is None:
-            self.savepoint_id = (yield from self._kept_or_prepared(SAVEPOINT)).stmt_id
+        try:
+            if prepared is None:
+                prepared = yield from self._lend(self.sql, self.count)
+            else:
+                self.kept[prepared.stmt_id] = prepared
+            self._adopt(prepared)
+            if self.mode == SAVEPOINT_MODE and self.savepoint_id is None:
+                self.savepoint_id = (yield from self._kept_or_prepared(SAVEPOINT)).stmt_id
+        except BaseException:
+            self.finish()       # what was prepared or lent goes back
+            raise
 
     def restart_gen(self):
         """The kept statement went stale (-710) before any row landed:
