@@ -29,6 +29,7 @@ from .merge import MergeRules
 from .translate_expr import ExprRules
 from .translate_with import CteRules
 from .views import ViewRules
+from .view_writes import rewrite_view_write, write_target
 from .translate_select import SelectRules
 from .translate_write import WriteRules
 from .typerules import (CLAUSE_END, CMP_OPS, DECIMAL_CODES, FUNCTION_RENAMES, INT_CODES,
@@ -65,10 +66,22 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
         raise SqlError(-217, 0, IMAGE_COLUMN, f"column {IMAGE_COLUMN} not found")
     if has_informix_outer(tokens):
         tokens = rewrite_outer(tokens, lookup)
+    checks: list[list[Token]] = []
+    probe = None
+    written = write_target(tokens, lookup)
+    if written is not None:
+        tokens, checks, probe = rewrite_view_write(tokens, lookup, delimident)
     try:
         translator = _Translator(sql, tokens, lookup, sequences, functions or {})
         translator.ansi = ansi
-        return translator.run()
+        done = translator.run()
+        for check in checks:
+            query = _Translator(sql, check, lookup, sequences, functions or {}).run()
+            query.table = written[0].name            # the view named in errors
+            done.view_checks.append(query)
+        if probe is not None:
+            done.view_probe = _Translator(sql, probe, lookup, sequences, functions or {}).run()
+        return done
     except (IndexError, ValueError):
         # Running off the end of the tokens means the statement is incomplete:
         # the error is at its end.

@@ -66,6 +66,7 @@ from .image_slice import make_slicer
 from .logmode import Logging
 from . import blobs, sysmaster
 from .values import image_failure, row_converter, writer_for
+from .view_checks import prepared_checks, run_checked
 
 __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultColumn",
            "StatementKind", "SqlError"]
@@ -329,9 +330,14 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         versions = self._db.table_versions
         depends = {name: versions.get(name, 0)
                    for name in set(_WORD.findall(sql.lower())) if name in self._db.tables}
+        if t.table:
+            depends.setdefault(t.table, versions.get(t.table, 0))   # a view's base table
         convert = _row_maker(t) if t.kind is StatementKind.SELECT and t.columns else None
+        checks = prepared_checks(t, lambda probe: self._validate(probe, sql),
+                                 lambda ctype: writer_for(ctype, self._db.codec, ansi=self.ansi))
         return Prepared(sql, t.kind, t.columns, t.param_count, param_types, t.table, t,
-                        binds, direct, convert, image=self._image_binder(t), depends=depends)
+                        binds, direct, convert, image=self._image_binder(t), depends=depends,
+                        checks=checks)
 
     def read_blob(self, descriptor: bytes) -> bytes:
         """SQ_FETCHBLOB: the BYTE/TEXT contents a row's descriptor names."""
@@ -399,7 +405,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         """True for an INSERT ... VALUES binding every column of a table without
         SERIAL columns: one row per execution, nothing generated to report."""
         return isinstance(stmt, Prepared) and stmt.kind is StatementKind.INSERT \
-            and stmt.image is not None
+            and stmt.image is not None and not stmt.checks
 
     def stored_values(self, stmt: Prepared, params: Sequence[object]) -> list[object]:
         """What SQLite is given for one row of ``stmt``: the bound values in
@@ -413,10 +419,14 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         total = 0
         self.last_serial = self.last_serial8 = 0
         with self._atomic(stmt.kind):
-            cur = self._conn.cursor()
-            cur.executemany(stmt.translation.sql,
-                            rows if stored else (self._values(stmt, r) for r in rows))
-            total = cur.rowcount
+            if stmt.checks:
+                for row in rows:
+                    total += self._checked(stmt, row if stored else self._values(stmt, row))
+            else:
+                cur = self._conn.cursor()
+                cur.executemany(stmt.translation.sql,
+                                rows if stored else (self._values(stmt, r) for r in rows))
+                total = cur.rowcount
         self.last_rowcount = total
         return ExecResult(total, self.last_serial, self.last_serial8)
 
@@ -428,6 +438,9 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
             with self._atomic(stmt.kind):
                 self._db.save_counters(self._conn, stmt.table)
                 count = self._conn.execute(stmt.translation.sql, values).rowcount
+        elif stmt.checks:
+            with self._atomic(stmt.kind):
+                count = self._checked(stmt, values)
         else:
             try:
                 count = self._dml.execute(stmt.translation.sql, values).rowcount
@@ -435,6 +448,10 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
                 raise map_error(exc, stmt.kind, self._db) from None
         self.last_rowcount = count
         return ExecResult(count, self.last_serial, self.last_serial8)
+
+    def _checked(self, stmt: Prepared, values: Sequence[object]) -> int:
+        t = stmt.translation
+        return run_checked(self._conn, t.sql, values, stmt.checks, t.view_checks[0].table)
 
     def _atomic(self, kind: StatementKind) -> "_Savepoint":
         return _Savepoint(self._conn, kind, self._db)

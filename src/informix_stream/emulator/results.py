@@ -38,6 +38,8 @@ class Prepared:
     image: Callable[[list], bytes | None] | None = field(repr=False, default=None)
     # table name -> its version when prepared (see Database.table_versions)
     depends: dict[str, int] = field(repr=False, default_factory=dict)
+    # WITH CHECK OPTION queries (view_checks.Check) and the view written
+    checks: list[tuple[str, list[object]]] = field(repr=False, default_factory=list)
 
 
 class RowSource:
