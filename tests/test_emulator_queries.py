@@ -197,7 +197,6 @@ def test_informix_outer_two_subservient_tables(cur, tabs):
 
 
 @pytest.mark.parametrize("form", [
-    "FROM {c} x, OUTER ({o} y, {c} z) WHERE x.num = y.cust AND y.cust = z.num",
     "FROM {c} x, OUTER {o} y WHERE x.num = y.cust OR x.num = 2",
 ])
 def test_informix_outer_forms_the_emulator_lacks_are_refused(ifx_target, cur, tabs, form):

@@ -36,6 +36,7 @@ _TEXTS = {
     -384: "Cannot modify non simple view.",
     -385: "Data value out of range.",
     -391: "Cannot insert a null into column.",
+    -393: "A condition in the where clause results in a two-sided outer join.",
     -377: "Must terminate transaction before closing database.",
     -400: "Fetch attempted on unopen cursor.",
     -408: "Invalid message type received from the client or server.",

@@ -54,3 +54,29 @@ def test_jdbc_writes_through_views(jdbc: JdbcClient, ifx_target: Any) -> None:
     assert counts[6:10] == [1, 2, 1, 1], counts
     assert [e[0] for e in records_of(records, "ERROR")] == ["-385", "-384", "-217"]
     assert records_of(records, "row") == [("1", "ann", "6"), ("3", "cy!", None)]
+
+
+@pytest.mark.interop
+def test_jdbc_reads_nested_informix_outer_joins(jdbc: JdbcClient, ifx_target: Any) -> None:
+    c, o, i = (f"{p}_{uuid.uuid4().hex[:8]}" for p in ("oc", "oo", "oi"))
+    records = jdbc.run(
+        ifx_target, "script",
+        f"CREATE TABLE {c} (num INTEGER, lname VARCHAR(10))",
+        f"CREATE TABLE {o} (onum INTEGER, cnum INTEGER)",
+        f"CREATE TABLE {i} (onum INTEGER, manu CHAR(3), qty SMALLINT)",
+        f"INSERT INTO {c} VALUES (1, 'ann')",
+        f"INSERT INTO {c} VALUES (2, 'bob')",
+        f"INSERT INTO {o} VALUES (10, 1)",
+        f"INSERT INTO {o} VALUES (20, 2)",
+        f"INSERT INTO {i} VALUES (10, 'KAR', 4)",
+        f"SELECT c.lname, o.onum, i.qty FROM {c} c, OUTER ({o} o, {i} i)"
+        " WHERE c.num = o.cnum AND o.onum = i.onum ORDER BY 1",
+        f"SELECT c.lname, o.onum, i.qty FROM {c} c, OUTER ({o} o, OUTER {i} i)"
+        " WHERE c.num = o.cnum AND o.onum = i.onum ORDER BY 1",
+        f"SELECT c.lname FROM {c} c, OUTER {o} o, OUTER {i} i"
+        " WHERE c.num = o.cnum AND o.onum = i.onum",
+        f"DROP TABLE {c}", f"DROP TABLE {o}", f"DROP TABLE {i}").check().records
+    assert records_of(records, "row") == [
+        ("ann", "10", "4"), ("bob", None, None),          # (o, i) joined first
+        ("ann", "10", "4"), ("bob", "20", None)]          # i outer to o
+    assert [e[0] for e in records_of(records, "ERROR")] == ["-393"]
