@@ -80,3 +80,21 @@ def test_jdbc_reads_nested_informix_outer_joins(jdbc: JdbcClient, ifx_target: An
         ("ann", "10", "4"), ("bob", None, None),          # (o, i) joined first
         ("ann", "10", "4"), ("bob", "20", None)]          # i outer to o
     assert [e[0] for e in records_of(records, "ERROR")] == ["-393"]
+
+
+@pytest.mark.interop
+def test_jdbc_runs_with_before_insert_update_delete(jdbc: JdbcClient, ifx_target: Any) -> None:
+    t = f"jw_{uuid.uuid4().hex[:8]}"
+    records = jdbc.run(
+        ifx_target, "script",
+        f"CREATE TABLE {t} (n INTEGER, tag VARCHAR(8))",
+        f"WITH r (k) AS (SELECT tabid FROM systables WHERE tabid <= 3)"
+        f" INSERT INTO {t} SELECT k, 'new' FROM r",
+        f"WITH r (k) AS (SELECT tabid FROM systables WHERE tabid = 2)"
+        f" UPDATE {t} SET tag = 'two' WHERE n IN (SELECT k FROM r)",
+        f"WITH r (k) AS (SELECT tabid FROM systables WHERE tabid = 1)"
+        f" DELETE FROM {t} WHERE n IN (SELECT k FROM r)",
+        f"SELECT n, tag FROM {t} ORDER BY n",
+        f"DROP TABLE {t}").check().records
+    assert [int(n) for (n,) in records_of(records, "count")][1:4] == [3, 1, 1]
+    assert records_of(records, "row") == [("2", "two"), ("3", "new")]

@@ -57,7 +57,7 @@ from .ddl_runner import DdlRunner
 from .session_functions import SessionFunctions
 from .spl_session import SplRunner
 from .savepoints import UserSavepoints
-from .results import ExecResult, Prepared, RowSource
+from .results import ExecResult, Prepared, RowSource, rowcount
 from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error, with_offset
 from .statements import ResultColumn, SqlError, StatementKind, Translation
@@ -419,7 +419,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         total = 0
         self.last_serial = self.last_serial8 = 0
         with self._atomic(stmt.kind):
-            if stmt.checks:
+            if stmt.checks or stmt.translation.sql.startswith("WITH"):
                 for row in rows:
                     total += self._checked(stmt, row if stored else self._values(stmt, row))
             else:
@@ -437,21 +437,22 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
                 self._db.tables[stmt.table].serial_columns:
             with self._atomic(stmt.kind):
                 self._db.save_counters(self._conn, stmt.table)
-                count = self._conn.execute(stmt.translation.sql, values).rowcount
+                count = rowcount(self._conn.execute(stmt.translation.sql, values))
         elif stmt.checks:
             with self._atomic(stmt.kind):
                 count = self._checked(stmt, values)
         else:
             try:
-                count = self._dml.execute(stmt.translation.sql, values).rowcount
+                count = rowcount(self._dml.execute(stmt.translation.sql, values))
             except sqlite3.Error as exc:
                 raise map_error(exc, stmt.kind, self._db) from None
         self.last_rowcount = count
         return ExecResult(count, self.last_serial, self.last_serial8)
 
     def _checked(self, stmt: Prepared, values: Sequence[object]) -> int:
-        t = stmt.translation
-        return run_checked(self._conn, t.sql, values, stmt.checks, t.view_checks[0].table)
+        if not stmt.checks:     # WITH ...: sqlite3 counts no rows of an executemany of it
+            return rowcount(self._conn.execute(stmt.translation.sql, values))
+        return run_checked(self._conn, stmt.translation.sql, values, stmt.checks)
 
     def _atomic(self, kind: StatementKind) -> "_Savepoint":
         return _Savepoint(self._conn, kind, self._db)

@@ -16,18 +16,18 @@ from informix_stream.codecs import ColumnType
 from .statements import SqlError, Translation
 from .view_writes import ROWID
 
-# (SQLite text of a check query, its bound constants)
-Check = tuple[str, list[object]]
+# (SQLite text of a check query, its bound constants, the view written)
+Check = tuple[str, list[object], str]
 
 
 def run_checked(conn: sqlite3.Connection, sql: str, values: Sequence[object],
-                checks: Sequence[Check], view: str) -> int:
+                checks: Sequence[Check]) -> int:
     """Execute ``sql`` and hold its rows to ``checks``; the rowcount."""
     rowids = sorted({r for (r,) in conn.execute(sql + " RETURNING rowid", values)})
     if not rowids:
         return 0
     wanted = json.dumps(rowids)
-    for check_sql, check_values in checks:
+    for check_sql, check_values, view in checks:
         (shown,) = conn.execute(
             f"SELECT count(*) FROM ({check_sql}) AS _ifx_c WHERE _ifx_c.{ROWID} IN"
             " (SELECT value FROM json_each(?))", [*check_values, wanted]).fetchone()
@@ -44,5 +44,5 @@ def prepared_checks(t: Translation, validate: Callable[[Translation], None],
     stored form."""
     if t.view_probe is not None:
         validate(t.view_probe)
-    return [(c.sql, [writer(b.type)(b.const) if b.type else b.const for b in c.binds])
-            for c in t.view_checks]
+    return [(c.sql, [writer(b.type)(b.const) if b.type else b.const for b in c.binds],
+             c.table or "") for c in t.view_checks]
