@@ -98,3 +98,22 @@ def test_jdbc_runs_with_before_insert_update_delete(jdbc: JdbcClient, ifx_target
         f"DROP TABLE {t}").check().records
     assert [int(n) for (n,) in records_of(records, "count")][1:4] == [3, 1, 1]
     assert records_of(records, "row") == [("2", "two"), ("3", "new")]
+
+
+@pytest.mark.interop
+def test_jdbc_connects_to_sysmaster(jdbc: JdbcClient) -> None:
+    """IBM's driver opens database sysmaster (its connect probe then reads
+    sysmaster:informix.sysdatabases from sysmaster itself) and reads the
+    served tables by their own names."""
+    from types import SimpleNamespace
+
+    from informix_stream.emulator import EmulatorServer
+
+    with EmulatorServer(databases=("appdb",)) as srv:
+        target = SimpleNamespace(host=srv.host, port=srv.port, user="informix",
+                                 password="in4mix", server="informix", database="sysmaster",
+                                 kind="emulator")
+        records = jdbc.run(target, "query", "SELECT name FROM sysdatabases ORDER BY name",
+                           "SELECT dummy FROM sysdual").check().records
+    assert [tuple(v.rstrip() for v in r) for r in records_of(records, "row")] == [
+        ("appdb",), ("sysmaster",), ("X",)]

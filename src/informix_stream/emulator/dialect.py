@@ -20,6 +20,7 @@ from informix_stream.codecs import ColumnType, TypeCode
 from .statements import (IMAGE_COLUMN, NOT_SUPPORTED, Bind, ColumnDef, SqlError, StatementKind,
                          TableDef, Translation, exact_decimal, sql_ident)
 from .blob_use import BlobUseRules
+from . import sysmaster
 from .dbprefix import resolve_database_prefixes
 from .outer_joins import has_informix_outer, rewrite_outer
 from .tokens import COLLECTIONS, Token, ident, quote, tokenize
@@ -73,7 +74,7 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
         tokens, checks, probe = rewrite_view_write(tokens, lookup, delimident)
     try:
         translator = _Translator(sql, tokens, lookup, sequences, functions or {})
-        translator.ansi = ansi
+        translator.ansi, translator.current_db = ansi, database
         done = translator.run()
         for check in checks:
             query = _Translator(sql, check, lookup, sequences, functions or {}).run()
@@ -184,11 +185,14 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
         tdef = self.lookup(name)
         if tdef is None and name in self.sequences:
             raise SqlError(-8317, 0, name, "a sequence cannot appear in the FROM clause")
+        if tdef is None and self.current_db.lower() == sysmaster.NAME:
+            sysmaster.check_table(name)       # a sysmaster table the emulator lacks
         if tdef is None:
             raise SqlError(-206, -111, name, f"table {name} not found")
         return tdef
 
     ansi = False
+    current_db = ""          # the session's database (translate's ``database``)
 
     def owner(self, i: int) -> None:
         """The owner qualifier at token i.  In an ANSI database ``bob.t`` and

@@ -115,9 +115,10 @@ class Engine:
         self._ids = itertools.count(1)
 
     def has_database(self, name: str) -> bool:
-        return self.databases.get(name) is not None
+        return name.lower() == sysmaster.NAME or self.databases.get(name) is not None
 
     def connect(self, database: str) -> "Session":
+        sysmaster.ensure(self.databases, database)
         return self.databases.open_session(
             database, lambda db: Session(db, next(self._ids), self.databases.all))
 
@@ -200,7 +201,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
 
     def table_def(self, name: str):
         """The table a name means in this session (temp tables shadow)."""
-        return sysmaster.lookup(self._temps.lookup(self._db.tables))(name)
+        return sysmaster.lookup(self._temps.lookup(self._db.tables), self._db.name)(name)
 
     def _need_log(self) -> None:
         """-256: a database without logging has no transactions (logmode.py)."""
@@ -312,7 +313,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         routine = self._spl_translate(sql)
         if routine is not None:
             return routine
-        t = translate(sql, sysmaster.lookup(self._temps.lookup(self._db.tables)),
+        t = translate(sql, sysmaster.lookup(self._temps.lookup(self._db.tables), self._db.name),
                       self._db.sequences.states,
                       self.spl_function_types(), database=self._db.name,
                       delimident=self.delimident, ansi=self.ansi)

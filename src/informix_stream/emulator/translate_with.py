@@ -125,7 +125,7 @@ class CteRules:
         refused as not supported by the emulator."""
         head = self.cte_heads(spans, recursive)
         inner = type(self)(self.sql, self.toks[i:], self.lookup, self.sequences, self.functions)
-        inner.ansi = getattr(self, "ansi", False)
+        inner.ansi, inner.current_db = self.ansi, self.current_db
         inner.param_numbers, inner.param_count = self.param_numbers, self.param_count
         done = inner.run()
         offset = len(self.binds)
