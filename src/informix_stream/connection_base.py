@@ -17,6 +17,7 @@ from .core import requests as rq
 from .core import statement as st
 from .core.dblocale import settle_locale
 from .core.session import ClientSession
+from .core.named_rows import RowTypeCache
 from .core.statement_cache import StatementCache
 from .errors import DatabaseError, InterfaceError, OperationalError, Warning
 from .errtext import message_for
@@ -89,6 +90,7 @@ class ConnectionBase:
         self._cursor_prefix = b"_ifxs%d_" % (os.getpid() % 100000)
         self._cursors: weakref.WeakSet = weakref.WeakSet()
         self._statements = StatementCache(params.prepare_cache_size)
+        self._row_types = RowTypeCache()      # named ROW types' fields (core/named_rows.py)
         self.fetch_buffer_size = params.fetch_buffer_size
         self.database = params.database
         self.row_factory = params.row_factory
