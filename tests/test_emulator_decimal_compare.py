@@ -194,6 +194,29 @@ def test_issue_examples_return_the_row(conn):
         cur.execute(f"DROP TABLE {s}")
 
 
+def test_view_derived_and_cte_columns_compare_by_value(conn):
+    """A view's, derived table's or CTE's DECIMAL column holds what its
+    expression computed (exact text), not its type's storage form."""
+    t, s, v = (f"dc{k}_{uuid.uuid4().hex[:8]}" for k in "tsv")
+    cur = conn.cursor()
+    cur.execute(f"CREATE TABLE {t} (c DECIMAL(10,2))")
+    cur.execute(f"INSERT INTO {t} VALUES (3.00)")
+    cur.execute(f"CREATE TABLE {s} (x INTEGER, y DECIMAL(5,1))")
+    cur.execute(f"INSERT INTO {s} VALUES (2, 1.5)")
+    cur.execute(f"CREATE VIEW {v} (d) AS SELECT x * y FROM {s}")
+    try:
+        for sql in (f"SELECT c FROM {t}, {v} WHERE {t}.c = {v}.d",
+                    f"SELECT c FROM {t}, {v} WHERE {v}.d = 3",
+                    f"SELECT c FROM {t}, (SELECT x * y AS d FROM {s}) q WHERE {t}.c = q.d",
+                    f"WITH q AS (SELECT x * y AS d FROM {s}) SELECT c FROM {t}, q WHERE c = q.d"):
+            cur.execute(sql)
+            assert cur.fetchall() == [(Decimal("3.00"),)], sql
+    finally:
+        cur.execute(f"DROP VIEW {v}")
+        cur.execute(f"DROP TABLE {t}")
+        cur.execute(f"DROP TABLE {s}")
+
+
 # -- informix-driver as the judge ---------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -102,6 +102,9 @@ class TableDef:
     # never meet; the SQL the dialect emits names this storage table.
     storage: str = ""
     view: bool = False       # a view (views.py): read like a table, never written
+    # A derived table, CTE or MERGE source: its columns hold whatever their
+    # expressions computed, not their type's storage form (translate_expr).
+    derived: bool = False
 
     @property
     def sql_name(self) -> str:

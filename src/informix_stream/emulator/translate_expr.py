@@ -29,7 +29,7 @@ from informix_stream.codecs import ColumnType, TypeCode, parse_type
 
 from .casts import UNKNOWN, check_cast
 from .statements import NOT_SUPPORTED, SqlError, exact_decimal
-from .tokens import quote
+from .tokens import ident, quote
 from .typerules import (DECIMAL_CODES, FLOAT_CODES, FUNCTION_TYPES, INT_CODES,
                         NUMERIC_CODES, T_DECIMAL, UNIT_WORDS, arith_type,
                         datetime_type, number_type, temporal_type)
@@ -211,7 +211,16 @@ class ExprRules:
                 sides.append([])
             else:
                 sides[-1].append(it)
+        if any(self.untyped(side) for side in sides):
+            return False        # cheap way out before any side's type is looked up
         return mixed_forms(*(self.side_form(side) for side in sides))
+
+    def untyped(self, side: list[_Item]) -> bool:
+        """Is this side one parameter, string or NULL (form "")?"""
+        if len(side) != 1 or side[0].b != side[0].a + 1:
+            return False
+        t = self.toks[side[0].a]
+        return t.kind in ("param", "str") or t.text == "NULL"
 
     def side_form(self, side: list[_Item]) -> str:
         """storage_form of one side read by phase one ("" unless it is one
@@ -235,9 +244,16 @@ class ExprRules:
         return self.form_for(a, b, self.leaf_type(a, b))
 
     def form_for(self, a: int, b: int, ctype: ColumnType | None) -> str:
-        column = b == a + 1 and self.toks[a].kind == "word" or b == a + 3 and \
-            self.text(a + 1) == "." and self.toks[a + 2].kind == "word"
-        return storage_form(ctype, column)
+        """storage_form of [a, b) of type ctype: a column only when it names
+        one of a stored table (a view's or derived table's column holds what
+        its expression computed, whatever its type)."""
+        found = None
+        if b == a + 1 and self.toks[a].kind == "word":
+            found = self.column_source(None, ident(self.toks[a]))
+        elif b == a + 3 and self.text(a + 1) == "." and self.toks[a + 2].kind == "word":
+            found = self.column_source(ident(self.toks[a]), ident(self.toks[a + 2]))
+        stored = found is not None and not (found[0].view or found[0].derived)
+        return storage_form(ctype, stored)
 
     def in_exact(self, left: str, a: int, b: int) -> bool:
         """Must ``x IN (...)`` (the list or subquery at [a, b); x of form
