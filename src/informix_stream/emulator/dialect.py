@@ -511,7 +511,7 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
             [f"SELECT NULL AS {sql_ident(column)} WHERE 0"]
         union = " UNION " if kind == "SET" else " UNION ALL "
         sql = "(" + union.join(rows) + ")" + (f" AS {sql_ident(alias)}" if alias else "")
-        return sql, alias, TableDef(alias or "", [ColumnDef(column, ctype)]), j
+        return sql, alias, TableDef(alias or "", [ColumnDef(column, ctype)], derived=True), j
 
     # -- typing of ? and literals -----------------------------------------
     def compared_type(self, i: int) -> ColumnType | None:
@@ -559,10 +559,15 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
         return self.column_type(None, ident(self.toks[j]))
 
     def column_type(self, qual: str | None, name: str) -> ColumnType | None:
+        found = self.column_source(qual, name)
+        return found[1].type if found is not None else None
+
+    def column_source(self, qual: str | None, name: str) -> tuple[TableDef, ColumnDef] | None:
+        """The table in scope that a column reference names, and its column."""
         for alias, tdef in self.scope:
             if qual is not None and qual not in (alias, tdef.name):
                 continue
             col = tdef.column(name)
             if col is not None:
-                return col.type
+                return tdef, col
         return None
