@@ -27,7 +27,7 @@ from .tokens import COLLECTIONS, Token, ident, quote, tokenize
 from .translate_alter import AlterRules
 from .translate_ddl import DdlRules
 from .merge import MergeRules
-from .translate_expr import ExprRules
+from .translate_expr import ExprRules, refuse_quantified
 from .translate_with import CteRules
 from .views import ViewRules
 from .view_writes import rewrite_view_write, write_target
@@ -65,6 +65,7 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
         raise SqlError(-201, message="empty statement")
     if any(t.kind == "word" and t.text == IMAGE_COLUMN.upper() for t in tokens):
         raise SqlError(-217, 0, IMAGE_COLUMN, f"column {IMAGE_COLUMN} not found")
+    refuse_quantified(tokens)
     if has_informix_outer(tokens):
         tokens = rewrite_outer(tokens, lookup)
     checks: list[list[Token]] = []

@@ -81,6 +81,19 @@ class _Item:
     casts: tuple[ColumnType, ...] = ()
 
 
+def refuse_quantified(toks: list) -> None:
+    """``x op ANY|SOME|ALL (subquery)`` is Informix SQL (Guide to SQL: Syntax,
+    "Condition with subquery") that SQLite has no form of: say so, not -201."""
+    for i in range(1, len(toks) - 1):
+        t = toks[i]
+        if t.kind == "word" and t.text in ("ANY", "SOME", "ALL") and \
+                toks[i - 1].kind == "op" and toks[i - 1].text in COMPARE_OPS and \
+                toks[i + 1].text == "(":
+            raise SqlError(NOT_SUPPORTED, message=f"a comparison with {t.text} (subquery) is "
+                                                  "not supported by the emulator; use IN or "
+                                                  "EXISTS")
+
+
 def _exact(*sides: Expr) -> bool:
     """Must this comparison be made exactly: is a side a computed decimal, or
     do a DECIMAL side and another have different storage forms?"""
