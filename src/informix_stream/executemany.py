@@ -21,7 +21,7 @@ With ``batch_errors=True`` every good row is applied and each failing row's
 error, with its ``row_index``, lands in ``cursor.batch_errors``.
 
 A call on a list or tuple of rows runs the statement the connection kept
-from an earlier call or execute (statement_cache.py), and executemany's
+from an earlier call or execute (bulk_statements.py), and executemany's
 own SAVEPOINT statement is kept too, so a repeated small call -- what
 SQLAlchemy's ORM sends, a new batch whenever a row's non-NULL keys change
 -- costs one round trip.  A kept statement the server calls stale (-710 on
@@ -41,6 +41,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from . import insert_cursor as ic
+from .bulk_statements import Borrowed
 from .core import requests as rq
 from .core import statement as st
 from .core.session import FLUSH, Expect
@@ -241,7 +242,7 @@ class Plan:
         # be used, since one that went stale (-710) means starting over.
         self.rows_again = rows_again
         self.prepared: st.Prepared | None = None
-        self.kept: dict[int, st.Prepared] = {}  # lent by the connection's cache, by id
+        self.borrowed = Borrowed(self.session, cursor.connection._statements)
         self.recheck = False        # the first chunk runs on a kept statement
         cursor.rowcount = 0
         cursor.batch_errors = [] if batch_errors else None
@@ -251,17 +252,15 @@ class Plan:
         """The statement: kept by the connection when the rows can be sent
         again (no PREPARE round trip), else prepared now (and offered to the
         connection's cache for the next call)."""
-        cache = self.cursor.connection._statements
-        prepared = cache.checkout(self.sql) if self.rows_again is not None else None
+        borrowed = self.borrowed
+        prepared = borrowed.checkout(self.sql) if self.rows_again is not None else None
         self.recheck = prepared is not None
         try:
             if prepared is None:
-                prepared = yield from self._lend(self.sql, self.count)
-            else:
-                self.kept[prepared.stmt_id] = prepared
+                prepared = yield from borrowed.prepare(self.sql, self.count)
             self._adopt(prepared)
             if self.mode == SAVEPOINT_MODE and self.savepoint_id is None:
-                self.savepoint_id = (yield from self._kept_or_prepared(SAVEPOINT)).stmt_id
+                self.savepoint_id = (yield from borrowed.own(SAVEPOINT)).stmt_id
         except BaseException:
             self.finish()       # what was prepared or lent goes back
             raise
@@ -269,29 +268,10 @@ class Plan:
     def restart_gen(self):
         """The kept statement went stale (-710) before any row landed:
         prepare it afresh; the caller sends every row again."""
-        stale = self.prepared
-        self.cursor.connection._statements.forget(stale.stmt_id)
-        self.kept.pop(stale.stmt_id, None)
-        self.session.owe(rq.release_only(stale.stmt_id))
+        self.borrowed.drop_stale(self.prepared)
         self.stmt_id = self.prepared = None
         self.put, self.put_cursor, self.recheck = None, None, False
-        self._adopt((yield from self._lend(self.sql, self.count)))
-
-    def _lend(self, sql: str, markers: int, always: bool = False):
-        """PREPARE ``sql``; the connection's cache keeps it if it may."""
-        prepared = yield from st.prepare(self.session, sql, markers)
-        if self.cursor.connection._statements.lend_new(sql, prepared, always):
-            self.kept[prepared.stmt_id] = prepared
-        return prepared
-
-    def _kept_or_prepared(self, sql: str):
-        """One of executemany's own statements (SAVEPOINT ...), kept by the
-        connection between calls."""
-        prepared = self.cursor.connection._statements.checkout(sql)
-        if prepared is None:
-            return (yield from self._lend(sql, 0, always=True))
-        self.kept[prepared.stmt_id] = prepared
-        return prepared
+        self._adopt((yield from self.borrowed.prepare(self.sql, self.count)))
 
     def _adopt(self, prepared: st.Prepared) -> None:
         """Take the statement's description: mode, and the insert cursor's
@@ -374,26 +354,18 @@ class Plan:
         """Give kept statements back to the connection (an insert cursor left
         open is closed first) and release the others: cleanup rides on the
         next request."""
-        session = self.session
-        cache = self.cursor.connection._statements
-        if self.stmt_id in self.kept:
+        borrowed = self.borrowed
+        if borrowed.is_kept(self.stmt_id):
             if self.put_cursor == OPEN:
-                session.defer_cleanup(rq.close_only(self.stmt_id))
+                self.session.defer_cleanup(rq.close_only(self.stmt_id))
             elif self.put_cursor == UNKNOWN:
                 # CLOSE of a closed cursor fails in an ANSI database (IBM
                 # Guide to SQL: Syntax, CLOSE): alone, its reply ignored
-                session.owe(rq.close_only(self.stmt_id))
-        for stmt_id in (self.stmt_id, self.savepoint_id, self.rollback_id):
-            if stmt_id is None:
-                continue
-            if stmt_id in self.kept:
-                for body in cache.give_back(self.kept[stmt_id]):
-                    session.defer_cleanup(body)
-            else:
-                cursor_open = self.put is not None and stmt_id == self.stmt_id
-                session.defer_cleanup(rq.release(stmt_id, cursor_open))
+                self.session.owe(rq.close_only(self.stmt_id))
+        borrowed.finish(self.stmt_id, cursor_open=self.put is not None)
+        borrowed.finish(self.savepoint_id)
+        borrowed.finish(self.rollback_id)
         self.stmt_id = self.savepoint_id = self.rollback_id = None
-        self.kept.clear()
 
     # -- one chunk -----------------------------------------------------------------
     @property
@@ -649,7 +621,7 @@ class Plan:
             session.transaction_ended()
             return
         if self.rollback_id is None:
-            self.rollback_id = (yield from self._kept_or_prepared(ROLLBACK_TO_SAVEPOINT)).stmt_id
+            self.rollback_id = (yield from self.borrowed.own(ROLLBACK_TO_SAVEPOINT)).stmt_id
         yield from st.exchange(session, rq.execute(self.rollback_id, [], release=False))
 
 
