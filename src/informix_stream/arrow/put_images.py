@@ -29,6 +29,7 @@ from ..codec.typeinfo import VARCHAR_CODES, ColumnType, TypeCode
 from ..core import statement as st
 from ..errors import DataError, Error
 from ..insert_cursor import InsertCursor
+from . import base100
 from ._deps import load
 from .ingest import column_order, record_batches
 
@@ -285,7 +286,7 @@ def _decimal_cells(np, array, ctype: ColumnType) -> Cells:
                                  axis=1)
     shifted[np.arange(pairs)[None, :] >= used[:, None]] = 0
     negative &= used > 0
-    _complement(np, shifted, negative)
+    base100.complement(np, shifted, negative)
     biased = (exp100 + 64) & 0x7F
     head = np.where(negative, biased ^ 0x7F, biased | 0x80)
     head = np.where(used > 0, head, 0xC0)              # zero: exponent 0, no pairs
@@ -307,21 +308,6 @@ def _leading_zeros(np, digits):
     nonzero = digits != 0
     first = np.argmax(nonzero, axis=1)
     return np.where(nonzero.any(axis=1), first, digits.shape[1])
-
-
-def _complement(np, pairs, negative) -> None:
-    """scalars.complement on the negative rows: from the right, zero pairs
-    stay, the last non-zero pair becomes 100 - d, every pair before it 99 - d."""
-    if not negative.any():
-        return
-    cols = pairs.shape[1]
-    nonzero = pairs != 0
-    last = cols - 1 - np.argmax(nonzero[:, ::-1], axis=1)
-    index = np.arange(cols)[None, :]
-    before = negative[:, None] & (index < last[:, None])
-    at = negative[:, None] & (index == last[:, None])
-    pairs[before] = 99 - pairs[before]
-    pairs[at] = 100 - pairs[at]
 
 
 def _text_cells(np, array, ctype: ColumnType, encoding: str) -> Cells:
