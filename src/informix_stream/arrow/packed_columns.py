@@ -154,39 +154,73 @@ def floating_array(col):
     return col.array(values, null)
 
 
-def _aligned(col, parts):
-    """The pairs moved to the qualifier's exponent (a lower exponent means
-    leading zero pairs left out), and the cells whose exponent is higher
-    (which the reference refuses)."""
+def _temporal_cells(col, raw):
+    """NULLs, signs (None when no cell is negative), the pairs at the
+    qualifier's exponent and the cells the reference must decide.  The
+    usual column (every cell positive with the qualifier's exponent) is
+    read as it is; otherwise every cell is split and shifted as
+    scalars._walk_fields shifts it (a lower exponent means leading zero
+    pairs left out; a higher one the reference refuses)."""
     np = col.np
-    shift = temporal_exponent(col.ctype.length) - parts.exp
+    head = raw[:, 0]
+    null = (head == 0) & (raw[:, 1] == 0)
+    texp = temporal_exponent(col.ctype.length)
+    if ((head == (0x80 | (texp + 64))) | null).all():
+        return null, None, raw[:, 1:], np.zeros(len(raw), bool)
+    parts = base100.split(np, raw)
+    shift = texp - parts.exp
     pairs = parts.pairs
     if (shift != 0).any():
         pairs = base100.window(np, pairs, -shift, pairs.shape[1])
-    return pairs, shift < 0
+    return null, parts.negative & ~null, pairs, parts.bad | (shift < 0)
 
 
-def _fields(col, pairs) -> tuple[dict, int]:
-    """The qualifier's whole fields from aligned pairs (the leading one
-    from its (digits + 1) // 2 pairs), and the first fraction pair."""
+def _fields(col, pairs, every: bool):
+    """The qualifier's whole fields from aligned pairs (the leading one from
+    its (digits + 1) // 2 pairs), the microseconds of its fraction, and the
+    cells with a pair over 99 among the leading and fraction pairs (and the
+    others when ``every``: a DATETIME's range checks cover those)."""
     np, ctype = col.np, col.ctype
     lead = (ctype.leading_digits + 1) // 2
-    fields = {ctype.start: base100.number(np, pairs[:, :lead].astype(np.int64))}
-    col_at = lead
+    over = np.zeros(len(pairs), bool)
+    first = np.zeros(len(pairs), np.int64)
+    for j in range(lead):
+        over |= pairs[:, j] > 99
+        first = first * 100 + pairs[:, j]
+    fields = {ctype.start: first}
+    at = lead
     for unit in range(ctype.start + 2, min(ctype.end, TU_SECOND) + 1, 2):
-        fields[unit] = pairs[:, col_at].astype(np.int64)
-        col_at += 1
-    return fields, col_at
+        fields[unit] = pairs[:, at].astype(np.int64)
+        if every:
+            over |= pairs[:, at] > 99
+        at += 1
+    micro = 0
+    if ctype.end > TU_SECOND:
+        nfrac = (ctype.end - TU_SECOND + 1) // 2
+        micro = np.zeros(len(pairs), np.int64)
+        for j in range(at, at + nfrac):
+            over |= pairs[:, j] > 99
+            micro = micro * 100 + pairs[:, j]
+        micro = micro * 10 ** (6 - 2 * nfrac)
+    return fields, micro, over
 
 
-def _micro(col, pairs, at: int):
-    """Microseconds from the fraction's pairs (zero without a fraction)."""
-    np, ctype = col.np, col.ctype
-    if ctype.end <= TU_SECOND:
-        return np.zeros(len(pairs), np.int64)
-    nfrac = (ctype.end - TU_SECOND + 1) // 2
-    return base100.number(np, pairs[:, at:at + nfrac].astype(np.int64)) \
-        * 10 ** (6 - 2 * nfrac)
+def _day_tables(np):
+    """Days from 1970-01-01 to January 1st of each year 0..9999, whether
+    each is a leap year, and each month's first day of a common year."""
+    global _DAY_TABLES
+    if _DAY_TABLES is None:
+        years = np.arange(10000)
+        leap = (years % 4 == 0) & ((years % 100 != 0) | (years % 400 == 0))
+        y = years - 1
+        starts = y * 365 + y // 4 - y // 100 + y // 400 - 719162   # 0001-01-01 is -719162
+        month_start = np.concatenate([[0, 0], np.cumsum(_MONTH_DAYS[1:12])]).astype(np.int64)
+        _DAY_TABLES = (starts.astype(np.int64), leap, month_start,
+                       np.asarray(_MONTH_DAYS, np.int64))
+    return _DAY_TABLES
+
+
+_DAY_TABLES = None
 
 
 def datetime_array(col):
@@ -194,63 +228,75 @@ def datetime_array(col):
     np, ctype = col.np, col.ctype
     raw = col.raw()
     n = len(raw)
-    parts = base100.split(np, raw)
-    pairs, high = _aligned(col, parts)
-    fields, at = _fields(col, pairs)
-    # fields before the qualifier's first read as 2000-01-01 (types.py)
-    year = fields.get(TU_YEAR, np.full(n, 2000, np.int64))
-    month = fields.get(TU_MONTH, np.ones(n, np.int64))
-    day = fields.get(TU_DAY, np.ones(n, np.int64))
-    hour, minute, second = (fields.get(u, np.zeros(n, np.int64)) for u in (6, 8, 10))
-    micro = _micro(col, pairs, at)
-    leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
-    dim = np.asarray(_MONTH_DAYS)[np.clip(month, 0, 12)] + (leap & (month == 2))
-    clean = ~parts.bad & ~high & (year >= 1) & (year <= 9999) & (month >= 1) \
-        & (month <= 12) & (day >= 1) & (day <= dim) & (hour < 24) & (minute < 60) \
-        & (second < 60)
+    null, _, pairs, bad = _temporal_cells(col, raw)
+    fields, micro, over = _fields(col, pairs, every=False)
     unit, kind = time_unit(ctype), temporal_kind(ctype)
+    hour, minute, second = (fields.get(u) for u in (6, 8, 10))
+    clean = ~(bad | over)
+    for field, limit in ((hour, 24), (minute, 60), (second, 60)):
+        if field is not None:
+            clean &= field < limit
+    days = 0
+    if kind != "time":
+        # fields before the qualifier's first read as 2000-01-01 (types.py)
+        year, month, day = (fields.get(u) for u in (TU_YEAR, TU_MONTH, TU_DAY))
+        starts, leaps, month_start, month_days = _day_tables(np)
+        year = np.full(n, 2000, np.int64) if year is None else year
+        month = np.ones(n, np.int64) if month is None else month
+        day = np.ones(n, np.int64) if day is None else day
+        year_at = np.clip(year, 0, 9999)
+        leap = leaps.take(year_at)
+        month_at = np.clip(month, 0, 12)
+        after_feb = leap & (month > 2)
+        clean &= (year >= 1) & (year_at == year) & (month >= 1) & (month <= 12) \
+            & (day >= 1) & (day <= month_days.take(month_at) + (leap & (month == 2)))
+        days = starts.take(year_at) + month_start.take(month_at) + after_feb + day - 1
     if kind == "date":
-        ticks = _days_from_civil(np, year, month, day)
+        ticks = days
     else:
         per = 1_000_000 // UNIT_TICKS[unit]
-        clean &= micro % per == 0
-        days = 0 if kind == "time" else _days_from_civil(np, year, month, day)
-        ticks = (days * 86400 + hour * 3600 + minute * 60 + second) * UNIT_TICKS[unit] \
-            + micro // per
+        if per > 1 and ctype.end > TU_SECOND:
+            clean &= micro % per == 0
+        ticks = days * 86400
+        for field, size in ((hour, 3600), (minute, 60), (second, 1)):
+            if field is not None:
+                ticks = ticks + field * size
+        ticks = ticks * UNIT_TICKS[unit]
+        if ctype.end > TU_SECOND:
+            ticks = ticks + micro // per
     narrow = kind == "date" or (kind == "time" and unit != "us")   # date32, time32
-    return _finish_ticks(col, raw, ticks, parts.null, clean, "<i4" if narrow else "<i8")
+    return _finish_ticks(col, raw, ticks, null, clean, "<i4" if narrow else "<i8")
 
 
 def interval_array(col):
     """INTERVAL DAY..FRACTION -> duration; YEAR/MONTH -> month_day_nano."""
     np, ctype = col.np, col.ctype
     raw = col.raw()
-    parts = base100.split(np, raw)
-    pairs, high = _aligned(col, parts)
-    fields, at = _fields(col, pairs)
-    clean = ~parts.bad & ~high
+    null, negative, pairs, bad = _temporal_cells(col, raw)
+    fields, micro, over = _fields(col, pairs, every=True)
+    clean = ~(bad | over)
     if ctype.is_year_month:
-        return _months(col, raw, fields, parts, clean)
+        return _months(col, raw, fields, null, negative, clean)
     secs = np.zeros(len(raw), np.int64)
     for unit, value in fields.items():
         secs = secs + value * _UNIT_SECONDS[unit]
-    micro = _micro(col, pairs, at)
     ticks_per = UNIT_TICKS[time_unit(ctype)]
     per = 1_000_000 // ticks_per
     clean &= (micro % per == 0) & (secs < (2 ** 62) // ticks_per)
     ticks = secs * ticks_per + micro // per
-    ticks = np.where(parts.negative, -ticks, ticks)
-    return _finish_ticks(col, raw, ticks, parts.null, clean, "<i8")
+    if negative is not None:
+        ticks = np.where(negative, -ticks, ticks)
+    return _finish_ticks(col, raw, ticks, null, clean, "<i8")
 
 
-def _months(col, raw, fields, parts, clean):
+def _months(col, raw, fields, null, negative, clean):
     """YEAR/MONTH qualifiers: months in Arrow's 16-byte month_day_nano
     (int32 months, int32 days, int64 nanoseconds)."""
     np, ctype = col.np, col.ctype
     first = fields[ctype.start]
     months = first if ctype.start == TU_MONTH else first * 12 + fields.get(TU_MONTH, 0)
-    months = np.where(parts.negative, -months, months)
-    null = parts.null
+    if negative is not None:
+        months = np.where(negative, -months, months)
     bad = ~null & ~clean
     clean_months = months[~null & clean]
     if len(clean_months) and (np.abs(clean_months) >= _INT32).any():
@@ -284,14 +330,3 @@ def _finish_ticks(col, raw, ticks, null, clean, store: str):
                 ticks[i] = v
     ticks[null] = 0
     return col.array(ticks.astype(store), null)
-
-
-def _days_from_civil(np, y, m, d):
-    """Days since 1970-01-01 of proleptic Gregorian dates (Hinnant's algorithm)."""
-    y = y - (m <= 2)
-    era = np.floor_divide(y, 400)
-    yoe = y - era * 400
-    mp = (m + 9) % 12
-    doy = (153 * mp + 2) // 5 + d - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    return era * 146097 + doe - 719468
