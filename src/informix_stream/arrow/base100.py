@@ -79,29 +79,41 @@ _PLUS28 = 0x1C1C1C1C1C1C1C1C     # a 7-bit byte + 28 reaches 128 exactly when it
 
 def limbs(np, raw):
     """The pairs of (n, 1 + k) cells (k <= 16) as N = high * 10**16 + low,
-    both int64 < 10**16, and which cells have a pair byte over 99.
+    both int64 < 10**16 (high None when k <= 8), and which cells have a
+    pair byte over 99.
 
     Eight pairs are one little-endian uint64 (the first pair its lowest
-    byte) and are joined in three SWAR steps, pairs into 0..9999, those
-    into 0..10**8 - 1, those into one number, a few passes over n in all
-    where a per-pair loop (or a reduction over each row's few bytes, which
-    numpy runs slowly) would take many."""
+    byte), read straight from the cells with a strided view (a read may run
+    into the next cell; the shift drops those bytes), and are joined in
+    three SWAR steps, pairs into 0..9999, those into 0..10**8 - 1, those
+    into one number: a few passes over n, where a per-pair loop (or a
+    reduction over each row's few bytes, which numpy runs slowly) would
+    take many."""
     n, width = raw.shape
     k = width - 1
-    padded = np.zeros((n, 16), np.uint8)
-    padded[:, 16 - k:] = raw[:, 1:]
-    words = padded.view("<u8")
-    out, bad = [], None
-    for j in (0, 1) if k > 8 else (1,):
-        x = words[:, j]
-        over = ((x & np.uint64(_LOW7)) + np.uint64(_PLUS28) | x) & np.uint64(_HIGH_BITS)
-        bad = over != 0 if bad is None else bad | (over != 0)
-        x = (x & np.uint64(_M8)) * np.uint64(100) + ((x >> np.uint64(8)) & np.uint64(_M8))
-        x = (x & np.uint64(_M16)) * np.uint64(10000) + ((x >> np.uint64(16)) & np.uint64(_M16))
-        out.append(((x & np.uint64(_M32)) * np.uint64(10 ** 8) + (x >> np.uint64(32)))
-                   .view(np.int64))
-    high = out[0] if k > 8 else np.zeros(n, np.int64)
-    return high, out[-1], bad
+    flat = np.zeros(n * width + 8, np.uint8)
+    flat[:n * width] = raw.reshape(-1)
+    high = None
+    if k > 8:
+        high, bad = _swar(np, _u64(np, flat, 1, width, n) << np.uint64(8 * (16 - k)))
+        low, bad_low = _swar(np, _u64(np, flat, 1 + k - 8, width, n))
+        return high, low, bad | bad_low
+    low, bad = _swar(np, _u64(np, flat, 1, width, n) << np.uint64(8 * (8 - k)))
+    return high, low, bad
+
+
+def _u64(np, flat, offset: int, stride: int, n: int):
+    """The little-endian uint64 at ``offset + r * stride`` of each row r."""
+    return np.ndarray((n,), "<u8", flat, offset, (stride,)).copy()
+
+
+def _swar(np, x):
+    """Eight pairs in a uint64 -> (their 16-digit number, a pair > 99)."""
+    over = ((x & np.uint64(_LOW7)) + np.uint64(_PLUS28) | x) & np.uint64(_HIGH_BITS)
+    x = (x & np.uint64(_M8)) * np.uint64(100) + ((x >> np.uint64(8)) & np.uint64(_M8))
+    x = (x & np.uint64(_M16)) * np.uint64(10000) + ((x >> np.uint64(16)) & np.uint64(_M16))
+    x = (x & np.uint64(_M32)) * np.uint64(10 ** 8) + (x >> np.uint64(32))
+    return x.view(np.int64), over != 0
 
 
 def number(np, pairs):

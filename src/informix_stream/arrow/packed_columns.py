@@ -45,29 +45,42 @@ _EXACT = decimal.Context(prec=100, Emax=999, Emin=-999)
 
 def _decimal_parts(col, raw):
     """NULL, sign, base-100 exponent, the number of pairs k read, the pairs'
-    number as two 16-digit limbs (complemented back when negative) and the
-    cells with a bad pair.  A 17th pair (DECIMAL(32,s) with s odd, floating
-    DECIMAL(32)) is read only when zero, as it is but for a full 33-digit
-    value: else the cell goes to the reference."""
+    number as 16-digit limbs high (None for k <= 8) and low, complemented
+    back when negative, and the cells with a bad pair.  A 17th pair
+    (DECIMAL(32,s) with s odd, floating DECIMAL(32)) is read only when zero,
+    as it is but for a full 33-digit value: else the cell goes to the
+    reference."""
     np = col.np
     head = raw[:, 0]
     null = (head == 0) & (raw[:, 1] == 0)
     negative = (head < 0x80) & ~null
-    exp = (np.where(negative, head ^ 0x7F, head) & 0x7F).astype(np.int64) - 64
+    exp = _exponents(np).take(head)
     high, low, bad = base100.limbs(np, raw[:, :17])
     for j in range(17, raw.shape[1]):
         bad = bad | (raw[:, j] != 0)
     k = min(raw.shape[1] - 1, 16)
     if negative.any():
         # the complement of N is 100**k - N (scalars.complement), N != 0
-        flip = negative & ((high | low) != 0)
-        if k <= 8:
-            low = np.where(flip, 10 ** (2 * k) - low, low)
+        if high is None:
+            low = np.where(negative & (low != 0), 10 ** (2 * k) - low, low)
         else:
+            flip = negative & ((high | low) != 0)
             borrow = low != 0
             high = np.where(flip, 10 ** (2 * k - 16) - high - borrow, high)
             low = np.where(flip & borrow, 10 ** 16 - low, low)
     return null, negative, exp, k, high, low, bad & ~null
+
+
+_EXPONENTS = None
+
+
+def _exponents(np):
+    """head byte -> base-100 exponent (bit 7 clear: complemented)."""
+    global _EXPONENTS
+    if _EXPONENTS is None:
+        heads = np.arange(256)
+        _EXPONENTS = (np.where(heads < 0x80, heads ^ 0x7F, heads) & 0x7F) - 64
+    return _EXPONENTS
 
 
 def decimal_array(col):
@@ -83,25 +96,34 @@ def decimal_array(col):
     pow10 = base100.pow10(np)
     drop = 2 * k - s - 2 * exp
     low_cut = np.clip(drop, 0, 16)
-    high_cut = np.clip(drop - 16, 0, 16)
-    low_div, high_div = pow10.take(low_cut), pow10.take(high_cut)
-    low_q, high_q = low // low_div, high // high_div
-    mult = pow10.take(16 - low_cut)
-    room = p - 16 + low_cut               # digits high_q may have
-    fits = np.where(room >= 0, high_q < pow10.take(np.clip(room, 0, 18)),
-                    (high_q == 0) & (low_q < pow10[min(p, 18)]))
-    bad |= ~null & ((drop < 0) | (low_q * low_div != low) | (high_q * high_div != high)
-                    | ~fits)
-    if p <= 18:
-        unscaled = np.where(bad, 0, high_q * mult + low_q)
+    low_div = pow10.take(low_cut)
+    low_q = low // low_div
+    if high is None:                      # N < 10**16: so p <= 18 (k <= 8)
+        bad |= ~null & ((drop < 0) | (low_q * low_div != low) | (low_q >= 10 ** p))
+        unscaled = np.where(negative, -low_q, low_q)
         words = np.empty((len(raw), 2), "<i8")
-        words[:, 0] = np.where(negative, -unscaled, unscaled)
-        words[:, 1] = words[:, 0] >> 63
+        words[:, 0] = unscaled
+        words[:, 1] = unscaled >> 63
     else:
-        words = base100.int128_words(np, np.where(bad, 0, high_q), mult,
-                                     np.where(bad, 0, low_q), negative).view("<i8")
+        high_div = pow10.take(np.clip(drop - 16, 0, 16))
+        high_q = high // high_div
+        mult = pow10.take(16 - low_cut)
+        room = p - 16 + low_cut               # digits high_q may have
+        fits = np.where(room >= 0, high_q < pow10.take(np.clip(room, 0, 18)),
+                        (high_q == 0) & (low_q < pow10[min(p, 18)]))
+        bad |= ~null & ((drop < 0) | (low_q * low_div != low) | (high_q * high_div != high)
+                        | ~fits)
+        if p <= 18:
+            unscaled = np.where(bad, 0, high_q * mult + low_q)
+            words = np.empty((len(raw), 2), "<i8")
+            words[:, 0] = np.where(negative, -unscaled, unscaled)
+            words[:, 1] = words[:, 0] >> 63
+        else:
+            words = base100.int128_words(np, np.where(bad, 0, high_q), mult,
+                                         np.where(bad, 0, low_q), negative).view("<i8")
     if bad.any():
-        idx, values = col.patch(bad, raw, lambda d: None if d is None else int(d.scaleb(s, _EXACT)))
+        idx, values = col.patch(bad, raw, lambda d: None if d is None else
+                                int(d.scaleb(s, _EXACT)))
         for i, v in zip(idx, values):
             if v is None:
                 null[i] = True
@@ -109,7 +131,8 @@ def decimal_array(col):
                 raise col.fail(f"{v} does not fit decimal128({p},{s})")
             else:
                 words[i] = ((v & 0xFFFFFFFFFFFFFFFF) - ((v & (1 << 63)) << 1), v >> 64)
-    words[null] = 0
+    if null.any():
+        words[null] = 0
     return col.from_buffer(words, null)
 
 
@@ -120,6 +143,8 @@ def floating_array(col):
     np = col.np
     raw = col.raw()
     null, negative, exp, k, high, low, bad = _decimal_parts(col, raw)
+    if high is None:
+        high = np.zeros(len(raw), np.int64)
     whole = low == 0                       # then N is high * 10**16
     number = np.where(whole, high, low)
     zeros = 16 * whole
