@@ -165,6 +165,21 @@ def test_text_matches_the_plain_path(data):
     same(batch, [_varchar(width), ColumnType(TypeCode.CHAR, width)], encoding)
 
 
+def test_text_with_bytes_under_nulls_and_full_cells_matches_the_plain_path():
+    # Arrow lets a NULL slot span bytes (here "zz"); the column-wise path
+    # must not take them as text.  And CHAR values that fill their cells.
+    data = b"abcdzzefgh"
+    offsets = np.array([0, 4, 6, 10], "<i4")
+    validity = np.packbits(np.array([1, 0, 1], bool), bitorder="little")
+    spans = pa.Array.from_buffers(pa.string(), 3, [pa.py_buffer(validity),
+                                                   pa.py_buffer(offsets), pa.py_buffer(data)])
+    assert spans.to_pylist() == ["abcd", None, "efgh"]
+    full = pa.array(["wxyz", "abcd", "0123"])
+    batch = pa.record_batch([spans, spans, full, full], names=["v", "c", "fv", "fc"])
+    same(batch, [_varchar(4), ColumnType(TypeCode.CHAR, 4), _varchar(4),
+                 ColumnType(TypeCode.CHAR, 4)])
+
+
 def test_sliced_batches_use_their_own_rows():
     table = pa.table({"v": pa.array([f"t{i}" for i in range(50)]),
                       "d": pa.array([Decimal(i) / 4 for i in range(50)], pa.decimal128(6, 2))})

@@ -322,30 +322,56 @@ def _text_cells(np, array, ctype: ColumnType, encoding: str) -> Cells:
                             count=array.offset + n + 1)[array.offset:].astype(np.int64)
     data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None \
         else np.zeros(0, dtype=np.uint8)
-    sizes = np.where(valid, offsets[1:] - offsets[:-1], 0)
-    taken = _spread(np, offsets[:-1], sizes)
-    text = data[taken]
+    spans = offsets[1:] - offsets[:-1]
+    sizes = np.where(valid, spans, 0)
+    code = ctype.code
+    width = ctype.length & 0xFF if code in VARCHAR_CODES else ctype.length
+    if (spans == sizes).all() and (sizes <= width).all():
+        # the common column: NULLs take no bytes and every value fits, so
+        # the text is one slice of Arrow's data buffer, placed in one pass
+        text = data[offsets[0]:offsets[-1]]
+        packed = True
+    else:
+        text = data[_spread(np, offsets[:-1], sizes)]
+        packed = False
     if encoding.lower().replace("_", "-") not in ("utf-8", "utf8") and (text >= 0x80).any():
         check = _text_check_of(ctype, encoding)
         return _python_cells(np, array, ctype, check, encoding)
-    code = ctype.code
     if code in VARCHAR_CODES:
-        width = ctype.length & 0xFF
-        lengths = np.where(valid, sizes + 1, 2)
-        flat = np.zeros(int(lengths.sum()), dtype=np.uint8)
-        starts = np.zeros(n, dtype=np.int64)
-        np.cumsum(lengths[:-1], out=starts[1:])
-        flat[starts] = np.where(valid, np.minimum(sizes, 255), 1)
-        flat[_spread(np, starts + 1, sizes)] = text
+        return _varchar_cells(np, text, sizes, valid, width)
+    lengths = np.full(n, width, dtype=np.int64)
+    if packed and len(text) == n * width:
+        flat = text.copy()                     # every value fills its cell
+    elif packed:
+        # each row's first `size` bytes are its text, the rest blanks
+        cells = np.full((n, width), 0x20, dtype=np.uint8)
+        cells[np.arange(width)[None, :] < sizes[:, None]] = text
+        flat = cells.reshape(-1)
     else:
-        width = ctype.length
-        lengths = np.full(n, width, dtype=np.int64)
         ok_sizes = np.minimum(sizes, width)
         flat = np.full(n * width, 0x20, dtype=np.uint8)
         starts = np.arange(n, dtype=np.int64) * width
         kept = _spread(np, offsets[:-1], ok_sizes)
         flat[_spread(np, starts, ok_sizes)] = data[kept]
-        flat[starts[~valid]] = 0
+    flat[np.arange(n, dtype=np.int64)[~valid] * width] = 0
+    return Cells(flat, lengths, ~valid | (sizes <= width))
+
+
+def _varchar_cells(np, text, sizes, valid, width: int) -> Cells:
+    """[length byte][bytes] a row, NULL as [1][0]: the text goes to every
+    byte that is not a row's first (or a NULL's second) in one masked copy."""
+    n = len(sizes)
+    lengths = np.where(valid, sizes + 1, 2)
+    starts = np.zeros(n, dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    flat = np.empty(int(starts[-1] + lengths[-1]) if n else 0, dtype=np.uint8)
+    is_text = np.ones(len(flat), dtype=bool)
+    is_text[starts] = False
+    nulls = starts[~valid] + 1
+    is_text[nulls] = False
+    flat[is_text] = text
+    flat[starts] = np.where(valid, np.minimum(sizes, 255), 1)
+    flat[nulls] = 0
     return Cells(flat, lengths, ~valid | (sizes <= width))
 
 
