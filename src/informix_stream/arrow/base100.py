@@ -116,6 +116,34 @@ def _swar(np, x):
     return x.view(np.int64), over != 0
 
 
+def pair_bytes(np, value, k: int):
+    """(n,) uint64 numbers < 100**k (k <= 9) -> their k base-100 pairs,
+    (n, k) uint8, most significant first: the inverse of ``limbs``.  The
+    low 16 digits are split into four 0..9999 quads by two divisions, the
+    quads into pairs for two quads at a time in 32-bit lanes by a multiply
+    and shift (x // 100 == x * 5243 >> 19 for x < 43,699), then packed so
+    the uint64 holds the pairs in memory order."""
+    u = np.uint64
+    top = None
+    if k > 8:
+        top = value // u(10 ** 16)
+        value = value - top * u(10 ** 16)
+    hi = value // u(10 ** 8)
+    lo = value - hi * u(10 ** 8)
+    words = []
+    for part in (hi, lo):
+        quad_hi = part // u(10 ** 4)
+        lanes = quad_hi | ((part - quad_hi * u(10 ** 4)) << u(32))
+        tens = ((lanes * u(5243)) >> u(19)) & u(0x0000007F0000007F)
+        lanes = tens | ((lanes - tens * u(100)) << u(8))
+        words.append((lanes & u(0xFFFF)) | ((lanes >> u(32)) << u(16)))
+    packed = words[0] | (words[1] << u(32))
+    out = packed.view(np.uint8).reshape(-1, 8)
+    if top is None:
+        return out[:, 8 - k:]
+    return np.concatenate([top.astype(np.uint8)[:, None], out], axis=1)
+
+
 def number(np, pairs):
     """(n, m) pairs 0..99, m <= 9 -> int64 numbers, a column at a time."""
     out = np.zeros(len(pairs), np.int64)
@@ -124,7 +152,7 @@ def number(np, pairs):
     return out
 
 
-POW10 = None
+POW10 = POW100 = None
 
 
 def pow10(np):
@@ -133,6 +161,14 @@ def pow10(np):
     if POW10 is None:
         POW10 = 10 ** np.arange(19, dtype=np.int64)
     return POW10
+
+
+def pow100(np):
+    """uint64 100**0 .. 100**9."""
+    global POW100
+    if POW100 is None:
+        POW100 = np.array([100 ** j for j in range(10)], dtype=np.uint64)
+    return POW100
 
 
 def int128_words(np, high, mult, low, negative):

@@ -266,48 +266,51 @@ def _decimal_cells(np, array, ctype: ColumnType) -> Cells:
     widen = scale - source_scale
     negative = low < 0
     magnitude = np.abs(np.where(fits, low, 0)).astype(np.uint64)
-    ok = ~valid | (fits & (widen >= 0) & (_digit_count(np, magnitude)
-                                         <= precision - scale + source_scale))
+    digits = precision - scale + source_scale          # at most 18 when widen >= 0
+    small = magnitude < np.uint64(10 ** min(max(digits, 0), 19))
+    ok = ~valid | (fits & (widen >= 0) & (digits >= 1) & small)
     if widen > 0:
         magnitude = magnitude * np.uint64(10 ** widen)
     if scale & 1:
         magnitude = magnitude * np.uint64(10)         # the point falls between pairs
+    magnitude = np.where(ok & valid, magnitude, np.uint64(0))
     width = ctype.wire_width
     pairs = width - 1
-    digits = np.zeros((n, pairs), dtype=np.int64)
-    rest = np.where(ok & valid, magnitude, np.uint64(0))
-    for k in range(pairs - 1, -1, -1):                # right-aligned, most significant first
-        digits[:, k] = (rest % np.uint64(100)).astype(np.int64)
-        rest = rest // np.uint64(100)
-    used = pairs - _leading_zeros(np, digits)
-    exp100 = used - (scale + (scale & 1)) // 2
-    shifted = np.take_along_axis(digits, np.minimum(np.arange(pairs)[None, :]
-                                                    + (pairs - used)[:, None], pairs - 1),
-                                 axis=1)
-    shifted[np.arange(pairs)[None, :] >= used[:, None]] = 0
+    # `used` base-100 digits; the number moved left so its first pair
+    # leads (its exponent says where the point is), complemented when
+    # negative as a number: 100**k - L is scalars.complement of L's pairs
+    used = np.zeros(n, dtype=np.int64)
+    for j in range(pairs):
+        used += magnitude >= np.uint64(100 ** j)
     negative &= used > 0
-    base100.complement(np, shifted, negative)
+    if pairs <= 9:
+        left = magnitude * base100.pow100(np).take(pairs - used)
+        left = np.where(negative, np.uint64(100 ** pairs) - left, left)
+        body = base100.pair_bytes(np, left, pairs)
+    else:
+        body = _ten_pairs(np, magnitude, used, negative)
+    exp100 = used - (scale + (scale & 1)) // 2
     biased = (exp100 + 64) & 0x7F
     head = np.where(negative, biased ^ 0x7F, biased | 0x80)
     head = np.where(used > 0, head, 0xC0)              # zero: exponent 0, no pairs
     cells = np.empty((n, width), dtype=np.uint8)
     cells[:, 0] = head
-    cells[:, 1:] = shifted
+    cells[:, 1:] = body
     return _fixed(np, valid, cells, bytes(width))._replace(ok=ok)
 
 
-def _digit_count(np, magnitude):
-    """Decimal digits of each value (1 for zero, as ``Decimal.as_tuple``)."""
-    count = np.ones(len(magnitude), dtype=np.int64)
-    for k in range(1, 20):
-        count += magnitude >= np.uint64(10 ** k)
-    return count
-
-
-def _leading_zeros(np, digits):
-    nonzero = digits != 0
-    first = np.argmax(nonzero, axis=1)
-    return np.where(nonzero.any(axis=1), first, digits.shape[1])
+def _ten_pairs(np, magnitude, used, negative):
+    """The ten pairs of DECIMAL(18, odd s) (magnitude < 10**19, whose
+    left-aligned form would pass uint64): nine pairs and the last one."""
+    u = np.uint64
+    full = used == 10
+    head = np.where(full, magnitude // u(100), magnitude * base100.pow100(np).take(np.clip(9 - used, 0, 9)))
+    last = np.where(full, magnitude % u(100), u(0))
+    carry = negative & (last == 0)
+    head = np.where(negative, np.where(carry, u(100 ** 9), u(100 ** 9 - 1)) - head, head)
+    last = np.where(negative & ~carry, u(100) - last, last)
+    return np.concatenate([base100.pair_bytes(np, head, 9), last.astype(np.uint8)[:, None]],
+                          axis=1)
 
 
 def _text_cells(np, array, ctype: ColumnType, encoding: str) -> Cells:
