@@ -33,10 +33,9 @@ import decimal
 
 from ..codec.scalars import _UNIT_SECONDS, temporal_exponent
 from ..codec.typeinfo import TU_DAY, TU_MONTH, TU_SECOND, TU_YEAR
-from . import base100
+from . import base100, civil
 from .types import UNIT_TICKS, temporal_kind, time_unit
 
-_MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 _EXACT_POWERS = tuple(10.0 ** e for e in range(23))   # exact doubles
 _INT32 = 2 ** 31
 # scaleb in the default 28-digit context would round a 32-digit value
@@ -230,24 +229,6 @@ def _fields(col, pairs, every: bool):
     return fields, micro, over
 
 
-def _day_tables(np):
-    """Days from 1970-01-01 to January 1st of each year 0..9999, whether
-    each is a leap year, and each month's first day of a common year."""
-    global _DAY_TABLES
-    if _DAY_TABLES is None:
-        years = np.arange(10000)
-        leap = (years % 4 == 0) & ((years % 100 != 0) | (years % 400 == 0))
-        y = years - 1
-        starts = y * 365 + y // 4 - y // 100 + y // 400 - 719162   # 0001-01-01 is -719162
-        month_start = np.concatenate([[0, 0], np.cumsum(_MONTH_DAYS[1:12])]).astype(np.int64)
-        _DAY_TABLES = (starts.astype(np.int64), leap, month_start,
-                       np.asarray(_MONTH_DAYS, np.int64))
-    return _DAY_TABLES
-
-
-_DAY_TABLES = None
-
-
 def datetime_array(col):
     """DATETIME of any qualifier -> date32 / time / timestamp (types.py)."""
     np, ctype = col.np, col.ctype
@@ -265,7 +246,7 @@ def datetime_array(col):
     if kind != "time":
         # fields before the qualifier's first read as 2000-01-01 (types.py)
         year, month, day = (fields.get(u) for u in (TU_YEAR, TU_MONTH, TU_DAY))
-        starts, leaps, month_start, month_days = _day_tables(np)
+        starts, leaps, month_start, month_days = civil.day_tables(np)
         year = np.full(n, 2000, np.int64) if year is None else year
         month = np.ones(n, np.int64) if month is None else month
         day = np.ones(n, np.int64) if day is None else day

@@ -29,7 +29,7 @@ from ..codec.typeinfo import VARCHAR_CODES, ColumnType, TypeCode
 from ..core import statement as st
 from ..errors import DataError, Error
 from ..insert_cursor import InsertCursor
-from . import base100
+from . import base100, civil
 from ._deps import load
 from .ingest import column_order, record_batches
 
@@ -229,23 +229,24 @@ def _date_cells(np, array, ctype: ColumnType) -> Cells:
 
 
 def _datetime_cells(np, array, ctype: ColumnType) -> Cells:
-    """DATETIME YEAR TO SECOND: head, then the pairs yy yy mm dd hh mi ss."""
+    """DATETIME YEAR TO SECOND: head, then the pairs yy yy mm dd hh mi ss;
+    the date by civil.py's tables."""
     ticks = _numbers(np, array, np.int64)
     valid = _valid(np, array)
     seconds = np.floor_divide(ticks, _SECONDS_PER[array.type.unit])
-    moments = seconds.astype("datetime64[s]")
-    days = moments.astype("datetime64[D]")
-    months = moments.astype("datetime64[M]")
-    years = moments.astype("datetime64[Y]")
-    year = years.astype(np.int64) + 1970
-    ok = ~valid | ((year >= 1) & (year <= 9999))
-    clock = (moments - days).astype(np.int64)
+    days = np.floor_divide(seconds, 86400)
+    clock = seconds - days * 86400
+    ok = ~valid | ((days >= civil.FIRST_DAY) & (days <= civil.LAST_DAY))
+    year, month, day = civil.civil_from_days(np, np.clip(days, civil.FIRST_DAY,
+                                                         civil.LAST_DAY))
+    hour = clock // 3600
+    minutes = clock // 60
     width = ctype.wire_width
     cells = np.zeros((len(ticks), width), dtype=np.uint8)
     cells[:, 0] = bcd_head(temporal_exponent(ctype.length), False)
-    fields = (np.clip(year, 0, 9999) // 100, np.clip(year, 0, 9999) % 100,
-              (months - years).astype(np.int64) + 1, (days - months).astype(np.int64) + 1,
-              clock // 3600, clock // 60 % 60, clock % 60)
+    century = year // 100
+    fields = (century, year - century * 100, month, day, hour, minutes - hour * 60,
+              clock - minutes * 60)
     for k, field in enumerate(fields, 1):
         cells[:, k] = field
     return _fixed(np, valid, cells, bytes(width))._replace(ok=ok)
