@@ -351,3 +351,23 @@ def test_lvarchar_is_large_string_with_nulls(encoding):
     assert [tuple(d.values()) for d in batch.to_pylist()] == rows
     assert _outcome(lambda i, t, n: decode_batch(i, t, n, encoding), images, types) == \
         _outcome(lambda i, t, n: reference_batch(i, t, n, encoding), images, types)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.none() | st.text(st.characters(min_codepoint=1, max_codepoint=255),
+                                    max_size=30), min_size=1, max_size=12),
+       st.sampled_from(["iso-8859-1", "utf-8"]))
+def test_variable_text_by_views_and_by_mask_decode_alike(texts, encoding):
+    # Text is gathered through an Arrow binary_view array (inline values of
+    # up to 12 bytes and longer ones by offset); the numpy mask path is what
+    # a pyarrow without binary_view takes.  Both against the reference.
+    from unittest import mock
+
+    from informix_stream.arrow import columnar
+    types = _types("varchar(40)", "lvarchar", "integer")
+    encode = make_row_encoder(types, encoding)
+    images = [encode((t, t, k)) for k, t in enumerate(texts)]
+    ref = _outcome(lambda i, t, n: reference_batch(i, t, n, encoding), images, types)
+    assert _outcome(lambda i, t, n: decode_batch(i, t, n, encoding), images, types) == ref
+    with mock.patch.object(columnar, "_gather_by_views", lambda *a, **k: None):
+        assert _outcome(lambda i, t, n: decode_batch(i, t, n, encoding), images, types) == ref
