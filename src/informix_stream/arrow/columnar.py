@@ -144,12 +144,10 @@ class _Frame:
             if head == 1:
                 size = buf[pos].astype(np.int64)
             else:
-                # the int a byte at a time: four gathers of n beat one
-                # (n, 4) fancy index many times over
-                size = buf[pos + 1].astype(np.int64)
-                for j in (2, 3, 4):
-                    size = (size << 8) | buf[pos + j]
-                size = np.where(size >= 1 << 31, size - (1 << 32), size)
+                # one gather from a view holding the int at every byte
+                # offset (an (n, 4) fancy index is many times slower)
+                ints = np.ndarray((max(len(buf) - 3, 0),), ">i4", buf, 0, (1,))
+                size = ints[pos + 1].astype(np.int64)
                 if (size < 0).any():
                     raise ProtocolError(f"column {k + 1}: an opaque-type value runs past "
                                         "the row image")
