@@ -29,7 +29,8 @@ OWNER = syscatalog.OWNER
 _STORAGE = {TypeCode.FLOAT: "REAL", TypeCode.SMALLFLOAT: "REAL", TypeCode.DECIMAL: "BLOB",
             TypeCode.MONEY: "BLOB", TypeCode.DATETIME: "TEXT", TypeCode.BYTE: "BLOB",
             TypeCode.TEXT: "BLOB",     # BYTE/TEXT: a reference into _ifx_blobs (blobs.py)
-            TypeCode.BLOB: "BLOB", TypeCode.CLOB: "BLOB"}    # so are BLOB/CLOB (slobs.py)
+            TypeCode.BLOB: "BLOB", TypeCode.CLOB: "BLOB",    # so are BLOB/CLOB (slobs.py)
+            TypeCode.JSON: "TEXT", TypeCode.BSON: "BLOB"}    # documents.py
 
 
 # ---------------------------------------------------------------------------

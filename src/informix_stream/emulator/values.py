@@ -23,7 +23,7 @@ from informix_stream.codec.scalars import floating_decimal_digits
 from informix_stream.errors import DataError
 from informix_stream.locales import fit_bytes
 
-from . import blobs, composite, composite_wire, slobs
+from . import blobs, composite, composite_wire, documents, slobs
 from .statements import NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, exact_decimal
 
 DAY0 = dt.date(1899, 12, 31).toordinal()
@@ -393,6 +393,8 @@ def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1", *,
         return _bool_writer
     if code in composite.COMPOSITE_CODES:
         return composite.writer(ctype)
+    if code in documents.DOCUMENT_CODES:
+        return documents.writer(code)
     return _generic_writer
 
 
@@ -513,6 +515,8 @@ def reader_for(col: ResultColumn) -> Converter | None:
         return _maybe(lambda v: dt.timedelta(microseconds=int(v)))
     if code == TypeCode.BOOLEAN:
         return _BOOLS.__getitem__
+    if code in documents.DOCUMENT_CODES:
+        return documents.reader(code)
     return None
 
 
