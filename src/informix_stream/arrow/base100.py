@@ -102,6 +102,32 @@ def limbs(np, raw):
     return high, low, bad
 
 
+def zero_tail(np, raw):
+    """How many of the k pairs (k <= 16) of each (n, 1 + k) cell end it as
+    zeros (k for an all-zero cell): counted on the raw bytes, as a
+    complement leaves trailing zero pairs zero.  The pairs are read as a
+    uint64 whose top bytes are the last pairs; its bit length (exact from a
+    float64's exponent, as a pair byte is at most 0x63 for a clean cell and
+    no rounding can then reach the next byte) gives the zero bytes on top."""
+    n, width = raw.shape
+    k = width - 1
+    flat = np.zeros(n * width + 8, np.uint8)
+    flat[:n * width] = raw.reshape(-1)
+    if k <= 8:
+        last = _u64(np, flat, 1, width, n) << np.uint64(8 * (8 - k))
+        return np.minimum(_zero_top_bytes(np, last), k)
+    last = _u64(np, flat, 1 + k - 8, width, n)
+    first = _u64(np, flat, 1, width, n) << np.uint64(8 * (16 - k))
+    count = _zero_top_bytes(np, last)
+    return np.where(count == 8, 8 + np.minimum(_zero_top_bytes(np, first), k - 8), count)
+
+
+def _zero_top_bytes(np, words):
+    """Zero bytes above the highest set bit of each uint64 (8 for zero)."""
+    _, bits = np.frexp(words.astype(np.float64))
+    return (64 - bits.astype(np.int64)) // 8
+
+
 def _u64(np, flat, offset: int, stride: int, n: int):
     """The little-endian uint64 at ``offset + r * stride`` of each row r."""
     return np.ndarray((n,), "<u8", flat, offset, (stride,)).copy()

@@ -137,33 +137,30 @@ def decimal_array(col):
 
 def floating_array(col):
     """Floating DECIMAL(p) -> float64: N = high * 10**16 + low at 10**e,
-    trailing zeros taken off N (8, 4, 2, 1 digits at a time), then
-    Clinger's fast path where N <= 2**53 and |e| <= 22 (module docstring)."""
+    its trailing zero pairs taken off, then Clinger's fast path where
+    N <= 2**53 and |e| <= 22 (module docstring)."""
     np = col.np
     raw = col.raw()
     null, negative, exp, k, high, low, bad = _decimal_parts(col, raw)
-    if high is None:
-        high = np.zeros(len(raw), np.int64)
-    whole = low == 0                       # then N is high * 10**16
-    number = np.where(whole, high, low)
-    zeros = 16 * whole
-    for step in (8, 4, 2, 1):
-        unit = 10 ** step
-        even = (number % unit == 0) & (number != 0)
-        number = np.where(even, number // unit, number)
-        zeros = zeros + step * even
-    exp10 = 2 * exp - 2 * k + zeros
-    # both limbs: N = high * 10**(16 - t) + low / 10**t, t its trailing zeros
-    both = ~whole & (high != 0)
-    if both.any():
-        scale = base100.pow10(np).take(np.clip(16 - zeros, 0, 18))
+    # N without its trailing zero pairs (t of them): N // 100**t, from the
+    # low limb alone while t < 8, from the high limb when low is all zeros
+    tail = base100.zero_tail(np, raw[:, :k + 1])
+    pow10 = base100.pow10(np)
+    low_tail = np.minimum(tail, 8)
+    number = low // pow10.take(2 * low_tail)
+    exact = np.ones(len(raw), bool)
+    if high is not None:
+        whole = tail >= 8                      # N is high * 10**16
+        high_cut = pow10.take(2 * np.clip(tail - 8, 0, 8))
+        scale = pow10.take(16 - 2 * low_tail)
         room = np.maximum(2 ** 53 - number, 0) // scale
-        both_ok = both & (high <= room)
-        number = np.where(both_ok, high * np.where(both_ok, scale, 0) + number, number)
-        exact = ~both | both_ok
-    else:
-        exact = True
-    exact = exact & (number <= 2 ** 53) & (np.abs(exp10) <= 22)
+        mixed = ~whole & (high != 0)
+        exact = whole | ~mixed | (high <= room)
+        number = np.where(whole, high // high_cut,
+                          np.where(mixed & exact, high * np.where(exact, scale, 0) + number,
+                                   number))
+    exp10 = 2 * exp - 2 * k + 2 * tail
+    exact &= (number <= 2 ** 53) & (np.abs(exp10) <= 22)
     power = np.asarray(_EXACT_POWERS)[np.clip(np.abs(exp10), 0, 22)]
     values = np.where(exp10 >= 0, number * power, number / power)
     values = np.where(negative, -values, values)
