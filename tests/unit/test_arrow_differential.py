@@ -206,6 +206,7 @@ def test_boolean_cells_of_every_form_decode_alike():
                                    -dt.timedelta(days=999_999_998, seconds=86399), None]),
     ("interval day(9) to fraction(5)", [dt.timedelta(days=1, microseconds=10),
                                         -dt.timedelta(microseconds=990), None]),
+    ("interval day(9) to fraction(5)", [dt.timedelta(days=999_999_999, microseconds=10)]),
     ("interval hour(3) to minute", [dt.timedelta(hours=999, minutes=59),
                                     -dt.timedelta(minutes=1), None]),
     ("interval minute(2) to fraction(3)", [dt.timedelta(minutes=5, milliseconds=250),

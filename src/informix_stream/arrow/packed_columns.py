@@ -329,6 +329,8 @@ def _finish_ticks(col, raw, ticks, null, clean, store: str):
         for i, v in zip(idx, values):
             if v is None:
                 null[i] = True
+            elif not -(1 << 63) <= v < 1 << 63:
+                raise col.fail(f"{v} ticks do not fit int64")
             else:
                 ticks[i] = v
     ticks[null] = 0
