@@ -191,9 +191,10 @@ def test_text_with_bytes_under_nulls_and_full_cells_matches_the_plain_path():
                                                    pa.py_buffer(offsets), pa.py_buffer(data)])
     assert spans.to_pylist() == ["abcd", None, "efgh"]
     full = pa.array(["wxyz", "abcd", "0123"])
-    batch = pa.record_batch([spans, spans, full, full], names=["v", "c", "fv", "fc"])
+    gaps = pa.array(["wxyz", None, "0123"])
+    batch = pa.record_batch([spans, spans, full, full, gaps], names=["v", "c", "fv", "fc", "g"])
     same(batch, [_varchar(4), ColumnType(TypeCode.CHAR, 4), _varchar(4),
-                 ColumnType(TypeCode.CHAR, 4)])
+                 ColumnType(TypeCode.CHAR, 4), ColumnType(TypeCode.CHAR, 4)])
 
 
 def test_sliced_batches_use_their_own_rows():

@@ -344,8 +344,13 @@ def _text_cells(np, array, ctype: ColumnType, encoding: str) -> Cells:
     if code in VARCHAR_CODES:
         return _varchar_cells(np, text, sizes, valid, width)
     lengths = np.full(n, width, dtype=np.int64)
-    if packed and len(text) == n * width:
+    full = packed and width and len(text) == int(valid.sum()) * width
+    if full and len(text) == n * width:
         flat = text.copy()                     # every value fills its cell
+    elif full:                                 # so does every non-NULL one
+        cells = np.full((n, width), 0x20, dtype=np.uint8)
+        cells[valid] = text.reshape(-1, width)
+        flat = cells.reshape(-1)
     elif packed:
         # each row's first `size` bytes are its text, the rest blanks
         cells = np.full((n, width), 0x20, dtype=np.uint8)
