@@ -40,3 +40,17 @@ def test_tables_give_python_ordinals(when):
     assert days == when.toordinal() - _EPOCH
     assert tuple(int(v[0]) for v in civil.civil_from_days(np, np.array([days]))) == \
         (when.year, when.month, when.day)
+
+
+def test_month_tables_give_every_month_and_refuse_the_rest():
+    import calendar
+    before, days = civil.month_tables(np)
+    for year in range(10000):
+        for month in range(16):
+            key = year * 16 + month
+            if year and 1 <= month <= 12:
+                first = dt.date(year, month, 1).toordinal() - _EPOCH
+                assert (int(before[key]) + 1, int(days[key])) == \
+                    (first, calendar.monthrange(year, month)[1])
+            else:
+                assert days[key] == 0

@@ -13,6 +13,7 @@ MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 FIRST_DAY, LAST_DAY = -719162, 2932896          # 0001-01-01 and 9999-12-31
 _TABLES = None
 _DAY_OF_YEAR = None
+_MONTHS = None
 
 
 def day_tables(np):
@@ -29,6 +30,25 @@ def day_tables(np):
         _TABLES = (starts.astype(np.int64), leap, month_start,
                    np.asarray(MONTH_DAYS, np.int64))
     return _TABLES
+
+
+def month_tables(np):
+    """(days from 1970-01-01 to the day before each month's first, days in
+    the month), both indexed by ``year * 16 + month``: 0 days for month 0,
+    13..15 and year 0, so that one ``day <= days`` check also checks the
+    year and the month."""
+    global _MONTHS
+    if _MONTHS is None:
+        starts, leap, month_start, month_days = day_tables(np)
+        base = np.zeros((10000, 16), np.int64)
+        days = np.zeros((10000, 16), np.int64)
+        base[:, 1:13] = starts[:10000, None] + month_start[None, 1:13] - 1
+        base[:, 3:13] += leap[:10000, None]
+        days[:, 1:13] = month_days[None, 1:13]
+        days[:, 2] += leap[:10000]
+        days[0] = 0
+        _MONTHS = (base.reshape(-1), days.reshape(-1).astype(np.int8))
+    return _MONTHS
 
 
 def _day_of_year_tables(np):

@@ -243,17 +243,13 @@ def datetime_array(col):
     if kind != "time":
         # fields before the qualifier's first read as 2000-01-01 (types.py)
         year, month, day = (fields.get(u) for u in (TU_YEAR, TU_MONTH, TU_DAY))
-        starts, leaps, month_start, month_days = civil.day_tables(np)
         year = np.full(n, 2000, np.int64) if year is None else year
         month = np.ones(n, np.int64) if month is None else month
         day = np.ones(n, np.int64) if day is None else day
-        year_at = np.clip(year, 0, 9999)
-        leap = leaps.take(year_at)
-        month_at = np.clip(month, 0, 12)
-        after_feb = leap & (month > 2)
-        clean &= (year >= 1) & (year_at == year) & (month >= 1) & (month <= 12) \
-            & (day >= 1) & (day <= month_days.take(month_at) + (leap & (month == 2)))
-        days = starts.take(year_at) + month_start.take(month_at) + after_feb + day - 1
+        before, month_days = civil.month_tables(np)
+        key = np.clip(year, 0, 9999) * 16 + np.clip(month, 0, 15)
+        clean &= (day >= 1) & (day <= month_days.take(key)) & (year <= 9999)
+        days = before.take(key) + day
     if kind == "date":
         ticks = days
     else:
