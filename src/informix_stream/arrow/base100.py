@@ -164,7 +164,7 @@ def pair_bytes(np, value, k: int):
         lanes = tens | ((lanes - tens * u(100)) << u(8))
         words.append((lanes & u(0xFFFF)) | ((lanes >> u(32)) << u(16)))
     packed = words[0] | (words[1] << u(32))
-    out = packed.view(np.uint8).reshape(-1, 8)
+    out = packed.astype("<u8", copy=False).view(np.uint8).reshape(-1, 8)   # memory order
     if top is None:
         return out[:, 8 - k:]
     return np.concatenate([top.astype(np.uint8)[:, None], out], axis=1)
