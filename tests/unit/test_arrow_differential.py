@@ -372,3 +372,15 @@ def test_variable_text_by_views_and_by_mask_decode_alike(texts, encoding):
     assert _outcome(lambda i, t, n: decode_batch(i, t, n, encoding), images, types) == ref
     with mock.patch.object(columnar, "_gather_by_views", lambda *a, **k: None):
         assert _outcome(lambda i, t, n: decode_batch(i, t, n, encoding), images, types) == ref
+
+
+def test_no_rows_of_every_type_is_an_empty_batch():
+    specs = ["smallint", "integer", "bigint", "int8", "smallfloat", "float", "date",
+             "decimal(12,2)", "decimal(32,10)", "decimal(32,1)", "decimal(16)", "money(16,2)",
+             "datetime year to second", "datetime hour to fraction(5)",
+             "interval day(9) to fraction(5)", "interval year(9) to month", "boolean",
+             "char(20)", "varchar(64)", "lvarchar"]
+    types = _types(*specs)
+    for decode in (decode_batch, reference_batch):
+        batch = decode([], types, _names(types))
+        assert batch.num_rows == 0 and batch.num_columns == len(specs)

@@ -130,6 +130,8 @@ def _zero_top_bytes(np, words):
 
 def _u64(np, flat, offset: int, stride: int, n: int):
     """The little-endian uint64 at ``offset + r * stride`` of each row r."""
+    if not n:
+        return np.zeros(0, "<u8")
     return np.ndarray((n,), "<u8", flat, offset, (stride,)).copy()
 
 

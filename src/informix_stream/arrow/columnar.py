@@ -312,8 +312,10 @@ class _Column:
         """[sign short][low uint32][high uint32], big-endian: the two words
         are one strided big-endian uint64 read with its halves swapped."""
         np = self.np
-        flat = np.ascontiguousarray(self.frame.cells(self.k, 10)).reshape(-1)
         n = self.frame.n
+        # 8 spare bytes: a strided view may not start past its buffer (no rows)
+        flat = np.zeros(n * 10 + 8, np.uint8)
+        flat[:n * 10] = self.frame.cells(self.k, 10).reshape(-1)
         sign = np.ndarray((n,), ">i2", flat, 0, (10,)).astype(np.int16)
         words = np.ndarray((n,), ">u8", flat, 2, (10,)).astype(np.uint64)
         magnitude = (words << np.uint64(32)) | (words >> np.uint64(32))
