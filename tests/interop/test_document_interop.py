@@ -79,9 +79,8 @@ def test_jdbc_and_our_driver_read_and_write_the_same_documents(
     assert docs[1][5] == '{ "a" : 1 }'                           # IfxBSONObject parsed DOC
 
 
-@pytest.mark.xfail(strict=True, reason="JDBC decodes a JSON value's bytes in the database"
-                   " code set (8859-1 here), the emulator sends UTF-8 (documents.py): the"
-                   " wire form of non-ASCII JSON needs a reference, docs/protocol.md 10.8")
+# IBM's JDBC decodes a JSON value's bytes in the database's code set (8859-1
+# here): the emulator and our driver follow it (docs/protocol.md 10.8).
 def test_jdbc_reads_non_ascii_json_as_our_driver_does(
         jdbc_client: Any, ifx_target: Any, table: str) -> None:
     records, ours = _both(jdbc_client, ifx_target, table)

@@ -1,7 +1,7 @@
 """The built-in opaque JSON and BSON types in the codec: described as UDTVAR
 with extended id 25 / 26 (JDBC IfxTypes IFX_XID_JSON / IFX_XID_BSON), a
-value in the opaque-type envelope; JSON read as str (UTF-8 whatever the
-locale, as JDBC's IfxJSON), BSON as bytes; both decoders agree."""
+value in the opaque-type envelope; JSON read as str in the session's code
+set (as IBM's JDBC decodes it), BSON as bytes; both decoders agree."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def test_round_trip_both_decoders(locale):
     for row in rows:
         image = enc(row)
         assert image[4:9] == (b"\x01\x00\x00\x00\x00" if row[1] is None
-                              else b"\x00" + len(row[1].encode()).to_bytes(4, "big"))
+                              else b"\x00" + len(row[1].encode(locale)).to_bytes(4, "big"))
         got, end = fast(image, 0)
         assert tuple(got) == row and end == len(image)
         assert tuple(ref(image, 0)[0]) == row
@@ -59,4 +59,4 @@ def test_json_that_is_not_utf8_is_a_data_error():
     types = [_described("json")]
     image = b"\x00\x00\x00\x00\x02\xff\xfe"
     with pytest.raises(DataError, match="column 1 .JSON"):
-        codecs.make_row_decoder(types)(image, 0)
+        codecs.make_row_decoder(types, "utf-8")(image, 0)

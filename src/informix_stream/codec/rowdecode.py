@@ -154,7 +154,7 @@ _ENVELOPE_VALUES = {TypeCode.LVARCHAR: ("None if {v} is None else {v}.decode(_en
                                     _LVARCHAR_CELL),
                     TypeCode.CLOB: ("None if {v} is None else _Locator({v}, True)",
                                     _LVARCHAR_CELL),
-                    TypeCode.JSON: ("None if {v} is None else {v}.decode('utf-8')",
+                    TypeCode.JSON: ("None if {v} is None else {v}.decode(_enc)",
                                     _LVARCHAR_CELL),
                     TypeCode.BSON: ("None if {v} is None else bytes({v})", _LVARCHAR_CELL)}
 

@@ -122,8 +122,8 @@ def _cell(ctype: ColumnType, encoding: str, rows: str = "tuple") -> tuple[Take, 
         return _take_varchar, lambda raw: None if raw == b"\x00" else raw.decode(encoding)
     if code == TypeCode.LVARCHAR:
         return _take_envelope, lambda raw: None if raw is None else raw.decode(encoding)
-    if code == TypeCode.JSON:       # UTF-8 whatever the locale (JDBC's IfxJSON)
-        return _take_envelope, lambda raw: None if raw is None else raw.decode("utf-8")
+    if code == TypeCode.JSON:       # text in the session's code set, as LVARCHAR
+        return _take_envelope, lambda raw: None if raw is None else raw.decode(encoding)
     if code == TypeCode.BSON:
         return _take_envelope, lambda raw: None if raw is None else bytes(raw)
     if code == TypeCode.BOOLEAN:

@@ -99,8 +99,9 @@ def _enc_composite(ctype: ColumnType, encoding: str) -> CellEncoder:
 
 
 def _enc_json(ctype: ColumnType, encoding: str) -> CellEncoder:
-    # a JSON document's text, UTF-8 whatever the locale (JDBC's IfxJSON)
-    return lambda v: _envelope(None if v is None else text_bytes(v, "utf-8"))
+    # a JSON document's text in the session's code set: IBM's JDBC decodes
+    # a JSON column's bytes with the database's (tests/interop/test_document_interop.py)
+    return lambda v: _envelope(None if v is None else text_bytes(v, encoding))
 
 
 def _enc_bson(ctype: ColumnType, encoding: str) -> CellEncoder:

@@ -83,7 +83,7 @@ XID_LVARCHAR = 1
 XID_BOOLEAN = 5
 XID_BLOB = 10     # informix-driver _resultset: BLOB is UDTFIXED xid 10, CLOB xid 11
 XID_CLOB = 11
-XID_JSON = 25     # JDBC IfxTypes.IFX_XID_JSON, IfxValue: read as IfxJSON (UTF-8 text)
+XID_JSON = 25     # JDBC IfxTypes.IFX_XID_JSON, IfxValue: read as text in the database's code set
 XID_BSON = 26     # JDBC IfxTypes.IFX_XID_BSON, IfxValue: read as IfxUDT (its bytes)
 # A smart-LOB column's row cell is its 72-byte locator (JDBC IfxLocator.IFX_LOCATOR_SIZE).
 LOCATOR_SIZE = 72
@@ -116,8 +116,8 @@ _OPAQUE_XID = {TypeCode.BOOLEAN: XID_BOOLEAN, TypeCode.LVARCHAR: XID_LVARCHAR,
 _OPAQUE_NAME = {TypeCode.BOOLEAN: "boolean", TypeCode.LVARCHAR: "lvarchar",
                 TypeCode.BLOB: "blob", TypeCode.CLOB: "clob",
                 TypeCode.JSON: "json", TypeCode.BSON: "bson"}
-# JSON and BSON: documents, read as str (JSON, always UTF-8: JDBC's IfxJSON
-# decodes it so whatever the locale) and bytes (BSON)
+# JSON and BSON: documents, read as str (JSON, in the session's code set, as
+# IBM's JDBC decodes it) and bytes (BSON)
 DOCUMENT_CODES = frozenset({TypeCode.JSON, TypeCode.BSON})
 # Decimal digits of precision a DESCRIBE-style metadata consumer expects.
 _NUMERIC_PRECISION = {

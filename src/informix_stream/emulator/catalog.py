@@ -192,6 +192,10 @@ class Database:
                                            view=tabtype == "V")
                 tabids[tabname] = tabid
                 names[tabid] = tabname
+            for tabid, text in conn.execute(
+                    "SELECT tabid, viewtext FROM sysviews ORDER BY tabid, seqno"):
+                if tabid in names:                   # a view's text, piece by piece
+                    tables[names[tabid]].definition += text
             xtypes = composite.load(conn)
             self.row_types = row_types.load(conn)
             for tabid, colno, colname, coltype, collength, defsql, start in conn.execute(

@@ -5,10 +5,11 @@ opaque data types").
 A JSON value is stored as its text, checked to be a JSON document; a BSON
 value as its bytes, checked to be framed as one (little-endian int32 total
 length, ending with a NUL byte: bsonspec.org).  Either is sent in the
-opaque-type envelope (codec/rowencode_ref.py), JSON as UTF-8 text and BSON
-as its bytes, which is how IBM's JDBC reads them (IfxJSON, an LVARCHAR in
-UTF-8; IfxUDT's bytes for BSON).  What a real server sends for them is not
-known to us beyond that: docs/protocol.md section 10.8.
+opaque-type envelope (codec/rowencode_ref.py), JSON as text in the
+session's code set and BSON as its bytes, which is how IBM's JDBC reads them
+(it decodes a JSON value's bytes with the database's code set, as for
+LVARCHAR: tests/interop/test_document_interop.py).  What a real server sends
+for them is not known to us beyond that: docs/protocol.md section 10.8.
 
 Errors: -9660 "invalid JSON document" (IBM JDBC 15.0.1.0 message catalog,
 sql_en_US.properties).  Text into a BSON column without a cast is refused
