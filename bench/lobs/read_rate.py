@@ -11,9 +11,9 @@ from memory by a server in another process (bench/throughput/replay.py),
 so what is timed is the client's own cost, not the emulator's.  The floor
 client (``RawLobClient``) is a minimal SQLI client: it logs in, prepares,
 opens and fetches the one row, and then sends the same requests the driver
-sends for the value (SQ_FETCHBLOB for BYTE/TEXT; ``ifx_lo_open``, SQ_LODATA
-reads of ``smartlobs.READ_SIZE`` bytes and ``ifx_lo_close`` for
-BLOB/CLOB), draining each reply into one reused buffer: it walks the
+sends for the value (SQ_FETCHBLOB for BYTE/TEXT; ``ifx_lo_open``, in value
+mode ``ifx_lo_stat``, SQ_LODATA reads of ``smartlobs.READ_SIZE`` bytes and
+``ifx_lo_close`` for BLOB/CLOB), draining each reply into one reused buffer: it walks the
 SQ_BLOB/SQ_LODATA framing to find the reply's end and keeps no byte of the
 value.  Each client is timed from its SELECT to its last byte (the login is
 not timed), against the replay of its own recording; the figure is the best
@@ -152,7 +152,7 @@ class RawLobClient:
                     need = 2
                 head.clear()
 
-    def read(self, column: str) -> int:
+    def read(self, column: str, stat: bool) -> int:
         reply = self.small(rq.prepare(f"SELECT {column} FROM big".encode(), 0))
         stmt = reply.describe.stmt_id
         reply = self.small(rq.open_cursor(stmt, b"rawcur", [], scroll=False, hold=False,
@@ -161,7 +161,7 @@ class RawLobClient:
         if len(image) == 56:                     # BYTE/TEXT: the blob descriptor
             got = self.drain(rq.fetch_blob(stmt, image))
         else:                                    # BLOB/CLOB: the locator, after its envelope
-            got = self.read_smart(slob.Locator(image[5:]))
+            got = self.read_smart(slob.cell_locator(image[5:], False), stat)
         self.small(rq.release(stmt, True))
         return got
 
@@ -170,8 +170,10 @@ class RawLobClient:
         blocks = [smartlobs.param_block(p, "iso-8859-1") for p in params]
         return self.small(fastpath.ex_fp_routine(db, handle, blocks)).routine
 
-    def read_smart(self, locator: slob.Locator) -> int:
+    def read_smart(self, locator: slob.Locator, stat: bool) -> int:
         fd = self.call(smartlobs.OPEN, [locator, slob.LO_RDONLY])[0].value
+        if stat:                                 # the driver sizes a whole value first
+            self.call(smartlobs.STAT, [fd, smartlobs.StatBuffer()])
         got = 0
         while True:
             n = self.drain(fastpath.lo_read(fd, smartlobs.READ_SIZE))
@@ -185,11 +187,11 @@ class RawLobClient:
         self.sock.close()
 
 
-def floor(host: str, port: int, column: str, _lob: str) -> tuple[int, float]:
+def floor(host: str, port: int, column: str, lob: str) -> tuple[int, float]:
     client = RawLobClient(host, port)
     try:
         start = time.perf_counter()
-        got = client.read(column)
+        got = client.read(column, lob == "value")
         return got, time.perf_counter() - start
     finally:
         client.close()

@@ -14,6 +14,7 @@ signature and database (the handle is cached on the session, as JDBC's
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Generator, Sequence
 from typing import Any
 
@@ -29,12 +30,23 @@ from .messages import ValueSink
 READ_SIZE = 1 << 20
 OPEN = "function informix.ifx_lo_open(blob ,integer)"
 CLOSE = "function informix.ifx_lo_close(integer)"
+# JDBC's signature and arguments (``IfxSmartBlob.IfxLoSize``: the descriptor
+# and a zeroed 644-byte ``ifx_lo_stat``); the result's size is an ifx_int8 at
+# offset 4: [int low][int high][short sign, 0 = NULL] (docs/protocol.md 8a).
+STAT = "function informix.ifx_lo_stat(int, ifx_lo_stat)"
+_STAT_BYTES = 644
+_STAT_SIZE = struct.Struct("!IIh")
+# A size ifx_lo_stat gives above this is not used to size a value's buffer
+# (JDBC casts it to a Java int too).
+_MAX_HINT = (1 << 31) - 1
 
 
 def param_block(value: object, encoding: str) -> bytes:
     """One routine argument as an SQ_BIND block (a locator as the opaque type)."""
     if isinstance(value, slob.Locator):
         return fastpath.locator_param(value)
+    if isinstance(value, StatBuffer):
+        return fastpath.udt_param(b"ifx_lo_stat", bytes(_STAT_BYTES))
     return codecs.encode_param(value, encoding)
 
 
@@ -81,15 +93,40 @@ def _python(v: fastpath.RoutineValue) -> object:
     return v.value
 
 
+class StatBuffer:
+    """The ``ifx_lo_stat`` argument: a zeroed buffer the routine fills."""
+
+
+def size_gen(session: ClientSession, fd: int) -> Generator[Any, None, int | None]:
+    """The open object's size by ``ifx_lo_stat``, as JDBC asks it before
+    reading a whole value (``IfxLob.loadSmBlob``: ``IfxLoSize``, then one
+    buffer of that size); None when the answer holds no usable size."""
+    values = yield from call_gen(session, STAT, [fd, StatBuffer()])
+    raw = values[0] if len(values) == 1 else None
+    if not isinstance(raw, (bytes, bytearray)) or len(raw) < 4 + _STAT_SIZE.size:
+        return None
+    low, high, sign = _STAT_SIZE.unpack_from(raw, 4)
+    size = (high << 32) | low
+    return size if sign == 1 and size <= _MAX_HINT else None
+
+
 def read_gen(session: ClientSession, locator: slob.Locator, encoding: str, column: int
              ) -> Generator[Any, None, object]:
     """The whole value of a BLOB (bytes) or CLOB (str): every read's chunks
-    go into one buffer, handed out without another copy."""
+    go into one buffer, handed out without another copy.  The buffer is
+    sized by ``ifx_lo_stat`` first: grown by doubling instead, a 50 MB
+    value was written about twice over into fresh memory, whose page
+    faults cost more than the network (bench/lobs/read_rate.py).  The
+    size only sizes the buffer: reading goes on to a short read whatever
+    it said, so a stale size never cuts a value short."""
     fd = yield from open_gen(session, locator)
-    sink = ValueSink()
     try:
-        while (yield from read_into_gen(session, fd, READ_SIZE, sink)) == READ_SIZE:
-            pass
+        hint = yield from size_gen(session, fd)
+        sink = ValueSink(hint or 0)
+        while True:
+            room = READ_SIZE if hint is None else max(hint - len(sink), 0)
+            if (yield from read_into_gen(session, fd, READ_SIZE, sink, room)) < READ_SIZE:
+                break
     finally:
         if session.broken is None:
             yield from call_gen(session, CLOSE, [fd])
@@ -110,14 +147,15 @@ def open_gen(session: ClientSession, locator: slob.Locator) -> Generator[Any, No
     return values[0]
 
 
-def read_into_gen(session: ClientSession, fd: int, n: int, sink: ValueSink
-                  ) -> Generator[Any, None, int]:
+def read_into_gen(session: ClientSession, fd: int, n: int, sink: ValueSink,
+                  room: int | None = None) -> Generator[Any, None, int]:
     """One SQ_LODATA read of up to ``n`` bytes into ``sink``, copied there as
-    they arrive; the bytes read (fewer than ``n``: the object ended)."""
+    they arrive; the bytes read (fewer than ``n``: the object ended).
+    ``room``: what to reserve in ``sink`` first (``n`` unless told)."""
     expect = session.send(fastpath.lo_read(fd, n), budget=n + n // 8 + 4096)
     expect.reply.lo_wanted = n
     expect.reply.lo_sink = sink
-    sink.reserve(n)
+    sink.reserve(n if room is None else room)
     before = len(sink)
     yield expect
     st.raise_for(expect.reply)
