@@ -305,27 +305,24 @@ class ClientSession:
             if self._login is not None:
                 self._receive_login(data)
                 return
-            if not self._pending:
+            pending = self._pending
+            if not pending:
                 raise ProtocolError(f"{len(data)} bytes arrived with no request outstanding")
             buf = self._in
-            buf += data
-            pos = self._pos
-            pending = self._pending
-            while pending:
-                expect = pending[0]
-                start = pos
-                pos, done = parse_reply(buf, pos, expect.reply, expect.decode,
-                                        self.max_message_size)
-                expect.consumed += pos - start
-                if expect.consumed > expect.budget + self.max_message_size:
-                    raise ProtocolError(f"a reply of over {expect.consumed} bytes, far more "
-                                        "than the request asked for")
-                if not done:
-                    break
-                pending.popleft()
-                if expect.opens_transaction:
-                    self._began(expect)
-                expect.done = True
+            if buf or pending[0].decode is not None:
+                buf += data
+                pos = self._parse(buf, self._pos, False)
+            else:
+                # Nothing held back and no rows to come: parse the bytes
+                # where the transport put them and keep only an unfinished
+                # message's tail (a LOB reply's chunks are copied once, into
+                # their value, not first into our buffer as well).
+                pos = self._parse(data, 0, True)
+                if pos < len(data):
+                    buf += data[pos:]
+                pos = 0
+                if pending and buf and pending[0].decode is not None:
+                    pos = self._parse(buf, 0, False)
             if not pending and pos < len(buf):
                 raise ProtocolError(f"{len(buf) - pos} bytes arrived after the last reply")
             if len(buf) - pos > self.max_message_size + 64:
@@ -340,6 +337,31 @@ class ClientSession:
             raise
         finally:
             self._receiving = False
+
+    def _parse(self, buf, pos: int, direct: bool) -> int:
+        """Parse outstanding replies from ``buf[pos:]`` in order; the offset
+        reached.  ``direct``: ``buf`` is the transport's, reused once this
+        returns, so parsing stops before a reply with rows (a row decoder
+        may keep a view of its buffer)."""
+        pending = self._pending
+        while pending:
+            expect = pending[0]
+            if direct and expect.decode is not None:
+                break
+            start = pos
+            pos, done = parse_reply(buf, pos, expect.reply, expect.decode,
+                                    self.max_message_size)
+            expect.consumed += pos - start
+            if expect.consumed > expect.budget + self.max_message_size:
+                raise ProtocolError(f"a reply of over {expect.consumed} bytes, far more "
+                                    "than the request asked for")
+            if not done:
+                break
+            pending.popleft()
+            if expect.opens_transaction:
+                self._began(expect)
+            expect.done = True
+        return pos
 
     def _receive_login(self, data: bytes | bytearray | memoryview) -> None:
         self._in += data
