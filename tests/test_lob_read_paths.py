@@ -167,3 +167,48 @@ def test_async_values_and_streams(server):
     assert values == (BIG, TEXT, BIG, TEXT)
     encoded = TEXT.encode("iso-8859-1")
     assert streamed == [BIG, encoded, BIG, encoded]
+
+
+# -- a server that answers reads with less than asked ---------------------------
+
+@pytest.fixture
+def capped_reads(monkeypatch):
+    """The emulator answers every SQ_LODATA read with at most 100,001 bytes:
+    nothing says a real server never does (only JDBC's reading up to the
+    ifx_lo_stat size), so a short read must not end a value early."""
+    from informix_stream.emulator import slobs
+    real = slobs._read
+    monkeypatch.setattr(slobs, "_read", lambda session, lo, n: real(session, lo, min(n, 100_001)))
+
+
+def test_capped_reads_still_give_whole_values(conn, capped_reads):
+    t = table(conn)
+    cur = conn.cursor()
+    cur.execute(f"SELECT bl, cl FROM {t}")
+    assert cur.fetchone() == (BIG, TEXT)
+
+
+def test_capped_reads_still_give_whole_streams(conn, capped_reads):
+    t = table(conn)
+    cur = conn.cursor(lob="stream")
+    cur.execute(f"SELECT bl, cl FROM {t}")
+    bl, cl = cur.fetchone()
+    assert b"".join(bl) == BIG
+    buf = bytearray(MB)
+    parts = []
+    while n := cl.readinto(buf):
+        parts.append(bytes(buf[:n]))
+    assert b"".join(parts) == TEXT.encode(cl.encoding)
+
+
+@pytest.mark.parametrize("got, asked, total, size, end", [
+    (0, 10, 5, 100, True),          # nothing left, whatever the size said
+    (0, 10, 0, None, True),
+    (4, 10, 50, 100, False),        # short, but the size is not reached
+    (4, 10, 100, 100, True),
+    (4, 10, 120, 100, True),        # a stale size, smaller than the object
+    (10, 10, 100, 100, False),      # a full read: the next one says
+    (4, 10, 4, None, True),         # no size: a short read ends it
+])
+def test_at_end(got, asked, total, size, end):
+    assert smartlobs.at_end(got, asked, total, size) is end

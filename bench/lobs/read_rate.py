@@ -11,8 +11,8 @@ from memory by a server in another process (bench/throughput/replay.py),
 so what is timed is the client's own cost, not the emulator's.  The floor
 client (``RawLobClient``) is a minimal SQLI client: it logs in, prepares,
 opens and fetches the one row, and then sends the same requests the driver
-sends for the value (SQ_FETCHBLOB for BYTE/TEXT; ``ifx_lo_open``, in value
-mode ``ifx_lo_stat``, SQ_LODATA reads of ``smartlobs.READ_SIZE`` bytes and
+sends for the value (SQ_FETCHBLOB for BYTE/TEXT; ``ifx_lo_open``,
+``ifx_lo_stat``, SQ_LODATA reads of ``smartlobs.READ_SIZE`` bytes and
 ``ifx_lo_close`` for BLOB/CLOB), draining each reply into one reused buffer: it walks the
 SQ_BLOB/SQ_LODATA framing to find the reply's end and keeps no byte of the
 value.  Each client is timed from its SELECT to its last byte (the login is
@@ -84,6 +84,7 @@ class RawLobClient:
         self.sock = socket.create_connection((host, port))
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.view = memoryview(bytearray(1 << 20))
+        self.handles: dict[str, tuple[bytes, int]] = {}
         self.sock.sendall(build_login_request(LoginRequest("informix", "in4mix", "informix")))
         buf = bytearray()
         while True:
@@ -152,7 +153,7 @@ class RawLobClient:
                     need = 2
                 head.clear()
 
-    def read(self, column: str, stat: bool) -> int:
+    def read(self, column: str, stream: bool) -> int:
         reply = self.small(rq.prepare(f"SELECT {column} FROM big".encode(), 0))
         stmt = reply.describe.stmt_id
         reply = self.small(rq.open_cursor(stmt, b"rawcur", [], scroll=False, hold=False,
@@ -161,19 +162,26 @@ class RawLobClient:
         if len(image) == 56:                     # BYTE/TEXT: the blob descriptor
             got = self.drain(rq.fetch_blob(stmt, image))
         else:                                    # BLOB/CLOB: the locator, after its envelope
-            got = self.read_smart(slob.cell_locator(image[5:], False), stat)
+            got = self.read_smart(slob.cell_locator(image[5:], False), stream)
         self.small(rq.release(stmt, True))
         return got
 
+    def handle(self, signature: str) -> tuple[bytes, int]:
+        """A routine's handle, asked once per signature (the driver caches it)."""
+        if signature not in self.handles:
+            self.handles[signature] = self.small(fastpath.get_routine(signature.encode())).routine
+        return self.handles[signature]
+
     def call(self, signature: str, params: list) -> list:
-        db, handle = self.small(fastpath.get_routine(signature.encode())).routine
+        db, handle = self.handle(signature)
         blocks = [smartlobs.param_block(p, "iso-8859-1") for p in params]
         return self.small(fastpath.ex_fp_routine(db, handle, blocks)).routine
 
-    def read_smart(self, locator: slob.Locator, stat: bool) -> int:
+    def read_smart(self, locator: slob.Locator, stream: bool) -> int:
+        if stream:                               # a reader has the close handle first
+            self.handle(smartlobs.CLOSE)
         fd = self.call(smartlobs.OPEN, [locator, slob.LO_RDONLY])[0].value
-        if stat:                                 # the driver sizes a whole value first
-            self.call(smartlobs.STAT, [fd, smartlobs.StatBuffer()])
+        self.call(smartlobs.STAT, [fd, smartlobs.StatBuffer()])   # the size, as the driver
         got = 0
         while True:
             n = self.drain(fastpath.lo_read(fd, smartlobs.READ_SIZE))
@@ -191,7 +199,7 @@ def floor(host: str, port: int, column: str, lob: str) -> tuple[int, float]:
     client = RawLobClient(host, port)
     try:
         start = time.perf_counter()
-        got = client.read(column, lob == "value")
+        got = client.read(column, lob == "stream")
         return got, time.perf_counter() - start
     finally:
         client.close()

@@ -135,6 +135,8 @@ class _SmartSource(_Source):
         self.locator = locator
         self.fd: int | None = None
         self.ended = False
+        self.size: int | None = None     # ifx_lo_stat's, at open
+        self.total = 0
 
     def read_gen(self, n: int) -> Generator[Any, None, bytes]:
         if self.ended:
@@ -158,9 +160,13 @@ class _SmartSource(_Source):
             # the close routine's handle first, so that closing needs no round trip
             yield from smartlobs.handle_gen(self.session, smartlobs.CLOSE)
             self.fd = yield from smartlobs.open_gen(self.session, self.locator)
+            # the size tells a short read at the end from one before it
+            # (smartlobs.at_end), as JDBC's IfxLobInputStream asks it at open
+            self.size = yield from smartlobs.size_gen(self.session, self.fd)
 
     def _note(self, got: int, asked: int) -> None:
-        if got < asked:
+        self.total += got
+        if smartlobs.at_end(got, asked, self.total, self.size):
             self.ended = True
             self.discard()
 

@@ -117,15 +117,16 @@ def read_gen(session: ClientSession, locator: slob.Locator, encoding: str, colum
     sized by ``ifx_lo_stat`` first: grown by doubling instead, a 50 MB
     value was written about twice over into fresh memory, whose page
     faults cost more than the network (bench/lobs/read_rate.py).  The
-    size only sizes the buffer: reading goes on to a short read whatever
-    it said, so a stale size never cuts a value short."""
+    size sizes the buffer and says where a short read ends the value
+    (``at_end``); a stale size never cuts a value short."""
     fd = yield from open_gen(session, locator)
     try:
         hint = yield from size_gen(session, fd)
         sink = ValueSink(hint or 0)
         while True:
             room = READ_SIZE if hint is None else max(hint - len(sink), 0)
-            if (yield from read_into_gen(session, fd, READ_SIZE, sink, room)) < READ_SIZE:
+            got = yield from read_into_gen(session, fd, READ_SIZE, sink, room)
+            if at_end(got, READ_SIZE, len(sink), hint):
                 break
     finally:
         if session.broken is None:
@@ -138,6 +139,18 @@ def read_gen(session: ClientSession, locator: slob.Locator, encoding: str, colum
     except UnicodeDecodeError as exc:
         raise DataError(f"column {column + 1} (CLOB): the value is not valid "
                         f"{encoding}: {exc}") from None
+
+
+def at_end(got: int, asked: int, total: int, size: int | None) -> bool:
+    """Whether a read of ``asked`` bytes that gave ``got`` (``total`` so
+    far) ended the object.  A read of nothing always does; a short one
+    only once the size ``ifx_lo_stat`` gave is reached: JDBC reads up to
+    that size (``IfxLob.loadSmBlob``, ``IfxLobInputStream``) and nothing
+    says a server never answers a read with less than it asked before the
+    end, so a short read alone would risk a value cut short."""
+    if got == 0:
+        return True
+    return got < asked and (size is None or total >= size)
 
 
 def open_gen(session: ClientSession, locator: slob.Locator) -> Generator[Any, None, int]:
