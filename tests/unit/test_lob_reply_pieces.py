@@ -99,7 +99,7 @@ def _int_row(v: int) -> bytes:
     return w.getvalue() + v.to_bytes(4, "big")
 
 
-@pytest.mark.parametrize("step", [1, 5, 999, 32004, 70000, 1 << 20])
+@pytest.mark.parametrize("step", [1, 5, 999, 32004, 40000, 65537, 70000, 300001, 1 << 20])
 def test_session_parses_lob_replies_from_the_transport_buffer(step: int) -> None:
     """ClientSession.receive parses a reply without rows straight from the
     transport's buffer (which the transport reuses at once: here it is

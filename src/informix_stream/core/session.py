@@ -44,6 +44,9 @@ _STREAM_LOW = 256 * 1024
 # BLOB read one more chunk of RSS).
 _COMPACT_AT = 256 * 1024
 ALREADY_IN_TRANSACTION = -535
+# What ``receive`` copies from new bytes to complete a held message tail
+# before parsing the rest in place: more than one LOB chunk message.
+_TAIL_PREFIX = 64 * 1024
 
 
 class Expect:
@@ -309,20 +312,11 @@ class ClientSession:
             if not pending:
                 raise ProtocolError(f"{len(data)} bytes arrived with no request outstanding")
             buf = self._in
-            if buf or pending[0].decode is not None:
+            if pending[0].decode is not None:
                 buf += data
                 pos = self._parse(buf, self._pos, False)
             else:
-                # Nothing held back and no rows to come: parse the bytes
-                # where the transport put them and keep only an unfinished
-                # message's tail (a LOB reply's chunks are copied once, into
-                # their value, not first into our buffer as well).
-                pos = self._parse(data, 0, True)
-                if pos < len(data):
-                    buf += data[pos:]
-                pos = 0
-                if pending and buf and pending[0].decode is not None:
-                    pos = self._parse(buf, 0, False)
+                pos = self._receive_direct(data)
             if not pending and pos < len(buf):
                 raise ProtocolError(f"{len(buf) - pos} bytes arrived after the last reply")
             if len(buf) - pos > self.max_message_size + 64:
@@ -337,6 +331,32 @@ class ClientSession:
             raise
         finally:
             self._receiving = False
+
+    def _receive_direct(self, data) -> int:
+        """``receive`` for a reply without rows (LOB chunks, fast-path
+        calls): the bytes are parsed where the transport put them and only
+        an unfinished message's tail is kept, so a LOB reply's bytes are
+        copied once, into their value, not first into our buffer as well.
+        A tail held from before is completed from a prefix of ``data``
+        (a chunk message is at most 32 KiB); then parsing goes on in
+        ``data``.  Returns the offset reached in ``self._in``."""
+        buf, pending, start = self._in, self._pending, 0
+        if buf:
+            held = len(buf)
+            k = min(len(data), _TAIL_PREFIX)
+            buf += data[:k]
+            pos = self._parse(buf, self._pos, False)
+            if pos < held or k == len(data) or not pending or pending[0].decode is not None:
+                buf += data[k:]
+                return self._parse(buf, pos, False)
+            start = pos - held                  # where parsing stopped, in ``data``
+            buf.clear()
+        pos = self._parse(data, start, True)
+        if pos < len(data):
+            buf += data[pos:]
+        if pending and buf and pending[0].decode is not None:
+            return self._parse(buf, 0, False)
+        return 0
 
     def _parse(self, buf, pos: int, direct: bool) -> int:
         """Parse outstanding replies from ``buf[pos:]`` in order; the offset
