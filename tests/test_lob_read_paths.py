@@ -212,3 +212,14 @@ def test_capped_reads_still_give_whole_streams(conn, capped_reads):
 ])
 def test_at_end(got, asked, total, size, end):
     assert smartlobs.at_end(got, asked, total, size) is end
+
+
+@pytest.mark.parametrize("read", [100_000, len(BIG), len(BIG) + 1, len(BIG) // 2])
+def test_values_over_several_reads(conn, monkeypatch, read):
+    """A value read in several full reads ends where it ends: exactly at a
+    read's end (a read of nothing follows) or inside one."""
+    monkeypatch.setattr(smartlobs, "VALUE_READ", read)
+    t = table(conn)
+    cur = conn.cursor()
+    cur.execute(f"SELECT bl, cl FROM {t}")
+    assert cur.fetchone() == (BIG, TEXT)

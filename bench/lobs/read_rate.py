@@ -12,7 +12,8 @@ so what is timed is the client's own cost, not the emulator's.  The floor
 client (``RawLobClient``) is a minimal SQLI client: it logs in, prepares,
 opens and fetches the one row, and then sends the same requests the driver
 sends for the value (SQ_FETCHBLOB for BYTE/TEXT; ``ifx_lo_open``,
-``ifx_lo_stat``, SQ_LODATA reads of ``smartlobs.READ_SIZE`` bytes and
+``ifx_lo_stat``, SQ_LODATA reads of ``smartlobs.VALUE_READ`` bytes for a
+value or ``smartlobs.READ_SIZE`` for a stream, and
 ``ifx_lo_close`` for BLOB/CLOB), draining each reply into one reused buffer: it walks the
 SQ_BLOB/SQ_LODATA framing to find the reply's end and keeps no byte of the
 value.  Each client is timed from its SELECT to its last byte (the login is
@@ -182,11 +183,11 @@ class RawLobClient:
             self.handle(smartlobs.CLOSE)
         fd = self.call(smartlobs.OPEN, [locator, slob.LO_RDONLY])[0].value
         self.call(smartlobs.STAT, [fd, smartlobs.StatBuffer()])   # the size, as the driver
-        got = 0
+        got, ask = 0, smartlobs.READ_SIZE if stream else smartlobs.VALUE_READ
         while True:
-            n = self.drain(fastpath.lo_read(fd, smartlobs.READ_SIZE))
+            n = self.drain(fastpath.lo_read(fd, ask))
             got += n
-            if n < smartlobs.READ_SIZE:
+            if n < ask:
                 break
         self.call(smartlobs.CLOSE, [fd])
         return got

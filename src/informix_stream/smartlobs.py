@@ -2,8 +2,9 @@
 
 A BLOB/CLOB cell arrives as a locator (codec/slob.py).  Its value is read
 as IBM's JDBC reads it (``IfxSmartBlob``/``IfxLobInputStream``):
-``ifx_lo_open(locator, LO_RDONLY)`` for a descriptor, SQ_LODATA reads of
-``READ_SIZE`` bytes until a short one, ``ifx_lo_close``.  A locator stays
+``ifx_lo_open(locator, LO_RDONLY)`` for a descriptor, ``ifx_lo_stat`` for
+its size, SQ_LODATA reads to the end (``at_end``), ``ifx_lo_close``.
+A locator stays
 valid after its cursor moved on (it names the object, not a cursor
 position), so a batch is resolved right after it arrives, like BYTE/TEXT.
 
@@ -25,9 +26,14 @@ from .core.session import ClientSession
 from .errors import DataError, ProtocolError
 from .messages import ValueSink
 
-# Bytes asked for by one SQ_LODATA read: large enough that round trips do not
-# dominate, small enough that one reply message stays well under the cap.
+# Bytes asked for by one SQ_LODATA read of a stream (a reader's chunk): large
+# enough that round trips do not dominate on loopback.
 READ_SIZE = 1 << 20
+# ... and of a whole value, whose buffer is sized already: the reply's chunks
+# go into it as they arrive, so a larger read costs no memory and saves round
+# trips (JDBC reads a whole value with one read of its size, docs/protocol.md
+# 8a; a cap keeps one reply within what a server is known to send at once).
+VALUE_READ = 16 << 20
 OPEN = "function informix.ifx_lo_open(blob ,integer)"
 CLOSE = "function informix.ifx_lo_close(integer)"
 # JDBC's signature and arguments (``IfxSmartBlob.IfxLoSize``: the descriptor
@@ -124,9 +130,9 @@ def read_gen(session: ClientSession, locator: slob.Locator, encoding: str, colum
         hint = yield from size_gen(session, fd)
         sink = ValueSink(hint or 0)
         while True:
-            room = READ_SIZE if hint is None else max(hint - len(sink), 0)
-            got = yield from read_into_gen(session, fd, READ_SIZE, sink, room)
-            if at_end(got, READ_SIZE, len(sink), hint):
+            room = VALUE_READ if hint is None else max(hint - len(sink), 0)
+            got = yield from read_into_gen(session, fd, VALUE_READ, sink, room)
+            if at_end(got, VALUE_READ, len(sink), hint):
                 break
     finally:
         if session.broken is None:
