@@ -22,6 +22,9 @@ import pytest
 # SQLAlchemy's compliance suite is its own pytest session (its plugin owns the
 # run); tests/test_sqla_suite.py runs it in a child process.
 collect_ignore = ["sqla"]
+# emu / proxy / direct for the fault-injection modules (a module defining its
+# own fixture of one of these names keeps its own).
+pytest_plugins = ["faults.fixtures"]
 
 INFORMIX_IMAGE = "icr.io/informix/informix-developer-database:latest"
 

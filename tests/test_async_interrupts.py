@@ -17,8 +17,7 @@ import pytest
 import informix_stream as ifx
 from faults.emu import connect_async, rows
 from faults.proxy import CALL, Fault, sweep
-from test_interrupts import (SAMPLE, _tables, direct, emu, measure, proxy,  # noqa: F401
-                             unique)
+from test_interrupts import SAMPLE, _tables, measure, unique
 
 SIGNALLED = (ifx.OperationalError, ifx.InterfaceError)
 _values = itertools.count(10_000_000)

@@ -24,7 +24,7 @@ import uuid
 import pytest
 
 import informix_stream as ifx
-from faults.emu import TrackedEmulator, connect, flush, rows
+from faults.emu import connect, flush, rows
 from faults.proxy import C2S, CALL, S2C, Fault, FaultProxy, Interrupter, sweep
 
 SAMPLE = 24            # offsets per direction in the default run
@@ -38,30 +38,6 @@ _values = itertools.count(1)
 
 def unique(prefix: str) -> str:
     return f"{prefix}_{uuid.uuid4().hex[:8]}"
-
-
-@pytest.fixture(scope="module")
-def emu():
-    mp = pytest.MonkeyPatch()
-    try:
-        with TrackedEmulator(mp) as e:
-            yield e
-    finally:
-        mp.undo()
-
-
-@pytest.fixture
-def proxy(emu):
-    with FaultProxy((emu.host, emu.port)) as p:
-        yield p
-
-
-@pytest.fixture
-def direct(emu):
-    """The checking connection: never through the proxy."""
-    c = connect(emu, autocommit=True)
-    yield c
-    c.close()
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import uuid
 
 import pytest
 
-from faults.emu import TrackedEmulator, connect, rows
+from faults.emu import connect, rows
 from faults.proxy import Interrupter, FaultProxy
 from informix_stream import codecs
 from informix_stream.codec.rowencode import make_row_encoder
@@ -141,16 +141,6 @@ def test_rows_the_fast_path_declines_still_go_in_exactly(wire):
 # ---------------------------------------------------------------------------
 # An interrupt during FLUSH (issue 14, "Bad input")
 # ---------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def emu():
-    mp = pytest.MonkeyPatch()
-    try:
-        with TrackedEmulator(mp) as e:
-            yield e
-    finally:
-        mp.undo()
-
 
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])

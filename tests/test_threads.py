@@ -14,20 +14,10 @@ import uuid
 import pytest
 
 import informix_stream as ifx
-from faults.emu import TrackedEmulator, connect, rows
+from faults.emu import connect, rows
 
 THREADS = 8
 REPEATS = 50
-
-
-@pytest.fixture(scope="module")
-def emu():
-    mp = pytest.MonkeyPatch()
-    try:
-        with TrackedEmulator(mp) as e:
-            yield e
-    finally:
-        mp.undo()
 
 
 def test_module_says_connections_may_be_shared():

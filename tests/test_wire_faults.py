@@ -18,8 +18,8 @@ import uuid
 import pytest
 
 import informix_stream as ifx
-from faults.emu import TrackedEmulator, connect, rows
-from faults.proxy import (C2S, DROP, INJECT, S2C, STALL, TRUNCATE, Fault, FaultProxy,
+from faults.emu import connect, rows
+from faults.proxy import (C2S, DROP, INJECT, S2C, STALL, TRUNCATE, Fault,
                           sweep)
 
 SAMPLE = 16
@@ -27,29 +27,6 @@ STALL_SAMPLE = 4           # each stalled offset costs a read timeout
 SIGNALLED = (ifx.OperationalError, ifx.InterfaceError)
 _values = itertools.count(1)
 pytestmark = pytest.mark.timeout(240)
-
-
-@pytest.fixture(scope="module")
-def emu():
-    mp = pytest.MonkeyPatch()
-    try:
-        with TrackedEmulator(mp) as e:
-            yield e
-    finally:
-        mp.undo()
-
-
-@pytest.fixture
-def proxy(emu):
-    with FaultProxy((emu.host, emu.port)) as p:
-        yield p
-
-
-@pytest.fixture
-def direct(emu):
-    c = connect(emu, autocommit=True)
-    yield c
-    c.close()
 
 
 def fault_for(action: str, direction: str, offset: int) -> Fault:

@@ -97,6 +97,11 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
         return await self.executemany(ingest.insert_statement(table, names), data, **options)
 
     async def _fetch_batch(self) -> bool:
+        if self._exhausted:
+            # the server sent the end already: no lock, no I/O, so reading a
+            # small result to its end costs no second trip through the loop
+            self._tell_progress()
+            return False
         got = await self.connection._wait(self._fetch_batch_gen())
         self._tell_progress()
         return got

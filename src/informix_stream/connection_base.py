@@ -17,6 +17,7 @@ from .core import requests as rq
 from .core import statement as st
 from .core.dblocale import settle_locale
 from .core.session import ClientSession
+from .core.named_rows import RowTypeCache
 from .core.statement_cache import StatementCache
 from .errors import DatabaseError, InterfaceError, OperationalError, Warning
 from .errtext import message_for
@@ -85,8 +86,11 @@ class ConnectionBase:
         self._params = params
         self._generation = forks.generation()
         self._cursor_seq = 0
+        # A connection is used by the process that made it (_check_process).
+        self._cursor_prefix = b"_ifxs%d_" % (os.getpid() % 100000)
         self._cursors: weakref.WeakSet = weakref.WeakSet()
         self._statements = StatementCache(params.prepare_cache_size)
+        self._row_types = RowTypeCache()      # named ROW types' fields (core/named_rows.py)
         self.fetch_buffer_size = params.fetch_buffer_size
         self.database = params.database
         self.row_factory = params.row_factory
@@ -175,7 +179,7 @@ class ConnectionBase:
 
     def _next_cursor_name(self) -> bytes:
         self._cursor_seq += 1
-        return f"_ifxs{os.getpid() % 100000}_{self._cursor_seq}".encode()
+        return b"%s%d" % (self._cursor_prefix, self._cursor_seq)
 
     # -- operations -------------------------------------------------------------
     def _end_transaction_gen(self, body: bytes):

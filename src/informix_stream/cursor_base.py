@@ -29,6 +29,7 @@ from typing import Any
 
 from . import codecs, lobs, lobstream, smartlobs
 from .core import requests as rq
+from .core import named_rows
 from .core import statement as st
 from .core.dblocale import settle_locale
 from .core.session import ClientSession
@@ -218,6 +219,8 @@ class CursorBase(CursorWarnings, ScrollFetches):
         elif kind in INVALIDATING:
             for body in cache.clear():
                 session.defer_cleanup(body)
+        if kind not in named_rows.KEEPS_TYPES:
+            self.connection._row_types.forget_names()
         opened = kind in (StmtType.DATABASE, StmtType.CREATE_DATABASE)
         self._note_warnings(reply, opened)
         if opened:
@@ -246,15 +249,29 @@ class CursorBase(CursorWarnings, ScrollFetches):
         self._make_row = (self.row_factory(ResultShape(self))
                           if self.row_factory is not None else None)
 
+    def _resolve_named_rows_gen(self, prepared: st.Prepared):
+        """Named ROW columns' fields, once per statement (core/named_rows.py);
+        a failure frees the statement."""
+        try:
+            yield from named_rows.resolve_gen(self._session, self.connection._row_types,
+                                              prepared)
+        except BaseException:
+            self._drop_prepared(prepared)
+            raise
+
+    def _drop_prepared(self, prepared: st.Prepared) -> None:
+        """Free a prepared statement whose result this cursor will not open."""
+        self.connection._statements.forget(prepared.stmt_id)
+        self._session.owe(rq.release_only(prepared.stmt_id))
+        self._stmt_id = None
+
     def _derive_shape(self, prepared: st.Prepared) -> tuple:
         try:
             types = st.column_types(prepared)
             decode = codecs.make_row_decoder(types, self._session.encoding,
                                              self.composite_rows)
         except Exception as exc:
-            self.connection._statements.forget(prepared.stmt_id)
-            self._session.owe(rq.release_only(prepared.stmt_id))
-            self._stmt_id = None
+            self._drop_prepared(prepared)
             if isinstance(exc, (ValueError, TypeError)):
                 raise NotSupportedError(f"this driver cannot read the result: {exc}") from exc
             raise
@@ -291,6 +308,7 @@ class CursorBase(CursorWarnings, ScrollFetches):
 
     def _open_gen(self, prepared: st.Prepared, encoded: list[bytes], first_fetch: bool):
         """Describe, OPEN, wait; a failure leaves the cursor abandoned."""
+        yield from self._resolve_named_rows_gen(prepared)
         self._describe_result(prepared)
         expect = self._open_request(prepared, encoded, first_fetch=first_fetch)
         try:
@@ -472,6 +490,8 @@ class CursorBase(CursorWarnings, ScrollFetches):
 
     def _end_lob_streams(self, why: str) -> None:
         """The result's LOB readers can no longer be read (``lobstream``)."""
+        if not self._lob_streams:         # the common case: no copy of an empty set
+            return
         for stream in list(self._lob_streams):
             stream.invalidate(why)
         self._lob_streams.clear()

@@ -94,6 +94,11 @@ class Cursor(ArrowCursorMixin, CursorBase):
 
     def _next_batch(self) -> bool:
         """The next fetch buffer becomes the current batch (False at the end)."""
+        if self._exhausted:
+            # the server sent the end already: no lock, no I/O, so reading a
+            # small result to its end costs no second trip through the loop
+            self._tell_progress()
+            return False
         got = self.connection._wait(self._fetch_batch_gen())
         self._tell_progress()
         return got

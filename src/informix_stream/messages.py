@@ -225,6 +225,20 @@ def parse_request(buf: bytes | bytearray | memoryview, pos: int, read_param) -> 
             return out, r.pos
 
 
+def parse_message(buf: bytes | bytearray | memoryview, pos: int, read_param) -> tuple[object, int]:
+    """One message of a request at ``pos``: ``(message, end)``, the message
+    ``Tag.EOT`` at the request's end.  For a request received in pieces
+    (emulator.spool); ``parse_request`` is the whole-request fast path."""
+    r = Reader(buf, pos)
+    raw = r.short()
+    if raw == _EOT:
+        return Tag.EOT, r.pos
+    parse = _PARSERS.get(raw)
+    if parse is None:
+        raise ProtocolError(f"unknown or unsupported request message tag {raw}")
+    return parse(r, read_param), r.pos
+
+
 def _parse_command(tag: Tag):
     def parse(r: Reader, _read_param) -> Command:
         nq = r.short()
@@ -530,8 +544,9 @@ class Reply:
         self.notices: list[tuple[str, str]] | None = None
 
 
-# The tuple size is read unsigned: a negative size then fails the same
-# single comparison with max_size as an oversized one.
+# [tag][sqlwarn flags][size] of an SQ_TUPLE.  The size is read unsigned: a
+# negative size then fails the same single comparison with max_size as an
+# oversized one.
 _TUPLE_HEAD = struct.Struct("!hhI")
 _DONE = struct.Struct("!hiii")
 _SHORT = struct.Struct("!h")
@@ -574,31 +589,38 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
                     continue
             if pos + 8 > end:
                 return pos, False
-            _, warn, size = head(buf, pos)
-            if warn:                             # a FETCH's sqlwarn flags
-                reply.warnings |= warn & 0xFFFF
-            if size > max_size:
-                raise ProtocolError(f"SQ_TUPLE declares {size - (size >> 31 << 32)} bytes")
-            stop = pos + 8 + size
-            if stop + (size & 1) > end:
-                return pos, False
             if decode_row is None:
                 raise ProtocolError("row data arrived for a statement without columns")
-            try:
-                row, at = decode_row(buf, pos + 8, stop)
-            except DataError as exc:
-                # The tuple frames correctly but holds no value of its
-                # column's type: skip it, finish the reply, and let the
-                # caller raise (the connection stays aligned and usable).
-                if reply.decode_error is None:
-                    reply.decode_error = exc
+            # A run of tuples: one unpack per row reads its tag, its flags
+            # and its size; the run ends at another message or at a tuple
+            # whose head is not all here (the outer loop sorts out which).
+            while pos + 8 <= end:
+                tag, warn, size = head(buf, pos)
+                if tag != 14:
+                    break
+                if warn:                         # a FETCH's sqlwarn flags
+                    reply.warnings |= warn & 0xFFFF
+                if size > max_size:
+                    raise ProtocolError(f"SQ_TUPLE declares {size - (size >> 31 << 32)} bytes")
+                stop = pos + 8 + size
+                if stop + (size & 1) > end:
+                    return pos, False
+                try:
+                    row, at = decode_row(buf, pos + 8, stop)
+                except DataError as exc:
+                    # The tuple frames correctly but holds no value of its
+                    # column's type: skip it, finish the reply, and let the
+                    # caller raise (the connection stays aligned and usable).
+                    if reply.decode_error is None:
+                        reply.decode_error = exc
+                    pos = stop + (size & 1)
+                    continue
+                if at != stop:
+                    raise ProtocolError(f"row image of {size} bytes decoded as "
+                                        f"{at - pos - 8}: the described columns do not "
+                                        "match the row")
+                rows_append(row)
                 pos = stop + (size & 1)
-                continue
-            if at != stop:
-                raise ProtocolError(f"row image of {size} bytes decoded as {at - pos - 8}: "
-                                    "the described columns do not match the row")
-            rows_append(row)
-            pos = stop + (size & 1)
             continue
         if tag == 15:                            # SQ_DONE: every DML reply has one
             if pos + 16 > end:

@@ -180,8 +180,9 @@ def _render_jdbc(value: Any) -> str:
 def test_named_row_type_read_by_both_outside_clients(jdbc_client: Any, ifx_target: Any) -> None:
     """A column of a named ROW type: described 22|0x1000 with the type's name;
     JDBC reads it (binary form) as a Struct of that type name and
-    informix-driver gets its text form with the name as schema.  Our driver
-    refuses it for now (it would need sysattrtypes)."""
+    informix-driver gets its text form with the name as schema; our driver
+    reads the fields from sysattrtypes (as JDBC's loadStructInfo does) and
+    returns the same value as a named tuple."""
     tname, table = f"pt_{uuid.uuid4().hex[:8]}", f"np_{uuid.uuid4().hex[:8]}"
     with _ours(ifx_target) as conn:
         cur = conn.cursor()
@@ -213,6 +214,13 @@ def test_named_row_type_read_by_both_outside_clients(jdbc_client: Any, ifx_targe
         shape = cc.parse_shape("ROW(name VARCHAR(20), age INT NOT NULL, tags SET(INT NOT NULL))")
         assert cc.parse_value(shape, first[0].raw.decode()) == ("Al", 30, {1, 2})
         assert tuple(second) == (None, 2)
+        with _ours(ifx_target) as conn:
+            cur = conn.cursor()
+            cur.execute(query)
+            mine = cur.fetchall()
+        assert mine == [(("Al", 30, {1, 2}), 1), (None, 2)]
+        assert mine[0][0]._fields == ("name", "age", "tags")
+        assert _render(mine[0][0]) == "ROW('Al',30,{1,2})"
     finally:
         with _ours(ifx_target) as conn:
             conn.cursor().execute(f"DROP TABLE {table}")

@@ -90,3 +90,28 @@ class Requirements(SuiteRequirements):
         [NOT] NULL (Guide to SQL: Reference, "TEXT data type"; HCL Informix
         14.10 ids_ddi_076, "Use TEXT and BYTE data types")."""
         return exclusions.closed()
+
+    @property
+    def create_table_as(self):
+        """CREATE TABLE name [(columns)] AS SELECT ... (IBM Informix 12.10
+        Guide to SQL: Syntax, CREATE TABLE, "AS SELECT clause",
+        ids_sqs_0403)."""
+        return exclusions.open()
+
+    @property
+    def temp_table_reflection(self):
+        """Reflecting a TEMP table (its columns, keys, indexes) from the
+        catalog: Informix records a temporary table in no catalog table of
+        the database.  It belongs to the session that made it, not to the
+        database (Guide to SQL: Syntax, "CREATE TEMP TABLE", ids_sqs_0571,
+        and "Declaring a name for a temporary table"), and its definition
+        is not in systables, syscolumns or sysindexes (IBM Informix China,
+        "Informix temporary tables and the IDS 11.5 features",
+        blog.csdn.net/ibminformix/article/details/4708450: the server keeps
+        no dictionary information for a temp table; none of it can be read
+        from the system tables).  The dialect reflects from the catalog
+        (issue 15, item 3); the emulator keeps temp tables out of its
+        catalog as the server does (emulator/temp_tables.py).  This also
+        closes temp_table_reflect_indexes; has_temp_table and
+        temp_table_names stay closed as SQLAlchemy's defaults have them."""
+        return exclusions.closed()

@@ -227,11 +227,12 @@ def composite_type(text: str, nullable: bool = True) -> ColumnType | None:
 def shape_of(ctype: ColumnType) -> Shape:
     """The Shape of a composite column type (from its extended name, or a
     named ROW type's ``row_text``).  A named ROW type known by name only is
-    refused: its fields live in the server's sysattrtypes."""
+    refused: a cursor fills its fields in from sysattrtypes first
+    (core/named_rows.py); the paths that do not (Arrow, insert cursors) stop here."""
     if ctype.named and not ctype.row_text:
-        raise NotSupportedError(f"named ROW type {ctype.xname!r}: reading its columns is not "
-                                "supported yet (its fields are in sysattrtypes, not in the "
-                                "DESCRIBE)")
+        raise NotSupportedError(f"named ROW type {ctype.xname!r}: its fields are in "
+                                "sysattrtypes, not in the DESCRIBE, and this path does not "
+                                "look them up (read it with a plain cursor)")
     try:
         return parse_shape(ctype.row_text or ctype.xname)
     except ValueError as exc:

@@ -153,7 +153,10 @@ _ENVELOPE_VALUES = {TypeCode.LVARCHAR: ("None if {v} is None else {v}.decode(_en
                     TypeCode.BLOB: ("None if {v} is None else _Locator({v}, False)",
                                     _LVARCHAR_CELL),
                     TypeCode.CLOB: ("None if {v} is None else _Locator({v}, True)",
-                                    _LVARCHAR_CELL)}
+                                    _LVARCHAR_CELL),
+                    TypeCode.JSON: ("None if {v} is None else {v}.decode(_enc)",
+                                    _LVARCHAR_CELL),
+                    TypeCode.BSON: ("None if {v} is None else bytes({v})", _LVARCHAR_CELL)}
 
 
 def _fixed_cell(ctype: ColumnType, k: int, ns: dict) -> FixedCell | None:

@@ -122,6 +122,10 @@ def _cell(ctype: ColumnType, encoding: str, rows: str = "tuple") -> tuple[Take, 
         return _take_varchar, lambda raw: None if raw == b"\x00" else raw.decode(encoding)
     if code == TypeCode.LVARCHAR:
         return _take_envelope, lambda raw: None if raw is None else raw.decode(encoding)
+    if code == TypeCode.JSON:       # text in the session's code set, as LVARCHAR
+        return _take_envelope, lambda raw: None if raw is None else raw.decode(encoding)
+    if code == TypeCode.BSON:
+        return _take_envelope, lambda raw: None if raw is None else bytes(raw)
     if code == TypeCode.BOOLEAN:
         return _take_envelope, lambda raw: None if raw is None else raw[:1] in TRUE_BYTES
     if code in (TypeCode.BLOB, TypeCode.CLOB):

@@ -23,6 +23,7 @@ from .scalars import EPOCH_ORDINAL, FLOAT_STRUCT, INT_NULL, INT_STRUCT, _UTF8_NA
 from .typeinfo import COMPOSITE_CODES, VARCHAR_CODES, ColumnType, TypeCode
 # Cells of variable width: the opaque-type envelope carries their length.
 _VARIABLE = frozenset({TypeCode.LVARCHAR, TypeCode.BOOLEAN, TypeCode.BLOB, TypeCode.CLOB,
+                       TypeCode.JSON, TypeCode.BSON,
                        *COMPOSITE_CODES})
 
 __all__ = ["cell_width", "make_row_encoder", "make_tuple_encoder"]

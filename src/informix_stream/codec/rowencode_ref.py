@@ -98,6 +98,16 @@ def _enc_composite(ctype: ColumnType, encoding: str) -> CellEncoder:
     return lambda v: _envelope(None if v is None else text_bytes(v, encoding))
 
 
+def _enc_json(ctype: ColumnType, encoding: str) -> CellEncoder:
+    # a JSON document's text in the session's code set: IBM's JDBC decodes
+    # a JSON column's bytes with the database's (tests/interop/test_document_interop.py)
+    return lambda v: _envelope(None if v is None else text_bytes(v, encoding))
+
+
+def _enc_bson(ctype: ColumnType, encoding: str) -> CellEncoder:
+    return lambda v: _envelope(None if v is None else bytes(v))
+
+
 def _enc_boolean(ctype: ColumnType, encoding: str) -> CellEncoder:
     # 1/0, not 't'/'f': JDBC's boolean reader only knows 1 and 0, and
     # informix-driver accepts 1 as true as well as 't'.
@@ -153,6 +163,7 @@ CELL_ENCODERS: dict[TypeCode, Callable[[ColumnType, str], CellEncoder]] = {
     TypeCode.BLOB: slob.cell_encoder, TypeCode.CLOB: slob.cell_encoder,
     TypeCode.SET: _enc_composite, TypeCode.MULTISET: _enc_composite,
     TypeCode.LIST: _enc_composite, TypeCode.ROW: _enc_composite,
+    TypeCode.JSON: _enc_json, TypeCode.BSON: _enc_bson,
 }
 
 

@@ -18,7 +18,8 @@ from ..errors import NotSupportedError
 __all__ = [
     "TypeCode", "NOT_NULL_FLAG", "NAMED_ROW_FLAG", "COMPOSITE_CODES", "COMPOSITE_LENGTH",
     "XID_LVARCHAR", "XID_BOOLEAN", "ColumnType",
-    "XID_BLOB", "XID_CLOB", "LOCATOR_SIZE", "SLOB_CODES",
+    "XID_BLOB", "XID_CLOB", "XID_JSON", "XID_BSON", "DOCUMENT_CODES", "LOCATOR_SIZE",
+    "SLOB_CODES",
     "parse_type", "qualifier", "packed_width", "column_type_from_describe",
     "PACKED_CODES", "VARCHAR_CODES", "TU_NAMES", "check_decodable",
     "TU_YEAR", "TU_MONTH", "TU_DAY", "TU_HOUR", "TU_MINUTE", "TU_SECOND", "TU_FRACTION",
@@ -61,6 +62,12 @@ class TypeCode(IntEnum):
     # IFX_TYPE_BLOB; IfxSqli.cleanUpFPTypeInfo maps 101/102 to xid 11/10).
     CLOB = 101
     BLOB = 102
+    # The built-in opaque JSON and BSON types (Informix 12.10+).  syscolumns
+    # and DESCRIBE say UDTVAR + extended id 25 / 26 (JDBC IfxTypes
+    # IFX_XID_JSON / IFX_XID_BSON); these two codes are ours alone (100 +
+    # the extended id) and never travel on the wire.
+    JSON = 125
+    BSON = 126
 
 
 NOT_NULL_FLAG = 0x100
@@ -76,6 +83,8 @@ XID_LVARCHAR = 1
 XID_BOOLEAN = 5
 XID_BLOB = 10     # informix-driver _resultset: BLOB is UDTFIXED xid 10, CLOB xid 11
 XID_CLOB = 11
+XID_JSON = 25     # JDBC IfxTypes.IFX_XID_JSON, IfxValue: read as text in the database's code set
+XID_BSON = 26     # JDBC IfxTypes.IFX_XID_BSON, IfxValue: read as IfxUDT (its bytes)
 # A smart-LOB column's row cell is its 72-byte locator (JDBC IfxLocator.IFX_LOCATOR_SIZE).
 LOCATOR_SIZE = 72
 
@@ -92,14 +101,24 @@ _FIXED_LENGTH = {
     TypeCode.INT8: 10, TypeCode.SERIAL8: 10, TypeCode.BIGINT: 8,
     TypeCode.BIGSERIAL: 8, TypeCode.BOOLEAN: 1, TypeCode.BYTE: 56,
     TypeCode.TEXT: 56, TypeCode.NULL: 0, TypeCode.BLOB: 72, TypeCode.CLOB: 72,
+    # JSON/BSON: nominal, as an LVARCHAR's maximum; the server keeps documents
+    # up to 4 KB in the row (IBM: "BSON and JSON built-in opaque data types").
+    # The value a real server describes is not known to us.
+    TypeCode.JSON: 4096, TypeCode.BSON: 4096,
 }
 SLOB_CODES = frozenset({TypeCode.BLOB, TypeCode.CLOB})
 _OPAQUE_CODE = {TypeCode.BOOLEAN: TypeCode.UDTFIXED, TypeCode.LVARCHAR: TypeCode.UDTVAR,
-                TypeCode.BLOB: TypeCode.UDTFIXED, TypeCode.CLOB: TypeCode.UDTFIXED}
+                TypeCode.BLOB: TypeCode.UDTFIXED, TypeCode.CLOB: TypeCode.UDTFIXED,
+                TypeCode.JSON: TypeCode.UDTVAR, TypeCode.BSON: TypeCode.UDTVAR}
 _OPAQUE_XID = {TypeCode.BOOLEAN: XID_BOOLEAN, TypeCode.LVARCHAR: XID_LVARCHAR,
-               TypeCode.BLOB: XID_BLOB, TypeCode.CLOB: XID_CLOB}
+               TypeCode.BLOB: XID_BLOB, TypeCode.CLOB: XID_CLOB,
+               TypeCode.JSON: XID_JSON, TypeCode.BSON: XID_BSON}
 _OPAQUE_NAME = {TypeCode.BOOLEAN: "boolean", TypeCode.LVARCHAR: "lvarchar",
-                TypeCode.BLOB: "blob", TypeCode.CLOB: "clob"}
+                TypeCode.BLOB: "blob", TypeCode.CLOB: "clob",
+                TypeCode.JSON: "json", TypeCode.BSON: "bson"}
+# JSON and BSON: documents, read as str (JSON, in the session's code set, as
+# IBM's JDBC decodes it) and bytes (BSON)
+DOCUMENT_CODES = frozenset({TypeCode.JSON, TypeCode.BSON})
 # Decimal digits of precision a DESCRIBE-style metadata consumer expects.
 _NUMERIC_PRECISION = {
     TypeCode.SMALLINT: 5, TypeCode.INTEGER: 10, TypeCode.SERIAL: 10,
@@ -146,6 +165,10 @@ class ColumnType:
     # A named ROW type's fields as ``row(...)`` text, when known: the
     # emulator keeps it from CREATE ROW TYPE; a DESCRIBE carries only the name.
     row_text: str = ""
+    # A named ROW type's extended id (sysxtdtypes.extended_id), described
+    # with the column; 0 when not known.  Built-in opaque types take theirs
+    # from the type code (``extended_id``).
+    xid: int = 0
 
     # -- numeric and string metadata -------------------------------------
     @property
@@ -218,7 +241,7 @@ class ColumnType:
 
     @property
     def extended_id(self) -> int:
-        return _OPAQUE_XID.get(self.code, 0)
+        return self.xid or _OPAQUE_XID.get(self.code, 0)
 
     @property
     def extended_name(self) -> str:
@@ -313,6 +336,7 @@ _SIMPLE_TYPES = {
     "DATE": TypeCode.DATE, "BOOLEAN": TypeCode.BOOLEAN,
     "BYTE": TypeCode.BYTE, "TEXT": TypeCode.TEXT,
     "BLOB": TypeCode.BLOB, "CLOB": TypeCode.CLOB,
+    "JSON": TypeCode.JSON, "BSON": TypeCode.BSON,
 }
 _DECIMAL_NAMES = {"DECIMAL": TypeCode.DECIMAL, "DEC": TypeCode.DECIMAL,
                   "NUMERIC": TypeCode.DECIMAL, "MONEY": TypeCode.MONEY}
@@ -433,7 +457,11 @@ def _parse_temporal(m: re.Match[str], nullable: bool, text: str) -> ColumnType:
 _OPAQUE_BY_XID = {(TypeCode.UDTFIXED, XID_BOOLEAN): TypeCode.BOOLEAN,
                   (TypeCode.UDTVAR, XID_LVARCHAR): TypeCode.LVARCHAR,
                   (TypeCode.UDTFIXED, XID_BLOB): TypeCode.BLOB,
-                  (TypeCode.UDTFIXED, XID_CLOB): TypeCode.CLOB}
+                  (TypeCode.UDTFIXED, XID_CLOB): TypeCode.CLOB,
+                  (TypeCode.UDTVAR, XID_JSON): TypeCode.JSON,
+                  (TypeCode.UDTVAR, XID_BSON): TypeCode.BSON}
+# Codes only an opaque type's extended id gives; a bare one on the wire is nonsense.
+_CLIENT_ONLY = frozenset({TypeCode.CLOB, TypeCode.BLOB, TypeCode.JSON, TypeCode.BSON})
 
 
 def column_type_from_describe(wire_type: int, extended_id: int, length: int,
@@ -449,14 +477,17 @@ def column_type_from_describe(wire_type: int, extended_id: int, length: int,
         code = TypeCode(base)
     except ValueError:
         raise NotSupportedError(f"column type {base} is not supported") from None
+    if code in _CLIENT_ONLY:
+        raise NotSupportedError(f"column type {base} is not supported")
     code = _OPAQUE_BY_XID.get((code, extended_id), code)
     if code in (TypeCode.UDTFIXED, TypeCode.UDTVAR):
         raise NotSupportedError(f"opaque type with extended id {extended_id} is not supported")
     if code in COMPOSITE_CODES:
         if not extended_name:
             raise NotSupportedError(f"{code.name} column described without its type text")
+        named = bool(wire_type & NAMED_ROW_FLAG)
         return ColumnType(code, length, not wire_type & NOT_NULL_FLAG, extended_name,
-                          bool(wire_type & NAMED_ROW_FLAG))
+                          named, xid=extended_id if named else 0)
     ctype = ColumnType(code, length, not wire_type & NOT_NULL_FLAG)
     try:
         check_decodable(ctype)

@@ -29,7 +29,10 @@ SCROLL_ABSOLUTE, SCROLL_LAST = 6, 4
 
 
 def statement_id(stmt_id: int) -> bytes:
-    return Writer().short(Tag.ID).short(stmt_id).getvalue()
+    return _ID.pack(Tag.ID, stmt_id)
+
+
+_ID = struct.Struct("!hh")
 
 
 def prepare(sql: bytes, markers: int) -> bytes:

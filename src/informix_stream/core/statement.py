@@ -10,6 +10,7 @@ that hits none.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import decimal
 from collections.abc import Generator, Mapping, Sequence
@@ -67,7 +68,7 @@ def wait_for(expect: Expect) -> Op:
 class Prepared:
     """A statement the server has prepared: its id and description."""
 
-    __slots__ = ("stmt_id", "describe", "markers", "epoch", "warnings", "shape")
+    __slots__ = ("stmt_id", "describe", "markers", "epoch", "warnings", "shape", "row_texts")
 
     def __init__(self, describe: Describe, markers: int, epoch: int = 0,
                  warnings: int = 0) -> None:
@@ -79,6 +80,9 @@ class Prepared:
         # what a cursor derives from the description (decoder, PEP 249
         # description), kept for the next execute of a cached statement
         self.shape: tuple | None = None
+        # named ROW columns' fields as row(...) text, by column index
+        # (core/named_rows.py fills it before the columns are decoded)
+        self.row_texts: dict[int, str] = {}
 
 
 def parse_sql(operation: str, named: bool = False
@@ -197,33 +201,63 @@ def prepare(session: ClientSession, sql: str, markers: int) -> Op:
 def column_types(prepared: Prepared) -> list:
     """The described columns as ColumnTypes (refusing what cannot be decoded)."""
     try:
-        return [codecs.column_type_from_describe(c.wire_type, c.extended_id, c.encoded_length,
-                                                 c.extended_name)
-                for c in prepared.describe.columns]
+        types = [codecs.column_type_from_describe(c.wire_type, c.extended_id, c.encoded_length,
+                                                  c.extended_name)
+                 for c in prepared.describe.columns]
     except NotSupportedError:
         raise
     except (ValueError, DatabaseError) as exc:
         raise NotSupportedError(str(exc)) from exc
+    for index, text in prepared.row_texts.items():
+        types[index] = dataclasses.replace(types[index], row_text=text)
+    return types
 
 
 def query_first_row(session: ClientSession, sql: str) -> Op:
     """The first row of a catalog query run outside any transaction and any
     cursor object (the login asks the database's locale this way); None when
     the query has no row.  The statement is released before returning."""
-    reply = yield from exchange(session, rq.prepare(encode_sql(sql, session.encoding), 0))
+    rows = yield from query_rows(session, sql, b"_ifxs_locale", max_rows=1)
+    return rows[0] if rows else None
+
+
+# The fetch buffer of a side query: catalog rows of a few hundred bytes each.
+_SIDE_FETCH = 32 * 1024
+
+
+def query_rows(session: ClientSession, sql: str, cursor_name: bytes, *,
+               max_rows: int | None = None, begin: bool = False) -> Op:
+    """Every row of a query the driver runs for itself (a catalog look-up),
+    on no cursor object: PREPARE, OPEN with the first NFETCH, NFETCH until
+    the result ends (or ``max_rows`` are in), then CLOSE and RELEASE ride on
+    the next request.  Requests queue behind whatever another cursor has
+    outstanding (its read-ahead is parsed into its own reply on the way), so
+    an open streaming cursor on the connection is not disturbed.  ``begin``:
+    as for a user's statement, the implicit SQ_BEGIN when one is due."""
+    reply = yield from exchange(session, rq.prepare(encode_sql(sql, session.encoding), 0),
+                                begin=begin)
     if reply.describe is None:
         session.mark_broken("protocol error: PREPARE answered without DESCRIBE")
         raise ProtocolError("the server answered PREPARE without describing the statement")
     prepared = Prepared(reply.describe, 0)
     decode = codecs.make_row_decoder(column_types(prepared), session.encoding)
-    body = rq.open_cursor(prepared.stmt_id, b"_ifxs_locale", [], scroll=False, hold=False,
-                          first_fetch=4096)
+    stmt_id = prepared.stmt_id
+    body = rq.open_cursor(stmt_id, cursor_name, [], scroll=False, hold=False,
+                          first_fetch=_SIDE_FETCH)
+    rows: list = []
     try:
-        expect = session.send(body, decode=decode)
-        yield expect
-        raise_for(expect.reply)
+        while True:
+            expect = session.send(body, decode=decode, budget=_SIDE_FETCH)
+            yield expect
+            raise_for(expect.reply)
+            got = expect.reply
+            rows += got.rows
+            if got.done or got.closed or not got.rows or (
+                    max_rows is not None and len(rows) >= max_rows):
+                break
+            body = rq.nfetch(stmt_id, _SIDE_FETCH)
     except BaseException:
-        session.owe(rq.close_only(prepared.stmt_id), rq.release_only(prepared.stmt_id))
+        session.owe(rq.close_only(stmt_id), rq.release_only(stmt_id))
         raise
-    session.defer_cleanup(rq.release(prepared.stmt_id, True))
-    return expect.reply.rows[0] if expect.reply.rows else None
+    session.defer_cleanup(rq.release(stmt_id, True))
+    return rows if max_rows is None else rows[:max_rows]

@@ -126,6 +126,19 @@ def _mod(a: object, b: object) -> object:
 
 
 @functools.lru_cache(maxsize=256)
+def _integral(rounding: str) -> Callable[[object], object]:
+    """FLOOR / CEIL: the integer below / above the argument, exactly (a
+    DECIMAL(32) result, not SQLite's double floor()).  An SQLite integer
+    where one holds it, so comparisons and ORDER BY see a number; exact
+    text only beyond 64 bits."""
+    def run(a: object) -> object:
+        if a is None:
+            return None
+        whole = _dec(a).to_integral_value(rounding=rounding)
+        return int(whole) if abs(whole) < 2**63 else decimal_text(whole)
+    return run
+
+
 def _column_writer(code: int, length: int) -> Callable[[object], object]:
     return writer_for(ColumnType(TypeCode(code), length))
 
@@ -153,5 +166,7 @@ ARITH_FUNCTIONS: dict[str, tuple[int, Callable[..., object]]] = {
     "ifx_float_div": (2, _float_div),
     "ifx_mod": (2, _mod),
     "ifx_store": (3, _store),
+    "ifx_floor": (1, _integral(decimal.ROUND_FLOOR)),
+    "ifx_ceil": (1, _integral(decimal.ROUND_CEILING)),
 }
 """name -> (argument count, function) for sqlfunctions.register_builtins."""

@@ -26,6 +26,7 @@ from ..codec import lob
 from ..codecs import BlobParam, TypeCode
 from ..framing import Writer
 from ..messages import BlobBind, FetchBlob
+from .spool import SpooledValue
 from .statements import ColumnDef, SqlError, sql_ident
 
 BLOB_CODES = frozenset({TypeCode.BYTE, TypeCode.TEXT})
@@ -129,7 +130,9 @@ def fill_params(params: list, contents: list[bytes]) -> None:
                        f"SQ_BBIND carries {len(contents)} values for {len(slots)} "
                        "BYTE/TEXT parameters")
     for i, data in zip(slots, contents):
-        params[i] = data
+        # A value spooled to disk (emulator.spool) is bound as bytes: the
+        # engine and its triggers take BYTE/TEXT as one SQLite value.
+        params[i] = data.read() if isinstance(data, SpooledValue) else data
 
 
 def read(conn: sqlite3.Connection, desc: bytes) -> bytes:

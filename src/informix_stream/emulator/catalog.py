@@ -29,7 +29,8 @@ OWNER = syscatalog.OWNER
 _STORAGE = {TypeCode.FLOAT: "REAL", TypeCode.SMALLFLOAT: "REAL", TypeCode.DECIMAL: "BLOB",
             TypeCode.MONEY: "BLOB", TypeCode.DATETIME: "TEXT", TypeCode.BYTE: "BLOB",
             TypeCode.TEXT: "BLOB",     # BYTE/TEXT: a reference into _ifx_blobs (blobs.py)
-            TypeCode.BLOB: "BLOB", TypeCode.CLOB: "BLOB"}    # so are BLOB/CLOB (slobs.py)
+            TypeCode.BLOB: "BLOB", TypeCode.CLOB: "BLOB",    # so are BLOB/CLOB (slobs.py)
+            TypeCode.JSON: "TEXT", TypeCode.BSON: "BLOB"}    # documents.py
 
 
 # ---------------------------------------------------------------------------
@@ -191,6 +192,10 @@ class Database:
                                            view=tabtype == "V")
                 tabids[tabname] = tabid
                 names[tabid] = tabname
+            for tabid, text in conn.execute(
+                    "SELECT tabid, viewtext FROM sysviews ORDER BY tabid, seqno"):
+                if tabid in names:                   # a view's text, piece by piece
+                    tables[names[tabid]].definition += text
             xtypes = composite.load(conn)
             self.row_types = row_types.load(conn)
             for tabid, colno, colname, coltype, collength, defsql, start in conn.execute(

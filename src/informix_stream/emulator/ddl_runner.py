@@ -19,7 +19,8 @@ from .translate_alter import AlterTable, Rename
 from .sequences import CreateSequence
 from .spl_session import CreateRoutine, DropRoutine
 from . import row_types, views
-from .statements import CreateIndex, CreateTable, Drop, SqlError, StatementKind, Translation
+from .statements import (CreateIndex, CreateTable, Drop, SqlError, StatementKind, Translation,
+                         sql_ident)
 
 
 class DdlRunner:
@@ -45,7 +46,7 @@ class DdlRunner:
                     isinstance(ddl, Drop) and ddl.what == "ROW TYPE"):
                 self._row_type_ddl(ddl)
             elif isinstance(ddl, CreateTable):
-                create_table(self._db, self._conn, ddl)
+                return self._create_table(ddl, values)
             elif isinstance(ddl, CreateIndex):
                 create_index(self._db, self._conn, ddl)
             elif isinstance(ddl, views.CreateView):
@@ -61,6 +62,12 @@ class DdlRunner:
                     self._db.reload(self._conn)
             elif isinstance(ddl, (CreateRoutine, DropRoutine)):
                 self._routine_ddl(ddl)
+        self._finish_ddl(ddl)
+        return 0
+
+    def _finish_ddl(self, ddl: object) -> None:
+        """What every DDL on the database leaves behind: the versions that
+        invalidate cached translations, and the transaction's DDL mark."""
         if isinstance(ddl, (CreateTable, views.CreateView)) or (
                 isinstance(ddl, Drop) and ddl.what in ("TABLE", "VIEW")):
             versions = self._db.table_versions
@@ -68,7 +75,19 @@ class DdlRunner:
         self._db.schema_changed()
         if self._in_tx:
             self._ddl_in_tx = True
-        return 0
+
+    def _create_table(self, ddl: CreateTable, values: Sequence[object]) -> int:
+        """CREATE TABLE, and for CREATE TABLE ... AS SELECT the rows it puts
+        in (none when IF NOT EXISTS found the table there)."""
+        exists = ddl.name in self._db.tables
+        create_table(self._db, self._conn, ddl)
+        count = 0
+        if ddl.as_select and not exists:
+            names = ", ".join(sql_ident(c.name) for c in ddl.columns)
+            count = self._conn.execute(f"INSERT INTO {sql_ident(ddl.name)} ({names}) "
+                                       f"{ddl.as_select}", values).rowcount
+        self._finish_ddl(ddl)
+        return count
 
     def _refuse_temp(self, ddl: AlterTable | Rename) -> None:
         """The server refuses these on a TEMP table (IBM JDBC 15.0.1.0 message

@@ -20,6 +20,7 @@ from informix_stream.codecs import ColumnType, TypeCode
 from .statements import (IMAGE_COLUMN, NOT_SUPPORTED, Bind, ColumnDef, SqlError, StatementKind,
                          TableDef, Translation, exact_decimal, sql_ident)
 from .blob_use import BlobUseRules
+from . import sysmaster
 from .dbprefix import resolve_database_prefixes
 from .outer_joins import has_informix_outer, rewrite_outer
 from .tokens import COLLECTIONS, Token, ident, quote, tokenize
@@ -29,6 +30,7 @@ from .merge import MergeRules
 from .translate_expr import ExprRules
 from .translate_with import CteRules
 from .views import ViewRules
+from .view_writes import rewrite_view_write, write_target
 from .translate_select import SelectRules
 from .translate_write import WriteRules
 from .typerules import (CLAUSE_END, CMP_OPS, DECIMAL_CODES, FUNCTION_RENAMES, INT_CODES,
@@ -65,10 +67,22 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
         raise SqlError(-217, 0, IMAGE_COLUMN, f"column {IMAGE_COLUMN} not found")
     if has_informix_outer(tokens):
         tokens = rewrite_outer(tokens, lookup)
+    checks: list[list[Token]] = []
+    probe = None
+    written = write_target(tokens, lookup)
+    if written is not None:
+        tokens, checks, probe = rewrite_view_write(tokens, lookup, delimident)
     try:
         translator = _Translator(sql, tokens, lookup, sequences, functions or {})
-        translator.ansi = ansi
-        return translator.run()
+        translator.ansi, translator.current_db = ansi, database
+        done = translator.run()
+        for check in checks:
+            query = _Translator(sql, check, lookup, sequences, functions or {}).run()
+            query.table = written[0].name            # the view named in errors
+            done.view_checks.append(query)
+        if probe is not None:
+            done.view_probe = _Translator(sql, probe, lookup, sequences, functions or {}).run()
+        return done
     except (IndexError, ValueError):
         # Running off the end of the tokens means the statement is incomplete:
         # the error is at its end.
@@ -171,11 +185,14 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
         tdef = self.lookup(name)
         if tdef is None and name in self.sequences:
             raise SqlError(-8317, 0, name, "a sequence cannot appear in the FROM clause")
+        if tdef is None and self.current_db.lower() == sysmaster.NAME:
+            sysmaster.check_table(name)       # a sysmaster table the emulator lacks
         if tdef is None:
             raise SqlError(-206, -111, name, f"table {name} not found")
         return tdef
 
     ansi = False
+    current_db = ""          # the session's database (translate's ``database``)
 
     def owner(self, i: int) -> None:
         """The owner qualifier at token i.  In an ANSI database ``bob.t`` and
@@ -287,7 +304,8 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
                     continue
                 self.literal(i, out)
             elif t.kind == "param":
-                self.binds.append(Bind(self.param_index(i), None, self.compared_type(i)))
+                self.binds.append(Bind(self.param_index(i), None, self.compared_type(i),
+                                       compared=True))
                 out.append("?")
             elif t.kind == "num" or t.text == "-" and self.signed_number(i):
                 i += self.number(i, out)

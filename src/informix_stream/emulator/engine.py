@@ -57,7 +57,7 @@ from .ddl_runner import DdlRunner
 from .session_functions import SessionFunctions
 from .spl_session import SplRunner
 from .savepoints import UserSavepoints
-from .results import ExecResult, Prepared, RowSource
+from .results import ExecResult, Prepared, RowSource, rowcount
 from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error, with_offset
 from .statements import ResultColumn, SqlError, StatementKind, Translation
@@ -66,6 +66,7 @@ from .image_slice import make_slicer
 from .logmode import Logging
 from . import blobs, sysmaster
 from .values import image_failure, row_converter, writer_for
+from .view_checks import prepared_checks, run_checked
 
 __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultColumn",
            "StatementKind", "SqlError"]
@@ -114,9 +115,10 @@ class Engine:
         self._ids = itertools.count(1)
 
     def has_database(self, name: str) -> bool:
-        return self.databases.get(name) is not None
+        return name.lower() == sysmaster.NAME or self.databases.get(name) is not None
 
     def connect(self, database: str) -> "Session":
+        sysmaster.ensure(self.databases, database)
         return self.databases.open_session(
             database, lambda db: Session(db, next(self._ids), self.databases.all))
 
@@ -199,7 +201,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
 
     def table_def(self, name: str):
         """The table a name means in this session (temp tables shadow)."""
-        return sysmaster.lookup(self._temps.lookup(self._db.tables))(name)
+        return sysmaster.lookup(self._temps.lookup(self._db.tables), self._db.name)(name)
 
     def _need_log(self) -> None:
         """-256: a database without logging has no transactions (logmode.py)."""
@@ -311,7 +313,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         routine = self._spl_translate(sql)
         if routine is not None:
             return routine
-        t = translate(sql, sysmaster.lookup(self._temps.lookup(self._db.tables)),
+        t = translate(sql, sysmaster.lookup(self._temps.lookup(self._db.tables), self._db.name),
                       self._db.sequences.states,
                       self.spl_function_types(), database=self._db.name,
                       delimident=self.delimident, ansi=self.ansi)
@@ -319,7 +321,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
             self._validate(t, sql)
         binds = []
         for b in t.binds:
-            conv = writer_for(b.type, self._db.codec, ansi=self.ansi)
+            conv = writer_for(b.type, self._db.codec, ansi=self.ansi, compared=b.compared)
             binds.append((b.index, None if b.index is not None else conv(b.const), conv))
         param_types: list[ColumnType | None] = [None] * t.param_count
         for b in t.binds:
@@ -329,9 +331,14 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         versions = self._db.table_versions
         depends = {name: versions.get(name, 0)
                    for name in set(_WORD.findall(sql.lower())) if name in self._db.tables}
+        if t.table:
+            depends.setdefault(t.table, versions.get(t.table, 0))   # a view's base table
         convert = _row_maker(t) if t.kind is StatementKind.SELECT and t.columns else None
+        checks = prepared_checks(t, lambda probe: self._validate(probe, sql),
+                                 lambda ctype: writer_for(ctype, self._db.codec, ansi=self.ansi))
         return Prepared(sql, t.kind, t.columns, t.param_count, param_types, t.table, t,
-                        binds, direct, convert, image=self._image_binder(t), depends=depends)
+                        binds, direct, convert, image=self._image_binder(t), depends=depends,
+                        checks=checks)
 
     def read_blob(self, descriptor: bytes) -> bytes:
         """SQ_FETCHBLOB: the BYTE/TEXT contents a row's descriptor names."""
@@ -399,7 +406,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         """True for an INSERT ... VALUES binding every column of a table without
         SERIAL columns: one row per execution, nothing generated to report."""
         return isinstance(stmt, Prepared) and stmt.kind is StatementKind.INSERT \
-            and stmt.image is not None
+            and stmt.image is not None and not stmt.checks
 
     def stored_values(self, stmt: Prepared, params: Sequence[object]) -> list[object]:
         """What SQLite is given for one row of ``stmt``: the bound values in
@@ -413,10 +420,14 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         total = 0
         self.last_serial = self.last_serial8 = 0
         with self._atomic(stmt.kind):
-            cur = self._conn.cursor()
-            cur.executemany(stmt.translation.sql,
-                            rows if stored else (self._values(stmt, r) for r in rows))
-            total = cur.rowcount
+            if stmt.checks or stmt.translation.sql.startswith("WITH"):
+                for row in rows:
+                    total += self._checked(stmt, row if stored else self._values(stmt, row))
+            else:
+                cur = self._conn.cursor()
+                cur.executemany(stmt.translation.sql,
+                                rows if stored else (self._values(stmt, r) for r in rows))
+                total = cur.rowcount
         self.last_rowcount = total
         return ExecResult(total, self.last_serial, self.last_serial8)
 
@@ -427,14 +438,22 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
                 self._db.tables[stmt.table].serial_columns:
             with self._atomic(stmt.kind):
                 self._db.save_counters(self._conn, stmt.table)
-                count = self._conn.execute(stmt.translation.sql, values).rowcount
+                count = rowcount(self._conn.execute(stmt.translation.sql, values))
+        elif stmt.checks:
+            with self._atomic(stmt.kind):
+                count = self._checked(stmt, values)
         else:
             try:
-                count = self._dml.execute(stmt.translation.sql, values).rowcount
+                count = rowcount(self._dml.execute(stmt.translation.sql, values))
             except sqlite3.Error as exc:
                 raise map_error(exc, stmt.kind, self._db) from None
         self.last_rowcount = count
         return ExecResult(count, self.last_serial, self.last_serial8)
+
+    def _checked(self, stmt: Prepared, values: Sequence[object]) -> int:
+        if not stmt.checks:     # WITH ...: sqlite3 counts no rows of an executemany of it
+            return rowcount(self._conn.execute(stmt.translation.sql, values))
+        return run_checked(self._conn, stmt.translation.sql, values, stmt.checks)
 
     def _atomic(self, kind: StatementKind) -> "_Savepoint":
         return _Savepoint(self._conn, kind, self._db)

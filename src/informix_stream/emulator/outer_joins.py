@@ -15,15 +15,23 @@ dominant rows.  Join relationships are between the dominant table and each
 subservient one; a condition relating two subservient tables needs the
 parenthesised form.
 
-So each WHERE conjunct naming a subservient table moves into that table's
-ON clause, and the rest stay in WHERE.  Forms the rewrite does not cover
-(``OUTER (b, c)`` and nested OUTER, a WHERE with a top-level OR, OUTER in a
-subquery or a later UNION branch, OUTER mixed with ANSI joins) are refused
-as not supported by the emulator rather than answered differently.
+The parenthesised forms ("Informix-Extension Outer Joins" syntax diagram;
+Tutorial, "Outer join for a simple join to a third table"): ``OUTER (b, c)``
+first joins b and c by their own conditions, then joins that result to the
+dominant table as a whole; ``OUTER (b, OUTER c)`` makes c subservient to b
+inside the group b is.
+
+So each WHERE conjunct naming a subservient table moves into the ON clause
+of the innermost OUTER group it names, and the rest stay in WHERE.  Forms
+the rewrite does not cover (a WHERE with a top-level OR, OUTER in a
+subquery or a later UNION branch, OUTER mixed with ANSI joins, a dominant
+table after an OUTER one) are refused as not supported by the emulator
+rather than answered differently.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Callable
 
 from .statements import NOT_SUPPORTED, SqlError, TableDef
@@ -74,12 +82,13 @@ def _first(toks: list[Token], depth: list[int], words: frozenset[str], start: in
     return len(toks)
 
 
-def _split(toks: list[Token], depth: list[int], a: int, b: int, sep: str) -> list[tuple[int, int]]:
-    """Depth-0 pieces of [a, b) between ``sep`` (',' or 'AND'; the AND of a
-    BETWEEN is not a separator)."""
+def _split(toks: list[Token], depth: list[int], a: int, b: int, sep: str,
+           level: int = 0) -> list[tuple[int, int]]:
+    """Pieces of [a, b) at paren depth ``level`` between ``sep`` (',' or
+    'AND'; the AND of a BETWEEN is not a separator)."""
     parts, first, between = [], a, False
     for j in range(a, b):
-        if depth[j] != 0:
+        if depth[j] != level:
             continue
         if _word(toks[j]) == "BETWEEN":
             between = True
@@ -93,57 +102,110 @@ def _split(toks: list[Token], depth: list[int], a: int, b: int, sep: str) -> lis
     return parts
 
 
+@dataclass
+class _Group:
+    """One level of a FROM list: its tables (dominant at this level) and the
+    OUTER items under it, each a group of its own (``OUTER b`` is a group of
+    one table, ``OUTER (b, c)`` of two, ``OUTER (b, OUTER c)`` nests)."""
+
+    tables: list[tuple[int, int]] = field(default_factory=list)
+    outers: list["_Group"] = field(default_factory=list)
+    on: list[tuple[int, int]] = field(default_factory=list)
+
+
+def _parse_group(toks: list[Token], depth: list[int], a: int, b: int, level: int) -> _Group:
+    group = _Group()
+    for x, y in _split(toks, depth, a, b, ",", level):
+        if _word(toks[x]) != "OUTER":
+            if group.outers:
+                raise _refuse("a dominant table after an OUTER one")
+            group.tables.append((x, y))
+            continue
+        x += 1
+        if toks[x].text == "(":
+            if toks[y - 1].text != ")" or depth[y - 1] != depth[x]:
+                raise _refuse("OUTER (...) followed by more text")
+            group.outers.append(_parse_group(toks, depth, x + 1, y - 1, level + 1))
+        else:
+            group.outers.append(_Group([(x, y)]))
+    if not group.tables:
+        raise _refuse("OUTER (...) with no table before its OUTER items")
+    return group
+
+
+def _chains(group: _Group, above: tuple = ()) -> dict[tuple[int, int], tuple]:
+    """Each table's OUTER groups, outermost first (ids of the groups)."""
+    out = {span: above for span in group.tables}
+    for child in group.outers:
+        out |= _chains(child, above + (id(child),))
+    return out
+
+
+def _groups(group: _Group) -> dict[int, _Group]:
+    out = {id(group): group}
+    for child in group.outers:
+        out |= _groups(child)
+    return out
+
+
 def rewrite_outer(toks: list[Token], lookup: Lookup) -> list[Token]:
-    """The statement with its Informix OUTER tables as LEFT JOINs."""
+    """The statement with its Informix OUTER tables as LEFT JOINs.
+
+    A condition goes to the ON clause of the innermost OUTER group among the
+    tables it names, which must lie on one line of nesting (a condition
+    relating two sibling OUTER items is -393, the two-sided outer join IBM
+    documents for the unparenthesised form); a condition naming only dominant
+    tables stays in WHERE.  ``OUTER (b, c)`` is ``LEFT JOIN (b, c) ON ...``:
+    b and c joined by their conditions, the group outer to the tables before
+    it as a whole (Guide to SQL: Tutorial, "Outer join for a simple join to
+    a third table")."""
     depth = _depths(toks)
     if _word(toks[0]) != "SELECT":
         raise _refuse("OUTER outside a SELECT's own FROM list")
     frm = _first(toks, depth, frozenset({"FROM"}), 1)
     from_end = _first(toks, depth, _FROM_END, frm + 1)
-    items = _split(toks, depth, frm + 1, from_end, ",")
     for j, t in enumerate(toks):
-        if _word(t) == "OUTER" and toks[j - 1].text == "," and not frm < j < from_end \
-                or depth[j] and frm < j < from_end and _word(t) == "OUTER":
-            raise _refuse("OUTER in a subquery, a later set-operation branch or OUTER (...)")
+        if _word(t) == "OUTER" and toks[j - 1].text in (",", "(") and not frm < j < from_end:
+            raise _refuse("OUTER in a subquery or a later set-operation branch")
     if any(_word(toks[j]) in _ANSI for j in range(frm + 1, from_end)):
         raise _refuse("OUTER mixed with ANSI JOIN")
-    dominant, subservient = [], []
-    for a, b in items:
-        if _word(toks[a]) == "OUTER":
-            a += 1
-            if toks[a].text == "(":
-                if toks[b - 1].text != ")" or any(toks[j].text == "," for j in range(a, b)):
-                    raise _refuse("OUTER (b, c)")
-                a, b = a + 1, b - 1
-            subservient.append((a, b))
-        elif subservient:
-            raise _refuse("a dominant table after an OUTER one")
-        else:
-            dominant.append((a, b))
-    names = {span: _item_names(toks, span, lookup) for span in dominant + subservient}
+    top = _parse_group(toks, depth, frm + 1, from_end, 0)
+    chains = _chains(top)
+    names = {span: _item_names(toks, span, lookup) for span in chains}
     has_where = from_end < len(toks) and _word(toks[from_end]) == "WHERE"
     where_end = _first(toks, depth, _WHERE_END, from_end + 1) if has_where else from_end
     conjuncts = _split(toks, depth, from_end + 1, where_end, "AND") if has_where else []
     if any(_word(toks[j]) == "OR" and depth[j] == 0 for j in range(from_end, where_end)):
         raise _refuse("a WHERE with a top-level OR")
-    ons: dict[tuple[int, int], list[tuple[int, int]]] = {s: [] for s in subservient}
-    kept: list[tuple[int, int]] = []
+    groups = _groups(top)
     for c in conjuncts:
-        refs = _references(toks, c, names)
-        outer = [s for s in subservient if s in refs]
-        if len(outer) > 1:
-            raise _refuse("a condition relating two OUTER tables")
-        (ons[outer[0]] if outer else kept).append(c)
-    out = list(toks[:frm + 1])
-    for n, (a, b) in enumerate(dominant):
-        out += ([_syn(",", "op")] if n else []) + toks[a:b]
-    for s in subservient:
-        out += [_syn("LEFT"), _syn("OUTER"), _syn("JOIN"), *toks[s[0]:s[1]], _syn("ON")]
-        out += _conjunction(toks, ons[s]) or [_syn("1", "num"), _syn("=", "op"),
-                                              _syn("1", "num")]
-    if kept:
-        out += [_syn("WHERE"), *_conjunction(toks, kept)]
+        lines = sorted((chains[s] for s in _references(toks, c, names)), key=len)
+        deepest = lines[-1] if lines else ()
+        if any(line != deepest[:len(line)] for line in lines):
+            # Tutorial, "Outer join of two tables to a third table": joining
+            # two subservient tables is the two-sided outer join error
+            raise SqlError(-393, message="a condition in the WHERE clause results in a "
+                                         "two-sided outer join")
+        groups[deepest[-1] if deepest else id(top)].on.append(c)
+    out = [*toks[:frm + 1], *_emit(toks, top)]
+    if top.on:
+        out += [_syn("WHERE"), *_conjunction(toks, top.on)]
     return out + toks[where_end:]
+
+
+def _emit(toks: list[Token], group: _Group) -> list[Token]:
+    """``t1, t2 LEFT OUTER JOIN <outer> ON ... ...`` for one level."""
+    out: list[Token] = []
+    for n, (a, b) in enumerate(group.tables):
+        out += ([_syn(",", "op")] if n else []) + toks[a:b]
+    for child in group.outers:
+        body = _emit(toks, child)
+        if len(child.tables) > 1 or child.outers:
+            body = [_syn("(", "op"), *body, _syn(")", "op")]
+        out += [_syn("LEFT"), _syn("OUTER"), _syn("JOIN"), *body, _syn("ON")]
+        out += _conjunction(toks, child.on) or [_syn("1", "num"), _syn("=", "op"),
+                                                 _syn("1", "num")]
+    return out
 
 
 def _conjunction(toks: list[Token], parts: list[tuple[int, int]]) -> list[Token]:

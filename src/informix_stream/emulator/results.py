@@ -38,6 +38,17 @@ class Prepared:
     image: Callable[[list], bytes | None] | None = field(repr=False, default=None)
     # table name -> its version when prepared (see Database.table_versions)
     depends: dict[str, int] = field(repr=False, default_factory=dict)
+    # WITH CHECK OPTION queries (view_checks.Check) and the view written
+    checks: list[tuple[str, list[object], str]] = field(repr=False, default_factory=list)
+
+
+def rowcount(cur: sqlite3.Cursor) -> int:
+    """Rows a DML statement changed.  Python's sqlite3 reports -1 for one
+    that starts with WITH (it looks at the first word); SQLite's changes()
+    has the count."""
+    if cur.rowcount >= 0:
+        return cur.rowcount
+    return cur.connection.execute("SELECT changes()").fetchone()[0]
 
 
 class RowSource:

@@ -10,13 +10,15 @@ one IBM's JDBC driver reads back in ``IfxSqliConnect.loadStructInfo``: seqno
 and a field of a ROW or collection type points with ``xtd_type_id`` at an
 unnamed type (mode 'C') of its own with rows of its own).  Extended ids of
 user types start above 100: the emulator's choice, the server's numbering is
-not known to us.  Errors are the server's (IBM JDBC 15.0.1.0 message
+not known to us; an id is never used twice (sysxtdtypes.extended_id
+is a SERIAL), and a named ROW column is described with its type's id.  Errors are the server's (IBM JDBC 15.0.1.0 message
 catalog, sql_en_US.properties): -9991 the name exists, -9992 not found,
 -9990 still in use, -9628 a column's type not found.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,10 +27,11 @@ from informix_stream.codec import composite as cc
 from informix_stream.codec.typeinfo import (COMPOSITE_LENGTH, NAMED_ROW_FLAG, NOT_NULL_FLAG,
                                             ColumnType, TypeCode)
 
-from .statements import ColumnDef, SqlError
+from .statements import NOT_SUPPORTED, ColumnDef, SqlError
 
 META_DDL = """CREATE TABLE IF NOT EXISTS _ifx_rowtypes (
-    name TEXT PRIMARY KEY, xtype TEXT, extended_id INTEGER)"""
+    name TEXT PRIMARY KEY, xtype TEXT, extended_id INTEGER);
+CREATE TABLE IF NOT EXISTS _ifx_xtd_high (top INTEGER)"""
 
 _FIRST_USER_XID = 101
 _KIND_CODE = {"SET": TypeCode.SET, "MULTISET": TypeCode.MULTISET, "LIST": TypeCode.LIST,
@@ -49,6 +52,12 @@ def shape_text(fields_source: str) -> str:
     try:
         shape = cc.parse_shape(f"ROW({fields_source})")
     except ValueError as exc:
+        named = re.search(r"not an Informix type: '([A-Za-z_][A-Za-z0-9_$]*)'", str(exc))
+        if named:
+            # a field typed by a name: another named ROW type, or an opaque
+            # or DISTINCT type, none of which the emulator nests in a ROW type
+            raise SqlError(NOT_SUPPORTED, message=f"a field of type {named[1]} (a named "
+                           "type inside a ROW type) is not supported by the emulator") from None
         raise SqlError(-201, 0, "", f"bad ROW type definition: {exc}") from None
     return shape.text()
 
@@ -61,8 +70,9 @@ def placeholder(name: str) -> ColumnType:
 
 def load(conn: sqlite3.Connection) -> dict[str, ColumnType]:
     """The database's named ROW types as column types, by name."""
-    return {name: ColumnType(TypeCode.ROW, COMPOSITE_LENGTH, True, name, True, xtype)
-            for name, xtype in conn.execute("SELECT name, xtype FROM _ifx_rowtypes")}
+    return {name: ColumnType(TypeCode.ROW, COMPOSITE_LENGTH, True, name, True, xtype, xid)
+            for name, xtype, xid in
+            conn.execute("SELECT name, xtype, extended_id FROM _ifx_rowtypes")}
 
 
 def resolve(ctype: ColumnType, types: dict[str, ColumnType], column: str) -> ColumnType:
@@ -73,7 +83,7 @@ def resolve(ctype: ColumnType, types: dict[str, ColumnType], column: str) -> Col
     if known is None:
         raise SqlError(-9628, 0, ctype.xname, f"type {ctype.xname} (column {column}) not found")
     return ColumnType(TypeCode.ROW, ctype.length, ctype.nullable, known.xname, True,
-                      known.row_text)
+                      known.row_text, known.xid)
 
 
 def resolve_columns(columns: Iterable[ColumnDef], types: dict[str, ColumnType]) -> None:
@@ -124,8 +134,15 @@ def _owned_ids(conn: sqlite3.Connection, xid: int) -> list[int]:
 
 
 def _next_xid(conn: sqlite3.Connection) -> int:
+    """A new extended id, never one used before in the database (the
+    column is a SERIAL: a type dropped and created again gets a new id, so
+    a client that keeps a type's fields by id cannot read it stale)."""
     (top,) = conn.execute("SELECT MAX(extended_id) FROM sysxtdtypes").fetchone()
-    return max(top or 0, _FIRST_USER_XID - 1) + 1
+    (high,) = conn.execute("SELECT MAX(top) FROM _ifx_xtd_high").fetchone()
+    xid = max(top or 0, high or 0, _FIRST_USER_XID - 1) + 1
+    conn.execute("DELETE FROM _ifx_xtd_high")
+    conn.execute("INSERT INTO _ifx_xtd_high (top) VALUES (?)", (xid,))
+    return xid
 
 
 def _xtdtype(conn: sqlite3.Connection, xid: int, mode: str, owner: str, name: str,

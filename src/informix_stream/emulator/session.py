@@ -319,8 +319,8 @@ class Session(DatabaseStatements):
         if isinstance(p, DatabaseStatement):
             return p.stmt_type
         ddl = p.translation.ddl if p.translation is not None else None
-        if isinstance(ddl, CreateTable) and ddl.as_select:
-            return StmtType.SELECT_INTO
+        if isinstance(ddl, CreateTable) and ddl.as_select and ddl.temp:
+            return StmtType.SELECT_INTO     # SELECT ... INTO TEMP, not CREATE TABLE AS
         return _STMT_TYPES[p.kind]
 
     def _want_done(self, _msg, w: Writer) -> None:

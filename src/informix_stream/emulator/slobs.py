@@ -34,6 +34,7 @@ from ..codecs import TypeCode
 from ..fastpath import ExFpRoutine, GetRoutine, LoData, RoutineValue
 from ..fastpath import write_handle, write_lo_read, write_lo_written, write_values
 from ..framing import Writer
+from .spool import SpooledValue
 from .statements import NOT_SUPPORTED, SqlError
 
 SLOB_CODES = frozenset({TypeCode.BLOB, TypeCode.CLOB})
@@ -188,15 +189,28 @@ def _lo_create(session, _params: list) -> list[RoutineValue]:
 
 
 def _flush(session, lo: _Open) -> None:
-    if lo.pending:
-        conn = _conn(session)
-        old = conn.execute("SELECT data FROM _ifx_blobs WHERE id = ?", (lo.oid,)).fetchone()[0]
-        data = b"".join(lo.pending)
-        if lo.pos - len(data) != len(old):
-            raise SqlError(NOT_SUPPORTED, 0, "", "writing anywhere but at the end of a "
-                                                 "smart large object is not supported by the emulator")
-        conn.execute("UPDATE _ifx_blobs SET data = ? WHERE id = ?", (old + data, lo.oid))
-        lo.pending.clear()
+    """Append the pending writes to the stored object.  The object is
+    grown once (``zeroblob``) and filled by SQLite's incremental blob I/O a
+    piece at a time, so a write spooled to disk (emulator.spool) reaches the
+    database without being held whole."""
+    if not lo.pending:
+        return
+    conn = _conn(session)
+    added = sum(len(p) for p in lo.pending)
+    row = conn.execute("SELECT length(data) FROM _ifx_blobs WHERE id = ?", (lo.oid,)).fetchone()
+    if row is None:
+        raise SqlError(SLOB_ERROR, 0, "", "the locator names no smart large object")
+    if lo.pos - added != row[0]:
+        raise SqlError(NOT_SUPPORTED, 0, "", "writing anywhere but at the end of a "
+                                             "smart large object is not supported by the emulator")
+    conn.execute("UPDATE _ifx_blobs SET data = data || zeroblob(?) WHERE id = ?",
+                 (added, lo.oid))
+    with conn.blobopen("_ifx_blobs", "data", lo.oid) as blob:
+        blob.seek(row[0])
+        for part in lo.pending:
+            for piece in (part.chunks() if isinstance(part, SpooledValue) else (part,)):
+                blob.write(piece)
+    lo.pending.clear()
 
 
 def _lo_close(session, params: list) -> list[RoutineValue]:
@@ -249,6 +263,13 @@ def _lo_data(session, msg: LoData, w: Writer) -> None:
             raise SqlError(SLOB_ERROR, 0, "", "the smart large object is open read-only")
         lo.pending.append(msg.data)
         lo.pos += len(msg.data)
+        if isinstance(msg.data, SpooledValue):
+            try:                    # the spool file is the request's: gone after it
+                _flush(session, lo)
+            except BaseException:
+                lo.pending.clear()
+                lo.pos -= len(msg.data)
+                raise
         write_lo_written(w, len(msg.data))
         return
     if msg.subcommand != slob.LO_READ:

@@ -101,7 +101,8 @@ class TableDef:
     # sessions' temp tables of one name, and a permanent table of that name,
     # never meet; the SQL the dialect emits names this storage table.
     storage: str = ""
-    view: bool = False       # a view (views.py): read like a table, never written
+    view: bool = False       # a view (views.py): read like a table
+    definition: str = ""     # a view's CREATE VIEW text (sysviews), for writes through it
 
     @property
     def sql_name(self) -> str:
@@ -135,6 +136,7 @@ class Bind(NamedTuple):
     index: int | None
     const: object
     type: ColumnType | None
+    compared: bool = False      # compared with the column, not stored in it
 
 
 @dataclass
@@ -191,3 +193,9 @@ class Translation:
     # INSERT: positions in ``binds`` of each table column's value, table order;
     # the engine computes the row image from them and binds it after the rest.
     image_binds: list[int] | None = None
+    # INSERT/UPDATE through WITH CHECK OPTION views: a SELECT of the base
+    # rowids each such view shows (view_writes.check_queries).
+    view_checks: list["Translation"] = field(default_factory=list)
+    # UPDATE/DELETE through a view: its expressions read from the view alone,
+    # prepared (never run) to find names the view lacks (view_writes._probe)
+    view_probe: "Translation | None" = None

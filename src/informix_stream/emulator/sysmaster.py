@@ -37,8 +37,9 @@ from .statements import NOT_SUPPORTED, ColumnDef, SqlError, TableDef
 
 if TYPE_CHECKING:
     from .catalog import Database
+    from .databases import DatabaseSet
 
-__all__ = ["NAME", "TABLES", "lookup", "install", "check_table"]
+__all__ = ["NAME", "TABLES", "lookup", "install", "check_table", "ensure"]
 
 NAME = "sysmaster"
 OWNER = "informix"
@@ -73,9 +74,29 @@ def check_table(name: str) -> str:
     return key
 
 
-def lookup(base: Callable[[str], TableDef | None]) -> Callable[[str], TableDef | None]:
-    """Name resolution that also knows the sysmaster keys."""
+def lookup(base: Callable[[str], TableDef | None],
+           current: str = "") -> Callable[[str], TableDef | None]:
+    """Name resolution that also knows the sysmaster keys; in the sysmaster
+    database itself (``current``) the served tables answer to their names."""
+    if current.lower() == NAME:
+        return lambda name: TABLES.get(name) or TABLES.get(f"{NAME}:{name}") or base(name)
     return lambda name: TABLES.get(name) or base(name)
+
+
+def ensure(databases: "DatabaseSet", opened: str) -> None:
+    """The sysmaster database, made when a client first opens it (``opened``
+    is the name the client asked for).  IBM
+    Administrator's Reference, "The sysmaster Database" (ids_adr_0200): the
+    server creates it when it initializes disk space, with unbuffered
+    logging; the emulator makes it on first use so that its listing of
+    databases shows it only once a client asked for it (tests that count
+    databases stay as they were)."""
+    if opened.lower() == NAME and databases.get(NAME) is None:
+        try:
+            databases.create(NAME, Logging.UNBUFFERED)
+        except SqlError:            # another session made it in between
+            if databases.get(NAME) is None:
+                raise
 
 
 def install(conn: sqlite3.Connection, databases: Databases) -> None:

@@ -170,6 +170,9 @@ class DdlRules:
     def create_table(self, i: int, temp: bool = False) -> Translation:
         if_not_exists, i = self.if_clause(i, True)
         name, i = self.table_name(i)
+        if self.word(i) == "AS" or self.text(i) == "(" and \
+                self.word(self.close_paren(i) + 1) == "AS":
+            return self.create_table_as(name, if_not_exists, temp, i)
         if self.text(i) != "(":
             self.syntax_error(i, "( expected after table name")
         close = self.close_paren(i)
@@ -183,6 +186,48 @@ class DdlRules:
         if not spec.columns:
             raise SqlError(-201, message="table needs columns")
         return Translation(StatementKind.DDL, table=name, ddl=spec)
+
+    def create_table_as(self, name: str, if_not_exists: bool, temp: bool,
+                        i: int) -> Translation:
+        """CREATE [STANDARD | RAW] TABLE [IF NOT EXISTS] name [(column, ...)]
+        AS SELECT ...: a table shaped like the query's result, filled by it
+        (IBM Informix 12.10 Guide to SQL: Syntax, CREATE TABLE, "AS SELECT
+        clause", ids_sqs_0403).  That syntax has no TEMP: a temporary table
+        from a query is SELECT ... INTO TEMP."""
+        if temp:
+            self.syntax_error(i, "CREATE TEMP TABLE takes no AS SELECT (use SELECT ... "
+                                 "INTO TEMP)")
+        names: list[str] | None = None
+        if self.text(i) == "(":
+            close = self.close_paren(i)
+            names = []
+            for a, b in self.split_commas(i + 1, close):
+                if b - a != 1 or self.toks[a].kind != "word":
+                    raise SqlError(NOT_SUPPORTED, message="a column::type in CREATE TABLE "
+                                   "... AS SELECT is not supported by the emulator")
+                names.append(ident(self.toks[a]))
+            i = close + 1
+        if self.word(i + 1) != "SELECT":
+            self.syntax_error(i + 1, "SELECT expected after AS")
+        self.toks = self.toks[i + 1:]
+        self.values_only = True
+        inner = self.select()
+        columns = [ColumnDef(c.name, c.type) for c in inner.columns]
+        if names is not None:
+            if len(names) != len(columns):
+                raise SqlError(-201, message="the column list of CREATE TABLE ... AS SELECT "
+                                             "does not match the query's columns")
+            columns = [replace(c, name=n) for c, n in zip(columns, names)]
+        for col in columns:
+            if not col.name or not col.name.replace("_", "a").isalnum():
+                raise SqlError(-201, message=f"CREATE TABLE ... AS SELECT needs a column name "
+                                             f"for '{col.name}' (give it a display label)")
+            if col.type.code in SERIAL_CODES:
+                raise SqlError(NOT_SUPPORTED, message="a SERIAL column in CREATE TABLE ... AS "
+                                                      "SELECT is not supported by the emulator")
+        spec = CreateTable(name, columns, [], [], if_not_exists, as_select=inner.sql)
+        return Translation(StatementKind.DDL, table=name, ddl=spec, binds=inner.binds,
+                           param_count=inner.param_count)
 
     def column_def(self, a: int, b: int, spec: CreateTable) -> None:
         if self.toks[a].kind != "word":

@@ -375,6 +375,16 @@ class ExprRules:
     def cast(self, value: Expr, target: ColumnType) -> Expr:
         source = value.type
         check_cast(source, target)
+        if value.sql == "?" and source is None and target.code in _TEMPORAL and \
+                self.binds and self.binds[-1].const is None:
+            # CAST(? AS DATETIME ...): the parameter is converted to the
+            # target as it is bound, so a DATETIME/INTERVAL value of other
+            # qualifiers (a time bound as HOUR TO FRACTION(5)) is extended
+            # to the target's, as the server casts a DATETIME host variable
+            # (Guide to SQL: Syntax, "EXTEND Function"), and text is read as
+            # the target's literal as CAST would.
+            self.binds[-1] = self.binds[-1]._replace(type=target, compared=False)
+            return Expr("?", target, True)
         if source is not None and source == target:
             return Expr(value.sql, target, value.computed)
         code, length = (int(source.code), source.length) if source is not None else (UNKNOWN, 0)

@@ -9,6 +9,7 @@ from .statements import (IMAGE_COLUMN, Bind, ColumnDef, CreateTable, ResultColum
                          StatementKind, TableDef, Translation, sql_ident)
 from .image_slice import can_slice
 from .tokens import ident
+from .translate_with import union_type
 from .typerules import (AGGREGATES, CLAUSE_END, DECIMAL_CODES, FLOAT_CODES, FUNCTION_RESULTS,
                         FUNCTION_TYPES, JOIN_WORDS, NOT_ROW_PRESERVING, T_BIGINT, T_DATE,
                         T_DECIMAL, T_FLOAT, T_INTEGER, T_VARCHAR, UNIT_WORDS, combine,
@@ -207,6 +208,10 @@ class SelectRules:
                     cols = [ColumnDef(c.name, c.type) for c in self.describe(i + 1)]
                     alias, _ = self.alias_after(close + 1, stop)
                     items.append((alias or "", TableDef(alias or "", cols)))
+                elif i == start or self.text(i - 1) in (",", "JOIN"):
+                    # a parenthesised join, ``a LEFT JOIN (b, c) ON ...`` (the
+                    # nested OUTER rewrite writes these): its tables are in scope
+                    items += self.from_items(i + 1, close)
                 i = close + 1
                 continue
             if t.kind in ("word", "str") and (i == start or self.text(i - 1) in (",", "JOIN")
@@ -257,16 +262,20 @@ class SelectRules:
             qual = ident(self.toks[a])
             return [ResultColumn(c.name, c.type, True)
                     for alias, t in scope if qual in (alias, t.name) for c in t.columns]
-        alias = None
+        alias, b = self.item_alias(a, b)
+        name, ctype, stored = self.expression_type(a, b, scope)
+        return [ResultColumn(alias or name, ctype, stored)]
+
+    def item_alias(self, a: int, b: int) -> tuple[str | None, int]:
+        """A select item [a, b)'s display label (``expr [AS] label``), if it
+        has one, and where its expression ends."""
         if b - a >= 2 and self.toks[b - 1].kind == "word" and (
                 self.word(b - 2) == "AS" or self.toks[b - 2].kind in ("word", "str", "num")
                 and self.toks[b - 2].text not in ("DISTINCT",) and self.text(b - 2) != "."):
             if self.toks[b - 1].text not in ("END", "TODAY", "USER", "CURRENT") and \
                     self.toks[b - 1].text not in UNIT_WORDS:
-                alias = ident(self.toks[b - 1])
-                b -= 2 if self.word(b - 2) == "AS" else 1
-        name, ctype, stored = self.expression_type(a, b, scope)
-        return [ResultColumn(alias or name, ctype, stored)]
+                return ident(self.toks[b - 1]), b - (2 if self.word(b - 2) == "AS" else 1)
+        return None, b
 
     def expression_type(self, a: int, b: int, scope: list[tuple[str, TableDef]]
                         ) -> tuple[str, ColumnType, bool]:
@@ -302,6 +311,9 @@ class SelectRules:
                 return "(today)", T_DATE, False
             if first.text == "USER":
                 return "(user)", ColumnType(TypeCode.CHAR, 32), False
+        nested = self.subquery_type(a, b) or self.case_type(a, b)
+        if nested is not None:
+            return "(expression)", nested, False
         result = self.expression_result(a, b)
         if result is not None and result.type is not None:
             return "(expression)", result.type, False
@@ -329,6 +341,73 @@ class SelectRules:
         if call and first.text in self.functions:        # an SPL function
             return "(expression)", self.functions[first.text], False
         return "(expression)", self.operand_type(a, b), False
+
+    def subquery_type(self, a: int, b: int) -> ColumnType | None:
+        """A scalar subquery ``(SELECT x ...)`` has the type of its one
+        select item (IBM Informix Guide to SQL: Syntax, "Subqueries in
+        SELECT Statements": a subquery in the projection list returns one
+        value of its column's type); None when [a, b) is not one."""
+        if not (self.text(a) == "(" and self.word(a + 1) == "SELECT"
+                and self.close_paren(a, b) == b - 1):
+            return None
+        saved = self.scope
+        try:
+            columns = self.describe(a + 1)
+        finally:
+            self.scope = saved
+        return columns[0].type if len(columns) == 1 else None
+
+    def case_type(self, a: int, b: int) -> ColumnType | None:
+        """A CASE expression's type: the type that holds every THEN and ELSE
+        result, by the same widening as a UNION's columns (HCL Informix
+        Guide to SQL: Syntax, "CASE expressions data type compatibility",
+        ids_sqs_2105: compatible character types give a character type,
+        compatible numeric types the wider numeric one).  NULL results do
+        not count; None when [a, b) is not one CASE or no result is typed."""
+        if self.word(a) != "CASE" or self.case_end(a, b) != b - 1:
+            return None
+        found: ColumnType | None = None
+        for x, y in self.case_results(a, b - 1):
+            if y - x == 1 and (self.word(x) == "NULL" or self.toks[x].kind == "param"):
+                continue
+            _, ctype, _ = self.expression_type(x, y, self.scope)
+            try:
+                found = ctype if found is None else union_type(found, ctype)
+            except SqlError:
+                return None
+        return found
+
+    def case_end(self, a: int, b: int) -> int:
+        """Index of the END closing the CASE at a (nested CASEs counted)."""
+        depth = 0
+        for j in range(a, b):
+            word = self.word(j)
+            if word == "CASE":
+                depth += 1
+            elif word == "END":
+                depth -= 1
+                if depth == 0:
+                    return j
+        return -1
+
+    def case_results(self, a: int, end: int) -> list[tuple[int, int]]:
+        """Ranges of the THEN and ELSE results of the CASE at a ending at end."""
+        out: list[tuple[int, int]] = []
+        depth, parens, start = 0, 0, None
+        for j in range(a + 1, end + 1):
+            text, word = self.text(j), self.word(j)
+            if self.toks[j].kind == "op" and text in ("(", ")"):
+                parens += 1 if text == "(" else -1
+                continue
+            if word == "CASE":
+                depth += 1
+            elif word == "END" and depth:
+                depth -= 1
+            elif not depth and not parens and word in ("WHEN", "ELSE", "THEN", "END"):
+                if start is not None:
+                    out.append((start, j))
+                start = j + 1 if word in ("THEN", "ELSE") else None
+        return out
 
     def aggregate_type(self, func: str, a: int, b: int) -> tuple[str, ColumnType, bool]:
         if func == "COUNT":

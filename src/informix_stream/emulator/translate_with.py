@@ -13,8 +13,9 @@ The emulator gives each CTE a ``TableDef`` (names and types from its query's
 description) that the statement's name lookup finds before the catalog, and
 hands SQLite its own WITH clause, which evaluates it; recursion needs no
 more, SQLite runs a self-referencing CTE as Informix does (anchor UNION ALL
-recursive member).  Only a SELECT may follow the CTEs here: INSERT, UPDATE
-and DELETE after WITH are refused as not supported by the emulator.
+recursive member).  A SELECT, INSERT, UPDATE or DELETE may follow the CTEs
+(``with_write``); ``INSERT INTO t WITH ... SELECT`` is not in IBM's syntax
+(the WITH statement comes first) and gets the translator's -201.
 
 Set operations (UNION [ALL], INTERSECT, MINUS/EXCEPT, IBM Informix Guide to
 SQL: Syntax, "Set operators"): the result's columns have the first query's
@@ -91,6 +92,8 @@ class CteRules:
             if self.text(i) != ",":
                 break
             i += 1
+        if self.word(i) in ("INSERT", "UPDATE", "DELETE"):
+            return self.with_write(i, spans, recursive)
         if self.word(i) != "SELECT":
             what = self.word(i) or "this statement"
             raise SqlError(NOT_SUPPORTED, message=f"WITH before {what} is not supported by "
@@ -98,14 +101,39 @@ class CteRules:
         if self.find_top(frozenset({"INTO"}), i, len(self.toks)) < len(self.toks):
             raise SqlError(NOT_SUPPORTED, message="WITH ... INTO is not supported by the "
                                                   "emulator")
+        pieces = self.cte_heads(spans, recursive)
+        self.collect_scope(i, len(self.toks))
+        pieces += self.rewrite(i, len(self.toks))
+        return self.finish(StatementKind.SELECT, pieces, columns=self.describe(i))
+
+    def cte_heads(self, spans: list[tuple[str, str, int, int]], recursive: bool) -> list[str]:
+        """SQLite's WITH clause for the CTEs (their binds added first)."""
         for _, _, start, close in spans:         # each body on its own: a FROM list
             self.collect_scope(start, close)     # must not run on past its ')'
-        self.collect_scope(i, len(self.toks))
         pieces = ["WITH RECURSIVE" if recursive else "WITH"]
         for n, (_, head, start, close) in enumerate(spans):
             pieces += ([","] if n else []) + [head, "AS", "(", *self.rewrite(start, close), ")"]
-        pieces += self.rewrite(i, len(self.toks))
-        return self.finish(StatementKind.SELECT, pieces, columns=self.describe(i))
+        return pieces
+
+    def with_write(self, i: int, spans: list[tuple[str, str, int, int]],
+                   recursive: bool) -> Translation:
+        """WITH ... INSERT/UPDATE/DELETE (Oninit, "Common Table Expressions",
+        quoting IBM's page: the statement after the CTEs "can also be an
+        INSERT, UPDATE, or DELETE").  The statement is translated on its own
+        with the CTE names resolving first; SQLite takes the same WITH before
+        it.  A view as its target is not rewritten here (view_writes) and is
+        refused as not supported by the emulator."""
+        head = self.cte_heads(spans, recursive)
+        inner = type(self)(self.sql, self.toks[i:], self.lookup, self.sequences, self.functions)
+        inner.ansi, inner.current_db = self.ansi, self.current_db
+        inner.param_numbers, inner.param_count = self.param_numbers, self.param_count
+        done = inner.run()
+        offset = len(self.binds)
+        done.sql = " ".join(head) + " " + done.sql
+        done.binds = self.binds + done.binds
+        if done.image_binds is not None:
+            done.image_binds = [p + offset for p in done.image_binds]
+        return done
 
     def cte_name(self, i: int) -> tuple[str, int]:
         if self.toks[i].kind != "word":

@@ -129,7 +129,8 @@ class WriteRules:
         if self.word(j) in ("DISTINCT", "UNIQUE", "ALL"):
             j += 1
         stop = self.find_top(frozenset({"FROM"}) | CLAUSE_END, j, len(self.toks))
-        items = self.split_commas(j, stop)
+        # A select item's label (``expr AS anon_1``) names nothing here.
+        items = [(a, self.item_alias(a, b)[1]) for a, b in self.split_commas(j, stop)]
         # A computed number goes through stored_expr; ``*`` cannot be split
         # into its columns here, and needs no conversion.
         computed = not any(self.text(b - 1) == "*" for a, b in items) and any(

@@ -54,7 +54,8 @@ FUNCTION_RENAMES = {"NVL": "coalesce", "CHAR_LENGTH": "length",
                      "CHARACTER_LENGTH": "length", "DBINFO": "ifx_dbinfo",
                      "LENGTH": "ifx_length",
                      "MOD": "ifx_mod", "YEAR": "ifx_year", "MONTH": "ifx_month",
-                     "DAY": "ifx_day", "WEEKDAY": "ifx_weekday", "MDY": "ifx_mdy"}
+                     "DAY": "ifx_day", "WEEKDAY": "ifx_weekday", "MDY": "ifx_mdy",
+                     "FLOOR": "ifx_floor", "CEIL": "ifx_ceil"}
 
 
 def current_sql(dtype: ColumnType) -> str:
@@ -120,6 +121,9 @@ FUNCTION_TYPES = {
     "MDY": TypeCode.DATE, "ABS": TypeCode.DECIMAL, "ROUND": TypeCode.DECIMAL,
     "TRUNC": TypeCode.DECIMAL, "MOD": TypeCode.INTEGER, "COUNT": TypeCode.INTEGER,
     "SUM": TypeCode.DECIMAL, "AVG": TypeCode.DECIMAL,
+    # FLOOR and CEIL return DECIMAL(32) (HCL Informix Guide to SQL: Syntax,
+    # "FLOOR Function" ids_sqs_1475, "CEIL Function" ids_sqs_1474).
+    "FLOOR": TypeCode.DECIMAL, "CEIL": TypeCode.DECIMAL,
 }
 
 

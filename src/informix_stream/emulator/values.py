@@ -23,7 +23,7 @@ from informix_stream.codec.scalars import floating_decimal_digits
 from informix_stream.errors import DataError
 from informix_stream.locales import fit_bytes
 
-from . import blobs, composite, composite_wire, slobs
+from . import blobs, composite, composite_wire, documents, slobs
 from .statements import NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, exact_decimal
 
 DAY0 = dt.date(1899, 12, 31).toordinal()
@@ -148,12 +148,17 @@ def _decimal_writer(ctype: ColumnType) -> Converter:
     return write
 
 
-def _text_writer(ctype: ColumnType, codec: str, ansi: bool) -> Converter:
+def _text_writer(ctype: ColumnType, codec: str, ansi: bool, cut: bool = True) -> Converter:
     """A CHAR(n)/VARCHAR(n) holds n BYTES of the database's code set; a
     longer value is cut to fit, in a multibyte code set at a character
     boundary (locales.fit_bytes), in a database that is not ANSI-compliant;
     an ANSI one raises -1279 (HCL Informix 14.10 ESQL/C Guide, "Insert CHAR
-    data"/"Insert VARCHAR data"; SQL Syntax, "STRING_TRUNCATE_ERROR")."""
+    data"/"Insert VARCHAR data"; SQL Syntax, "STRING_TRUNCATE_ERROR").
+    Only a value being stored is cut (``cut``): one compared with a column
+    (``= ?``, ``LIKE ?``) is compared whole, the shorter side blank-padded
+    (Guide to SQL: Reference, "CHAR(n)": trailing blanks do not count in a
+    comparison), so ``x = 'ABC'`` never matches a CHAR(2) 'AB' nor a LIKE
+    pattern lose its last characters."""
     limit = ctype.length & 0xFF if ctype.code in (TypeCode.VARCHAR, TypeCode.NVARCHAR) \
         else ctype.length
     pad = ctype.code in (TypeCode.CHAR, TypeCode.NCHAR)
@@ -163,6 +168,8 @@ def _text_writer(ctype: ColumnType, codec: str, ansi: bool) -> Converter:
         if v is None:
             return None
         s = v if isinstance(v, str) else _text_of(v)
+        if not cut:
+            return s.rstrip(" ") if pad else s
         if (len(s) * 4 if multibyte else len(s)) > limit:
             kept = fit_bytes(s, limit, codec)[0] if multibyte else s[:limit]
             if ansi and kept != s:
@@ -231,7 +238,12 @@ def _datetime_fields(v: object, ctype: ColumnType) -> dict[str, object]:
     """Field values of a Python or text DATETIME, keyed by unit name."""
     if isinstance(v, str):
         return _parse_datetime_text(v, ctype)
-    if isinstance(v, (dt.datetime, dt.date, dt.time)):
+    if isinstance(v, dt.time):
+        # an HOUR TO x value into a qualifier that starts earlier: EXTEND
+        # fills the leading fields from the current date (Guide to SQL:
+        # Syntax, "EXTEND Function")
+        v = dt.datetime.combine(dt.date.today(), v)
+    if isinstance(v, (dt.datetime, dt.date)):
         out: dict[str, object] = {n: getattr(v, n, 0) for n in _FIELD_NAMES}
         out["fraction"] = f"{getattr(v, 'microsecond', 0):06d}"
         return out
@@ -355,6 +367,11 @@ def _generic_writer(v: object) -> object:
         return v.toordinal() - DAY0
     if cls is dt.datetime:
         return v.isoformat(" ")
+    if cls is dt.time:
+        # A DATETIME HOUR TO FRACTION(5) parameter (how the driver binds a
+        # time) in that type's text, which a CAST or a DATETIME column's
+        # writer reads.
+        return f"{v:%H:%M:%S}.{v.microsecond // 10:05d}"
     if cls is dt.timedelta:
         return (v.days * 86_400 + v.seconds) * 1_000_000 + v.microseconds
     if cls is IntervalYM:
@@ -363,10 +380,12 @@ def _generic_writer(v: object) -> object:
 
 
 def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1", *,
-               ansi: bool = False) -> Converter:
+               ansi: bool = False, compared: bool = False) -> Converter:
     """The converter from client values to this column's stored form
     (``codec``: the database's code set, which text lengths count in;
-    ``ansi``: an ANSI-compliant database, which refuses a too-long text)."""
+    ``ansi``: an ANSI-compliant database, which refuses a too-long text;
+    ``compared``: the value is compared with the column, not stored in it,
+    so a text is not cut to the column's width)."""
     if ctype is None:
         return _generic_writer
     code = ctype.code
@@ -382,7 +401,7 @@ def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1", *,
     if code in (TypeCode.DECIMAL, TypeCode.MONEY):
         return _decimal_writer(ctype)
     if code in TEXT_CODES:
-        return _text_writer(ctype, codec, ansi)
+        return _text_writer(ctype, codec, ansi, cut=not compared)
     if code == TypeCode.DATE:
         return _date_writer
     if code == TypeCode.DATETIME:
@@ -393,6 +412,8 @@ def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1", *,
         return _bool_writer
     if code in composite.COMPOSITE_CODES:
         return composite.writer(ctype)
+    if code in documents.DOCUMENT_CODES:
+        return documents.writer(code)
     return _generic_writer
 
 
@@ -513,6 +534,8 @@ def reader_for(col: ResultColumn) -> Converter | None:
         return _maybe(lambda v: dt.timedelta(microseconds=int(v)))
     if code == TypeCode.BOOLEAN:
         return _BOOLS.__getitem__
+    if code in documents.DOCUMENT_CODES:
+        return documents.reader(code)
     return None
 
 

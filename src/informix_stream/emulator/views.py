@@ -13,8 +13,8 @@ The emulator translates the view's SELECT once, when the view is created,
 and keeps it as a SQLite view (constants the translation would bind are
 written into it as literals), so a query naming the view is an ordinary
 table reference and DESCRIBE types its columns from syscolumns.  INSERT,
-UPDATE and DELETE through a view (which Informix allows on simple views)
-are refused as not supported by the emulator.
+UPDATE and DELETE through a view are rewritten onto its base table before
+translation (view_writes.py); what reaches ``target`` is never a view.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class ViewRules:
                               "AS SELECT expected in CREATE VIEW")
         end = len(self.toks)
         if [t.text for t in self.toks[-3:]] == ["WITH", "CHECK", "OPTION"]:
-            end -= 3                 # only matters to DML through the view, refused here
+            end -= 3                 # kept in sysviews, enforced by view_writes.py
         if any(t.kind == "param" for t in self.toks[i:end]):
             raise SqlError(-201, message="a view's SELECT cannot have ? markers")
         self.toks = self.toks[:end]
@@ -90,7 +90,9 @@ class ViewRules:
         return Translation(StatementKind.DDL, table=name, ddl=spec)
 
     def target(self, name: str) -> TableDef:
-        """The table an INSERT/UPDATE/DELETE writes: never a view here."""
+        """The table an INSERT/UPDATE/DELETE writes: never a view here (a
+        write through a view was rewritten onto its base table; what is
+        left, TRUNCATE or MERGE of a view, is refused)."""
         tdef = self.table(name)
         if tdef.view:
             raise SqlError(NOT_SUPPORTED, message=f"writing through the view {name} is not "
@@ -121,7 +123,8 @@ def inline(spec: CreateView, codec: str) -> str:
                                               "emulator")
     out = [parts[0]]
     for bind, rest in zip(spec.binds, parts[1:]):
-        value = writer_for(bind.type, codec)(bind.const) if bind.type else bind.const
+        value = writer_for(bind.type, codec, compared=bind.compared)(bind.const) \
+            if bind.type else bind.const
         out += [_literal(value), rest]
     return "".join(out)
 

@@ -133,9 +133,12 @@ class InformixDDLCompiler(compiler.DDLCompiler):
     """CREATE/DROP with Informix's column and constraint syntax."""
 
     def get_column_specification(self, column: Any, **kw: Any) -> str:
-        """An autoincrement integer key becomes SERIAL / BIGSERIAL."""
+        """An autoincrement integer key, or an Identity() column, becomes
+        SERIAL / BIGSERIAL."""
         spec = self.preparer.format_column(column) + " "
-        if self._is_serial(column):
+        if column.identity is not None:
+            spec += self._identity_serial(column)
+        elif self._is_serial(column):
             big = isinstance(column.type, sqltypes.BigInteger)
             spec += "BIGSERIAL" if big else "SERIAL"
         else:
@@ -149,6 +152,38 @@ class InformixDDLCompiler(compiler.DDLCompiler):
         if not column.nullable:
             spec += " NOT NULL"
         return spec
+
+    @staticmethod
+    def _identity_serial(column: Any) -> str:
+        """Identity() as Informix spells a generated key: Informix has no
+        GENERATED ... AS IDENTITY; its column the server numbers is SERIAL
+        (INTEGER) or BIGSERIAL (BIGINT), SERIAL(n)/BIGSERIAL(n) starting at
+        n, which takes an explicit value too, as BY DEFAULT does (Guide to
+        SQL: Reference, "SERIAL(n) data type", "BIGSERIAL(n) data type").
+        Any other identity option has no Informix spelling: CompileError."""
+        ident = column.identity
+        if not isinstance(column.type, sqltypes.Integer) or \
+                isinstance(column.type, sqltypes.SmallInteger):
+            raise exc.CompileError(f"Identity() on column {column.name!r} of type "
+                                   f"{column.type}: Informix numbers only INTEGER (SERIAL) "
+                                   "and BIGINT (BIGSERIAL) columns")
+        unsupported = [name for name, value in (
+            ("always=True", ident.always), ("on_null", ident.on_null),
+            ("increment", ident.increment not in (None, 1)),
+            ("minvalue", ident.minvalue is not None), ("maxvalue", ident.maxvalue is not None),
+            ("nominvalue", ident.nominvalue), ("nomaxvalue", ident.nomaxvalue),
+            ("cycle", ident.cycle), ("cache", ident.cache is not None),
+            ("order", ident.order)) if value]
+        if unsupported:
+            raise exc.CompileError(f"Identity({', '.join(unsupported)}) is not supported by "
+                                   "Informix: a SERIAL column takes only a start value")
+        word = "BIGSERIAL" if isinstance(column.type, sqltypes.BigInteger) else "SERIAL"
+        if ident.start is not None and ident.start != 1:
+            if int(ident.start) < 1:
+                raise exc.CompileError(f"Identity(start={ident.start}): a SERIAL starts at "
+                                       "a positive number")
+            word += f"({int(ident.start)})"
+        return word
 
     @staticmethod
     def _is_serial(column: Any) -> bool:

@@ -88,6 +88,7 @@ public final class JdbcInterop {
             case "script": script(args); break;
             case "fkeys": fkeys(args[0]); break;
             case "composite": composite(args[0]); break;
+            case "documents": documents(args[0]); break;
             case "warnings": warnings(); break;
             default:
                 System.err.println("unknown scenario: " + scenario);
@@ -716,6 +717,62 @@ public final class JdbcInterop {
                 emitError(e);
             }
         }
+    }
+
+    /**
+     * JSON and BSON columns (table: id INT, j JSON, b BSON): rows 10 and 11
+     * inserted by setString / setBytes and by setObject, then every row read
+     * back: getString for JSON, getBytes (hex) for BSON, and getObject's
+     * class and value for both.  Each failure is emitted, not thrown, so the
+     * Python side sees exactly what JDBC accepted.
+     */
+    private void documents(String table) throws SQLException {
+        byte[] bson = {0x0c, 0, 0, 0, 0x10, 0x62, 0, 0x02, 0, 0, 0, 0};   // {"b": 2}
+        try (Connection c = session()) {
+            c.setAutoCommit(true);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " VALUES (?, ?, ?)")) {
+                ps.setInt(1, 10);
+                ps.setString(2, "{\"k\": \"caf\u00e9\"}");
+                ps.setBytes(3, bson);
+                emit("insert", "setString/setBytes", ps.executeUpdate());
+            } catch (SQLException e) {
+                emitError(e);
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " VALUES (?, ?, ?)")) {
+                ps.setInt(1, 11);
+                ps.setObject(2, "[1, 2]");
+                ps.setObject(3, bson);
+                emit("insert", "setObject", ps.executeUpdate());
+            } catch (SQLException e) {
+                emitError(e);
+            }
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT id, j, b FROM " + table + " ORDER BY id")) {
+                ResultSetMetaData md = rs.getMetaData();
+                emit("meta", md.getColumnType(2), md.getColumnTypeName(2),
+                     md.getColumnType(3), md.getColumnTypeName(3));
+                while (rs.next()) {
+                    byte[] b = rs.getBytes(3);
+                    Object jo = rs.getObject(2);
+                    Object bo = rs.getObject(3);
+                    emit("doc", rs.getInt(1), rs.getString(2), b == null ? null : hexOf(b),
+                         jo == null ? "NULL" : jo.getClass().getName(),
+                         bo == null ? "NULL" : bo.getClass().getName(),
+                         jo == null ? null : jo.toString(),
+                         bo instanceof byte[] ? hexOf((byte[]) bo) : String.valueOf(bo));
+                }
+            } catch (SQLException e) {
+                emitError(e);
+            }
+        }
+    }
+
+    private static String hexOf(byte[] b) {
+        StringBuilder sb = new StringBuilder();
+        for (byte x : b) {
+            sb.append(String.format("%02x", x & 0xff));
+        }
+        return sb.toString();
     }
 
     /**
