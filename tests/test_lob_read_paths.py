@@ -112,14 +112,32 @@ def test_value_read_asks_the_size_first(conn):
 def test_a_wrong_size_never_changes_the_value(conn, monkeypatch, hint):
     """The size only sizes the buffer: a stale or absent one still reads
     the whole value, no byte more or less."""
-    def fake(session, fd):
-        return hint
-        yield  # noqa: unreachable - a generator like the real one
-    monkeypatch.setattr(smartlobs, "size_gen", fake)
+    monkeypatch.setattr(smartlobs, "stat_size", lambda values: hint)
     t = table(conn)
     cur = conn.cursor()
     cur.execute(f"SELECT bl, cl FROM {t}")
     assert cur.fetchone() == (BIG, TEXT)
+    streams = conn.cursor(lob="stream")
+    streams.execute(f"SELECT bl, cl FROM {t}")
+    bl, cl = streams.fetchone()
+    assert b"".join(bl) == BIG and b"".join(cl) == TEXT.encode(cl.encoding)
+
+
+def test_value_reads_leave_no_descriptor_open():
+    """ifx_lo_close of each value rides in front of the next request: after
+    it, the session holds no open smart-LOB descriptor."""
+    from informix_stream.emulator import slobs
+    with EmulatorServer(databases=(DATABASE,)) as srv, connect(srv) as conn:
+        t = table(conn)
+        cur = conn.cursor()
+        cur.execute(f"INSERT INTO {t} (id, bl, cl) SELECT id + 1, bl, cl FROM {t}")
+        cur.execute(f"SELECT bl, cl FROM {t} ORDER BY id")
+        assert cur.fetchall() == [(BIG, TEXT)] * 2
+        (session,) = [s for s, _ in srv._served.values()]
+        assert len(slobs._state(session).fds) == 1      # the last value's, still owed
+        cur.execute(f"SELECT COUNT(*) FROM {t}")
+        assert cur.fetchone() == (2,)
+        assert slobs._state(session).fds == {}
 
 
 @pytest.mark.parametrize("stat, expect", [

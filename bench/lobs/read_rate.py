@@ -12,11 +12,12 @@ so what is timed is the client's own cost, not the emulator's.  The floor
 client (``RawLobClient``) is a minimal SQLI client: it logs in, prepares,
 opens and fetches the one row, and then sends the same requests the driver
 sends for the value (SQ_FETCHBLOB for BYTE/TEXT; ``ifx_lo_open``,
-``ifx_lo_stat``, SQ_LODATA reads of ``smartlobs.VALUE_READ`` bytes for a
-value or ``smartlobs.READ_SIZE`` for a stream, and
-``ifx_lo_close`` for BLOB/CLOB), draining each reply into one reused buffer: it walks the
-SQ_BLOB/SQ_LODATA framing to find the reply's end and keeps no byte of the
-value.  Each client is timed from its SELECT to its last byte (the login is
+``ifx_lo_stat``, SQ_LODATA reads, ``ifx_lo_close`` for BLOB/CLOB), draining
+each reply into one reused buffer: it walks the SQ_BLOB/SQ_LODATA framing
+to find the reply's end and keeps no byte of the value.  It sends them one
+at a time, where a value read by the driver sends ``ifx_lo_stat`` with its
+first read and its ``ifx_lo_close`` with the next statement: two round
+trips fewer, some 0.2 ms of a 200 MB read, in the driver's favour.  Each client is timed from its SELECT to its last byte (the login is
 not timed), against the replay of its own recording; the figure is the best
 of ``--repeat`` runs.
 
@@ -201,12 +202,14 @@ class RawLobClient:
             self.handle(smartlobs.CLOSE)
         fd = self.call(smartlobs.OPEN, [locator, slob.LO_RDONLY])[0].value
         self.call(smartlobs.STAT, [fd, smartlobs.StatBuffer()])   # the size, as the driver
-        got, ask = 0, smartlobs.READ_SIZE if stream else smartlobs.VALUE_READ
+        got, ask = 0, smartlobs.READ_SIZE
         while True:
             n = self.drain(fastpath.lo_read(fd, ask))
             got += n
             if n < ask:
                 break
+            if not stream:                       # a value: 1 MiB first, then larger
+                ask = smartlobs.VALUE_READ
         self.call(smartlobs.CLOSE, [fd])
         return got
 

@@ -174,9 +174,7 @@ class _SmartSource(_Source):
         self.ended = True
         fd, self.fd = self.fd, None
         if fd is not None:
-            body = smartlobs.cached_call(self.session, smartlobs.CLOSE, [fd])
-            if body is not None:
-                self.session.owe(body)
+            smartlobs.close_later(self.session, fd)
 
 
 class _Reader:

@@ -59,9 +59,22 @@ def param_block(value: object, encoding: str) -> bytes:
 def call_gen(session: ClientSession, signature: str, params: Sequence[Any]
              ) -> Generator[Any, None, list]:
     """Run routine ``signature`` with ``params``; its values as Python objects."""
+    expect = yield from send_call_gen(session, signature, params)
+    yield expect
+    return _values(session, expect.reply)
+
+
+def send_call_gen(session: ClientSession, signature: str, params: Sequence[Any]
+                  ) -> Generator[Any, None, Any]:
+    """Queue a call of ``signature`` (its handle asked first if not cached)
+    without waiting for its reply; its Expect, for ``_values``."""
     blocks = [param_block(v, session.encoding) for v in params]
     database, handle = yield from handle_gen(session, signature)
-    reply = yield from st.exchange(session, fastpath.ex_fp_routine(database, handle, blocks))
+    return session.send(fastpath.ex_fp_routine(database, handle, blocks))
+
+
+def _values(session: ClientSession, reply) -> list:
+    st.raise_for(reply)
     if not isinstance(reply.routine, list):
         _broken(session, "SQ_EXFPROUTINE was answered without SQ_FPROUTINE")
     return [_python(v) for v in reply.routine]
@@ -105,9 +118,14 @@ class StatBuffer:
 
 def size_gen(session: ClientSession, fd: int) -> Generator[Any, None, int | None]:
     """The open object's size by ``ifx_lo_stat``, as JDBC asks it before
-    reading a whole value (``IfxLob.loadSmBlob``: ``IfxLoSize``, then one
-    buffer of that size); None when the answer holds no usable size."""
+    reading (``IfxLob.loadSmBlob`` and ``IfxLobInputStream``: ``IfxLoSize``);
+    None when the answer holds no usable size."""
     values = yield from call_gen(session, STAT, [fd, StatBuffer()])
+    return stat_size(values)
+
+
+def stat_size(values: list) -> int | None:
+    """The size in ``ifx_lo_stat``'s answer, or None."""
     raw = values[0] if len(values) == 1 else None
     if not isinstance(raw, (bytes, bytearray)) or len(raw) < 4 + _STAT_SIZE.size:
         return None
@@ -119,24 +137,30 @@ def size_gen(session: ClientSession, fd: int) -> Generator[Any, None, int | None
 def read_gen(session: ClientSession, locator: slob.Locator, encoding: str, column: int
              ) -> Generator[Any, None, object]:
     """The whole value of a BLOB (bytes) or CLOB (str): every read's chunks
-    go into one buffer, handed out without another copy.  The buffer is
-    sized by ``ifx_lo_stat`` first: grown by doubling instead, a 50 MB
-    value was written about twice over into fresh memory, whose page
-    faults cost more than the network (bench/lobs/read_rate.py).  The
-    size sizes the buffer and says where a short read ends the value
-    (``at_end``); a stale size never cuts a value short."""
+    go into one buffer, handed out without another copy.
+
+    ``ifx_lo_stat`` goes with the first read (one round trip for both) and
+    its size sizes the buffer before the rest arrives: grown by doubling
+    instead, a 50 MB value was written about twice over into fresh memory,
+    whose page faults cost more than the network (bench/lobs/read_rate.py).
+    The size also says where a short read ends the value (``at_end``); a
+    stale one never cuts a value short.  ``ifx_lo_close`` rides in front
+    of the next request (``ClientSession.owe``), so a small value costs two
+    round trips, ``ifx_lo_open`` and the read."""
+    yield from handle_gen(session, CLOSE)       # so that closing needs no round trip
     fd = yield from open_gen(session, locator)
     try:
-        hint = yield from size_gen(session, fd)
-        sink = ValueSink(hint or 0)
-        while True:
+        stat = yield from send_call_gen(session, STAT, [fd, StatBuffer()])
+        sink = ValueSink()
+        asked = READ_SIZE
+        got = yield from read_into_gen(session, fd, asked, sink, 0)
+        hint = stat_size(_values(session, stat.reply))
+        while not at_end(got, asked, len(sink), hint):
+            asked = VALUE_READ
             room = VALUE_READ if hint is None else max(hint - len(sink), 0)
-            got = yield from read_into_gen(session, fd, VALUE_READ, sink, room)
-            if at_end(got, VALUE_READ, len(sink), hint):
-                break
+            got = yield from read_into_gen(session, fd, asked, sink, room)
     finally:
-        if session.broken is None:
-            yield from call_gen(session, CLOSE, [fd])
+        close_later(session, fd)
     value = sink.getvalue()
     if not locator.text:
         return value
@@ -145,6 +169,14 @@ def read_gen(session: ClientSession, locator: slob.Locator, encoding: str, colum
     except UnicodeDecodeError as exc:
         raise DataError(f"column {column + 1} (CLOB): the value is not valid "
                         f"{encoding}: {exc}") from None
+
+
+def close_later(session: ClientSession, fd: int) -> None:
+    """Queue ``ifx_lo_close(fd)`` to go in front of the next request (its
+    handle is cached first by whoever opened ``fd``): no I/O here."""
+    body = cached_call(session, CLOSE, [fd])
+    if body is not None:
+        session.owe(body)
 
 
 def at_end(got: int, asked: int, total: int, size: int | None) -> bool:
