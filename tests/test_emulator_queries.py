@@ -249,6 +249,26 @@ def test_informix_outer_forms_the_emulator_lacks_are_refused(ifx_target, cur, ta
     assert info.value.sqlcode == -9999 and "outer join" in str(info.value).lower()
 
 
+@pytest.mark.parametrize("quantifier", ["ANY", "SOME", "ALL"])
+def test_quantified_comparisons_are_refused_as_missing(ifx_target, cur, tabs, quantifier):
+    """``x op ANY|SOME|ALL (subquery)`` is valid Informix SQL (Guide to SQL:
+    Syntax, "Condition with subquery"): the emulator lacks it and says so,
+    never -201 blaming the statement."""
+    if ifx_target.kind != "emulator":
+        pytest.skip("the emulator's own refusal; a real server runs these")
+    c, o = tabs
+    with pytest.raises(ifx.NotSupportedError) as info:
+        cur.execute(f"SELECT num FROM {c} WHERE num = {quantifier} (SELECT cust FROM {o})")
+    assert info.value.sqlcode == -9999 and quantifier in str(info.value)
+    cur.execute(f"SELECT COUNT(*) FROM {c}")
+    want = cur.fetchone()[0]
+    cur.execute(f"SELECT COUNT(*) FROM {o}")
+    want += cur.fetchone()[0]
+    # ALL elsewhere (SELECT ALL, UNION ALL) is not a quantifier
+    cur.execute(f"SELECT ALL num FROM {c} UNION ALL SELECT cust FROM {o}")
+    assert len(cur.fetchall()) == want == 7
+
+
 def test_informix_outer_through_informix_driver(ifx_target, tabs):
     c, o = tabs
     conn = theirs(ifx_target, autocommit=True)

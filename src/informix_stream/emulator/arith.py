@@ -79,6 +79,22 @@ def _dec_cmp(a: object, b: object) -> int | None:
     return (x > y) - (x < y)
 
 
+def _dec_key(a: object) -> str | None:
+    """One text per numeric value (3, 3.0 and '3.00' all give '3e0'), so
+    ``ifx_dec_key(x) IN (ifx_dec_key(...), ...)`` is an exact IN between
+    operands of different storage forms (REAL, exact text, integers) with
+    SQL's NULL rules intact, which SQLite's IN over mixed affinities is not."""
+    if a is None:
+        return None
+    sign, digits, exp = _dec(a).as_tuple()
+    if not any(digits):
+        return "0"
+    n = len(digits)
+    while digits[n - 1] == 0:
+        n -= 1
+    return f"{'-' if sign else ''}{''.join(map(str, digits[:n]))}e{int(exp) + len(digits) - n}"
+
+
 def _dec_between(x: object, low: object, high: object) -> int | None:
     """x BETWEEN low AND high compared exactly (1, 0, or NULL for a NULL)."""
     if x is None or low is None or high is None:
@@ -160,6 +176,7 @@ ARITH_FUNCTIONS: dict[str, tuple[int, Callable[..., object]]] = {
     "ifx_dec_neg": (1, _dec_neg),
     "ifx_dec_cmp": (2, _dec_cmp),
     "ifx_dec_between": (3, _dec_between),
+    "ifx_dec_key": (1, _dec_key),
     "ifx_int_add": (3, _checked(operator.add, DEC_CONTEXT.add)),
     "ifx_int_sub": (3, _checked(operator.sub, DEC_CONTEXT.subtract)),
     "ifx_int_mul": (3, _checked(operator.mul, DEC_CONTEXT.multiply)),

@@ -27,7 +27,7 @@ from .tokens import COLLECTIONS, Token, ident, quote, tokenize
 from .translate_alter import AlterRules
 from .translate_ddl import DdlRules
 from .merge import MergeRules
-from .translate_expr import ExprRules
+from .translate_expr import ExprRules, refuse_quantified
 from .translate_with import CteRules
 from .views import ViewRules
 from .view_writes import rewrite_view_write, write_target
@@ -65,6 +65,7 @@ def translate(sql: str, lookup: Lookup, sequences: Container[str] = (),
         raise SqlError(-201, message="empty statement")
     if any(t.kind == "word" and t.text == IMAGE_COLUMN.upper() for t in tokens):
         raise SqlError(-217, 0, IMAGE_COLUMN, f"column {IMAGE_COLUMN} not found")
+    refuse_quantified(tokens)
     if has_informix_outer(tokens):
         tokens = rewrite_outer(tokens, lookup)
     checks: list[list[Token]] = []
@@ -511,7 +512,7 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
             [f"SELECT NULL AS {sql_ident(column)} WHERE 0"]
         union = " UNION " if kind == "SET" else " UNION ALL "
         sql = "(" + union.join(rows) + ")" + (f" AS {sql_ident(alias)}" if alias else "")
-        return sql, alias, TableDef(alias or "", [ColumnDef(column, ctype)]), j
+        return sql, alias, TableDef(alias or "", [ColumnDef(column, ctype)], derived=True), j
 
     # -- typing of ? and literals -----------------------------------------
     def compared_type(self, i: int) -> ColumnType | None:
@@ -559,10 +560,15 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
         return self.column_type(None, ident(self.toks[j]))
 
     def column_type(self, qual: str | None, name: str) -> ColumnType | None:
+        found = self.column_source(qual, name)
+        return found[1].type if found is not None else None
+
+    def column_source(self, qual: str | None, name: str) -> tuple[TableDef, ColumnDef] | None:
+        """The table in scope that a column reference names, and its column."""
         for alias, tdef in self.scope:
             if qual is not None and qual not in (alias, tdef.name):
                 continue
             col = tdef.column(name)
             if col is not None:
-                return col.type
+                return tdef, col
         return None

@@ -70,7 +70,7 @@ class MergeRules:
             self.scope = []
             self.collect_scope(sub[0], sub[1])
             described = self.describe(sub[0])
-            sdef = TableDef(salias, [ColumnDef(c.name, c.type) for c in described])
+            sdef = TableDef(salias, [ColumnDef(c.name, c.type) for c in described], derived=True)
             source_sql = None
         else:
             sname, i = self.table_name(i)

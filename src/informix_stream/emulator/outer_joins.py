@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .statements import NOT_SUPPORTED, SqlError, TableDef
-from .tokens import Token, ident
+from .tokens import Token, ident, paren_depths as _depths, word_of as _word
 
 Lookup = Callable[[str], "TableDef | None"]
 
@@ -50,9 +50,6 @@ def _refuse(what: str) -> SqlError:
                                            "supported by the emulator")
 
 
-def _word(t: Token) -> str:
-    return t.text if t.kind == "word" else ""
-
 
 def _syn(text: str, kind: str = "word") -> Token:
     return Token(kind, text, -1, text)
@@ -63,16 +60,6 @@ def has_informix_outer(toks: list[Token]) -> bool:
     return any(_word(t) == "OUTER" and i and toks[i - 1].text == ","
                for i, t in enumerate(toks))
 
-
-def _depths(toks: list[Token]) -> list[int]:
-    out, depth = [], 0
-    for t in toks:
-        if t.kind == "op" and t.text == ")":
-            depth -= 1
-        out.append(depth)
-        if t.kind == "op" and t.text == "(":
-            depth += 1
-    return out
 
 
 def _first(toks: list[Token], depth: list[int], words: frozenset[str], start: int) -> int:

@@ -103,6 +103,9 @@ class TableDef:
     storage: str = ""
     view: bool = False       # a view (views.py): read like a table
     definition: str = ""     # a view's CREATE VIEW text (sysviews), for writes through it
+    # A derived table, CTE or MERGE source: its columns hold whatever their
+    # expressions computed, not their type's storage form (translate_expr).
+    derived: bool = False
 
     @property
     def sql_name(self) -> str:

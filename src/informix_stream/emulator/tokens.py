@@ -129,3 +129,20 @@ def collection_end(sql: str, pos: int) -> int:
 
 def quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
+
+
+def word_of(t: Token) -> str:
+    """A word token's text; "" for any other token."""
+    return t.text if t.kind == "word" else ""
+
+
+def paren_depths(toks: list[Token]) -> list[int]:
+    """Each token's parenthesis depth (a ")" has the depth outside it)."""
+    out, depth = [], 0
+    for t in toks:
+        if t.kind == "op" and t.text == ")":
+            depth -= 1
+        out.append(depth)
+        if t.kind == "op" and t.text == "(":
+            depth += 1
+    return out

@@ -12,6 +12,13 @@ expression starts, ``expression_span`` reads it into operands and operators
 precedence and emits it (phase two).  A comparison whose side is a computed
 decimal compares exactly through ``ifx_dec_cmp``, since a wide result is
 exact text that SQLite would order after every number.
+
+So does any comparison between operands of different storage forms with a
+DECIMAL/MONEY side (see ``storage_form``): SQLite would compare a REAL
+DECIMAL(p <= 15) column with a wide column's exact text as text (its
+affinity rules), so 3.00 = 3 would be false, silently.  Such a comparison is
+an operation for phase one; ``x [NOT] IN (...)`` with a DECIMAL side compares
+canonical texts (``ifx_dec_key``), which keeps SQL's NULL rules for NOT IN.
 """
 
 from __future__ import annotations
@@ -21,10 +28,10 @@ from dataclasses import dataclass
 from informix_stream.codecs import ColumnType, TypeCode, parse_type
 
 from .casts import UNKNOWN, check_cast
-from .statements import NOT_SUPPORTED, SqlError
-from .tokens import quote
-from .typerules import (DECIMAL_CODES, FLOAT_CODES, FUNCTION_TYPES, INT_CODES, T_DECIMAL,
-                        UNIT_WORDS, arith_type,
+from .statements import NOT_SUPPORTED, SqlError, exact_decimal
+from .tokens import ident, quote
+from .typerules import (DECIMAL_CODES, FLOAT_CODES, FUNCTION_TYPES, INT_CODES,
+                        NUMERIC_CODES, T_DECIMAL, UNIT_WORDS, arith_type,
                         datetime_type, number_type, temporal_type)
 
 ARITH_OPS = frozenset({"+", "-", "*", "/"})
@@ -60,6 +67,7 @@ class Expr:
     sql: str
     type: ColumnType | None
     computed: bool = False      # the value is an operation's result
+    form: str = ""              # storage_form of a value that is not computed
 
 
 @dataclass
@@ -73,10 +81,62 @@ class _Item:
     casts: tuple[ColumnType, ...] = ()
 
 
+def refuse_quantified(toks: list) -> None:
+    """``x op ANY|SOME|ALL (subquery)`` is Informix SQL (Guide to SQL: Syntax,
+    "Condition with subquery") that SQLite has no form of: say so, not -201."""
+    for i in range(1, len(toks) - 1):
+        t = toks[i]
+        if t.kind == "word" and t.text in ("ANY", "SOME", "ALL") and \
+                toks[i - 1].kind == "op" and toks[i - 1].text in COMPARE_OPS and \
+                toks[i + 1].text == "(":
+            raise SqlError(NOT_SUPPORTED, message=f"a comparison with {t.text} (subquery) is "
+                                                  "not supported by the emulator; use IN or "
+                                                  "EXISTS")
+
+
 def _exact(*sides: Expr) -> bool:
-    """Must this comparison be made exactly: is a side a computed decimal?"""
+    """Must this comparison be made exactly: is a side a computed decimal, or
+    do a DECIMAL side and another have different storage forms?"""
     return any(e.computed and e.type is not None and e.type.code in DECIMAL_CODES
-               for e in sides)
+               for e in sides) or mixed_forms(*(_form(e) for e in sides))
+
+
+def storage_form(ctype: ColumnType | None, column: bool) -> str:
+    """How SQLite holds a numeric operand, which decides how it compares:
+    "real" a DECIMAL(p <= 15) column (REAL, no affinity), "text" a wider one
+    (exact text, TEXT affinity, ifx_decimal collation), "num" an integer or
+    float column (numeric affinity), "dec" any other DECIMAL value (computed
+    text, a scalar subquery, a function), "expr" another number; "" for a
+    non-numeric or unknown type (a parameter), left to SQLite as before."""
+    if ctype is None or ctype.code not in NUMERIC_CODES:
+        return ""
+    if ctype.code in DECIMAL_CODES:
+        return ("text" if exact_decimal(ctype) else "real") if column else "dec"
+    return "num" if column else "expr"
+
+
+# Pairs of forms that SQLite compares exactly as numbers: REAL columns, a
+# literal (it takes the column's affinity), REAL against a number.  Two exact
+# text columns are not: SQLite 3.40 joined two ifx_decimal columns through an
+# automatic index and lost '3.0000000000' = '3.00' (tests/
+# test_emulator_decimal_compare.py), so they too go through ifx_dec_cmp.
+_SAFE_PAIRS = frozenset(frozenset(p) for p in (
+    ("real",), ("real", "lit"), ("text", "lit"), ("real", "num")))
+_DECIMAL_FORMS = frozenset({"real", "text", "dec"})
+
+
+def mixed_forms(first: str, *others: str) -> bool:
+    """Does comparing `first` with each of `others` need ifx_dec_cmp: a
+    DECIMAL side whose storage form SQLite would not compare as a number?"""
+    if not first or not all(others) or not _DECIMAL_FORMS.intersection((first, *others)):
+        return False
+    return any(frozenset((first, f)) not in _SAFE_PAIRS for f in others)
+
+
+def _form(e: Expr) -> str:
+    if not e.computed:
+        return e.form
+    return storage_form(e.type, False)
 
 
 class ExprRules:
@@ -145,13 +205,79 @@ class ExprRules:
                 at = j + 1 if word == "IN" else j + 2
                 close = self.close_paren(at, end)
                 items.append(_Item("IN" if word == "IN" else "NOT IN", at + 1, close))
-                return items, close + 1, operation
+                return items, close + 1, operation or self.in_exact(
+                    self.side_form(items[:-1]), at + 1, close)
             else:
                 # A comparison with a SUM/AVG compares exactly: the sum of
                 # wide DECIMALs is text, which SQLite puts after any number.
-                return items, j, operation or compared and aggregate
+                return items, j, operation or compared and (
+                    aggregate or self.sides_mixed(items))
             items.append(_Item(op))
             j += 1
+
+    def sides_mixed(self, items: list[_Item]) -> bool:
+        """Do the sides of a comparison without operations (x = y, x BETWEEN
+        y AND z) have storage forms that SQLite would not compare exactly?"""
+        sides: list[list[_Item]] = [[]]
+        for it in items:
+            if it.op in COMPARE_OPS or it.op.endswith("BETWEEN") or it.op == "AND":
+                sides.append([])
+            else:
+                sides[-1].append(it)
+        if any(self.untyped(side) for side in sides):
+            return False        # cheap way out before any side's type is looked up
+        return mixed_forms(*(self.side_form(side) for side in sides))
+
+    def untyped(self, side: list[_Item]) -> bool:
+        """Is this side one parameter, string or NULL (form "")?"""
+        if len(side) != 1 or side[0].b != side[0].a + 1:
+            return False
+        t = self.toks[side[0].a]
+        return t.kind in ("param", "str") or t.text == "NULL"
+
+    def side_form(self, side: list[_Item]) -> str:
+        """storage_form of one side read by phase one ("" unless it is one
+        plain operand or a signed number)."""
+        operands = [it for it in side if not it.op]
+        if len(operands) != 1 or operands[0].casts:
+            return ""
+        it = operands[0]
+        if len(side) > 1:
+            return "lit" if it.b == it.a + 1 and self.toks[it.a].kind == "num" else ""
+        return self.token_form(it.a, it.b)
+
+    def token_form(self, a: int, b: int) -> str:
+        """storage_form of the operand [a, b); "lit" for a number literal."""
+        t = self.toks[a]
+        if b == a + 1:
+            if t.kind == "num":
+                return "lit"
+            if t.kind in ("param", "str") or t.text == "NULL":
+                return ""
+        return self.form_for(a, b, self.leaf_type(a, b))
+
+    def form_for(self, a: int, b: int, ctype: ColumnType | None) -> str:
+        """storage_form of [a, b) of type ctype: a column only when it names
+        one of a stored table (a view's or derived table's column holds what
+        its expression computed, whatever its type)."""
+        found = None
+        if b == a + 1 and self.toks[a].kind == "word":
+            found = self.column_source(None, ident(self.toks[a]))
+        elif b == a + 3 and self.text(a + 1) == "." and self.toks[a + 2].kind == "word":
+            found = self.column_source(ident(self.toks[a]), ident(self.toks[a + 2]))
+        stored = found is not None and not (found[0].view or found[0].derived)
+        return storage_form(ctype, stored)
+
+    def in_exact(self, left: str, a: int, b: int) -> bool:
+        """Must ``x IN (...)`` (the list or subquery at [a, b); x of form
+        `left`) compare canonical decimal texts?  Always for a subquery with
+        a DECIMAL side: its column's storage form is not known here."""
+        if self.word(a) != "SELECT":
+            return mixed_forms(left, *(self.token_form(x, y) for x, y in self.split_commas(a, b)))
+        if not left:
+            return False
+        sub = self.subquery_type(a - 1, b + 1)
+        return left in _DECIMAL_FORMS or sub is not None and sub.code in DECIMAL_CODES
 
     def operand_end(self, j: int, end: int) -> int | None:
         """Index after the operand starting at j, or None if none starts there."""
@@ -246,20 +372,23 @@ class ExprRules:
         return Expr(f"{left.sql} {op} {right.sql}", None, True)
 
     def emit_in(self, left_items: list[_Item], in_item: _Item) -> Expr:
-        """x [NOT] IN (list): a computed decimal x is exact text, so the list's
-        values become text too and compare through x's ifx_decimal collation."""
+        """x [NOT] IN (list or subquery): with a DECIMAL side of another storage
+        form, both sides become canonical texts (ifx_dec_key) that are equal
+        exactly when the numbers are; SQLite's IN keeps the NULL rules."""
         value = self.emit_sum(left_items)
         a, b = in_item.a, in_item.b
-        if not _exact(value):
+        if not (_exact(value) or self.in_exact(_form(value), a, b)):
             return Expr(f"{value.sql} {in_item.op} ({' '.join(self.rewrite(a, b))})", None, True)
         if self.word(a) == "SELECT":
-            raise SqlError(NOT_SUPPORTED, message="IN (SELECT ...) compared with DECIMAL "
-                                                  "arithmetic is not supported by the emulator")
-        members = [quote(self.toks[x].text) if y == x + 1 and self.toks[x].kind == "num"
-                   else f"CAST({' '.join(self.rewrite(x, y))} AS TEXT)"
-                   for x, y in self.split_commas(a, b)]
-        return Expr(f"({value.sql} COLLATE ifx_decimal) {in_item.op} ({', '.join(members)})",
-                    None, True)
+            # The CTE names the subquery's one column, whatever it selects.
+            inner = " ".join(self.rewrite(a, b))
+            members = [f"WITH ifx_in_q(v) AS ({inner}) SELECT ifx_dec_key(v) FROM ifx_in_q"]
+        else:
+            members = [f"ifx_dec_key({quote(self.toks[x].text)})"
+                       if y == x + 1 and self.toks[x].kind == "num"
+                       else f"ifx_dec_key({' '.join(self.rewrite(x, y))})"
+                       for x, y in self.split_commas(a, b)]
+        return Expr(f"ifx_dec_key({value.sql}) {in_item.op} ({', '.join(members)})", None, True)
 
     def emit_between(self, items: list[_Item], at: int) -> Expr:
         """x [NOT] BETWEEN lo AND hi, exactly when a side is a computed decimal."""
@@ -337,19 +466,22 @@ class ExprRules:
             inner, stop, _ = self.span_items(a + 1, b - 1)
             if inner and stop == b - 1:
                 value = self.emit_items(inner)
-                value = Expr(f"({value.sql})", value.type, value.computed)
+                value = Expr(f"({value.sql})", value.type, value.computed, value.form)
             else:
                 value = Expr(" ".join(self.rewrite(a, b)), None)
         elif b == a + 1 and self.toks[a].kind == "num" and "e" not in self.toks[a].text.lower() \
                 and len(self.toks[a].text.replace(".", "").lstrip("0")) > 15:
             # Left to SQLite, a number this long would become a double.
-            value = Expr(quote(self.toks[a].text), number_type(self.toks[a].text))
+            value = Expr(quote(self.toks[a].text), number_type(self.toks[a].text), form="dec")
         elif item.casts and self.toks[a].kind == "str" and b == a + 1:
             value = Expr(quote(self.toks[a].text),
                          ColumnType(TypeCode.CHAR, max(1, len(self.toks[a].text))))
         else:
-            value = Expr(" ".join(self.rewrite(a, b)), self.leaf_type(a, b),
-                         self.word(a) in _EXACT_AGGREGATES)
+            ctype = self.leaf_type(a, b)
+            form = "lit" if b == a + 1 and self.toks[a].kind == "num" else \
+                self.form_for(a, b, ctype)
+            value = Expr(" ".join(self.rewrite(a, b)), ctype,
+                         self.word(a) in _EXACT_AGGREGATES, form)
         for target in item.casts:
             value = self.cast(value, target)
         return value

@@ -207,7 +207,7 @@ class SelectRules:
                 if self.word(i + 1) == "SELECT":
                     cols = [ColumnDef(c.name, c.type) for c in self.describe(i + 1)]
                     alias, _ = self.alias_after(close + 1, stop)
-                    items.append((alias or "", TableDef(alias or "", cols)))
+                    items.append((alias or "", TableDef(alias or "", cols, derived=True)))
                 elif i == start or self.text(i - 1) in (",", "JOIN"):
                     # a parenthesised join, ``a LEFT JOIN (b, c) ON ...`` (the
                     # nested OUTER rewrite writes these): its tables are in scope

@@ -78,13 +78,13 @@ class CteRules:
             finally:
                 self.anchor_only = False
             ctes[name] = TableDef(name, [ColumnDef(n, c.type) for n, c in zip(
-                names or [c.name for c in anchor], anchor)])
+                names or [c.name for c in anchor], anchor)], derived=True)
             columns = self.describe(i + 2)
             if names is not None and len(names) != len(columns):
                 raise SqlError(-201, message=f"common table expression {name} names "
                                              f"{len(names)} columns for {len(columns)}")
             ctes[name] = TableDef(name, [ColumnDef(n, c.type) for n, c in zip(
-                names or [c.name for c in columns], columns)])
+                names or [c.name for c in columns], columns)], derived=True)
             recursive = recursive or self.reads_itself(name, i + 2, close)
             head = name + (f"({', '.join(names)})" if names is not None else "")
             spans.append((name, head, i + 2, close))

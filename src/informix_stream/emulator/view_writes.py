@@ -40,6 +40,7 @@ from typing import Callable
 
 from .statements import NOT_SUPPORTED, SqlError, TableDef
 from .tokens import Token, ident, tokenize
+from .tokens import paren_depths as _depths, word_of as _word
 from .typerules import AGGREGATES
 
 Lookup = Callable[[str], "TableDef | None"]
@@ -60,19 +61,6 @@ def _name(name: str) -> Token:
     return Token("word", quoted, -1, quoted, name)
 
 
-def _word(t: Token) -> str:
-    return t.text if t.kind == "word" else ""
-
-
-def _depths(toks: list[Token]) -> list[int]:
-    out, depth = [], 0
-    for t in toks:
-        if t.kind == "op" and t.text == ")":
-            depth -= 1
-        out.append(depth)
-        if t.kind == "op" and t.text == "(":
-            depth += 1
-    return out
 
 
 def _split(toks: list[Token], depth: list[int], a: int, b: int,
