@@ -119,6 +119,22 @@ def test_decimals_match_the_plain_path(data):
     same(batch, [ColumnType(code, (precision << 8) | scale)])
 
 
+@pytest.mark.parametrize("p, s", [(18, 1), (18, 17), (17, 3), (18, 0), (9, 9)])
+def test_full_precision_decimals_match_the_plain_path(p, s):
+    # DECIMAL(18, odd s) has ten pairs, one more than a left-aligned uint64
+    # holds: its last pair is read apart, negatives complemented across both
+    top = 10 ** p - 1
+    unscaled = [top, -top, 10 ** (p - 1), -10 ** (p - 1), 123456789012345670 % 10 ** p,
+                -(123456789012345670 % 10 ** p), 10, -10, 1, -1, 0, None]
+    values = [None if u is None else Decimal(u).scaleb(-s) for u in unscaled]
+    batch = pa.record_batch([pa.array(values, pa.decimal128(p, s))], names=["x"])
+    same(batch, [_decimal(p, s)])
+    put = cursor_for([_decimal(p, s)], "iso-8859-1")
+    got = items(put_images.put_items, pa.Table.from_batches([batch]), None, 1, put,
+                "iso-8859-1", Bad)
+    assert all(type(item) is bytes for item in got)      # every row put, none bound
+
+
 def test_decimal_too_wide_for_the_column_is_bound_not_put():
     batch = pa.record_batch([pa.array([Decimal("123.45"), Decimal("-0.01"), Decimal("0.00")],
                                       pa.decimal128(5, 2))], names=["x"])
@@ -163,6 +179,22 @@ def test_text_matches_the_plain_path(data):
     batch = pa.record_batch([pa.array(texts, pa.large_string() if large else pa.string()),
                              pa.array(texts, pa.string())], names=["v", "c"])
     same(batch, [_varchar(width), ColumnType(TypeCode.CHAR, width)], encoding)
+
+
+def test_text_with_bytes_under_nulls_and_full_cells_matches_the_plain_path():
+    # Arrow lets a NULL slot span bytes (here "zz"); the column-wise path
+    # must not take them as text.  And CHAR values that fill their cells.
+    data = b"abcdzzefgh"
+    offsets = np.array([0, 4, 6, 10], "<i4")
+    validity = np.packbits(np.array([1, 0, 1], bool), bitorder="little")
+    spans = pa.Array.from_buffers(pa.string(), 3, [pa.py_buffer(validity),
+                                                   pa.py_buffer(offsets), pa.py_buffer(data)])
+    assert spans.to_pylist() == ["abcd", None, "efgh"]
+    full = pa.array(["wxyz", "abcd", "0123"])
+    gaps = pa.array(["wxyz", None, "0123"])
+    batch = pa.record_batch([spans, spans, full, full, gaps], names=["v", "c", "fv", "fc", "g"])
+    same(batch, [_varchar(4), ColumnType(TypeCode.CHAR, 4), _varchar(4),
+                 ColumnType(TypeCode.CHAR, 4), ColumnType(TypeCode.CHAR, 4)])
 
 
 def test_sliced_batches_use_their_own_rows():

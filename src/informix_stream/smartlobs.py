@@ -2,8 +2,9 @@
 
 A BLOB/CLOB cell arrives as a locator (codec/slob.py).  Its value is read
 as IBM's JDBC reads it (``IfxSmartBlob``/``IfxLobInputStream``):
-``ifx_lo_open(locator, LO_RDONLY)`` for a descriptor, SQ_LODATA reads of
-``READ_SIZE`` bytes until a short one, ``ifx_lo_close``.  A locator stays
+``ifx_lo_open(locator, LO_RDONLY)`` for a descriptor, ``ifx_lo_stat`` for
+its size, SQ_LODATA reads to the end (``at_end``), ``ifx_lo_close``.
+A locator stays
 valid after its cursor moved on (it names the object, not a cursor
 position), so a batch is resolved right after it arrives, like BYTE/TEXT.
 
@@ -14,6 +15,7 @@ signature and database (the handle is cached on the session, as JDBC's
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Generator, Sequence
 from typing import Any
 
@@ -24,26 +26,55 @@ from .core.session import ClientSession
 from .errors import DataError, ProtocolError
 from .messages import ValueSink
 
-# Bytes asked for by one SQ_LODATA read: large enough that round trips do not
-# dominate, small enough that one reply message stays well under the cap.
+# Bytes asked for by one SQ_LODATA read of a stream (a reader's chunk): large
+# enough that round trips do not dominate on loopback.
 READ_SIZE = 1 << 20
+# ... and of a whole value, whose buffer is sized already: the reply's chunks
+# go into it as they arrive, so a larger read costs no memory and saves round
+# trips (JDBC reads a whole value with one read of its size, docs/protocol.md
+# 8a; a cap keeps one reply within what a server is known to send at once).
+VALUE_READ = 16 << 20
 OPEN = "function informix.ifx_lo_open(blob ,integer)"
 CLOSE = "function informix.ifx_lo_close(integer)"
+# JDBC's signature and arguments (``IfxSmartBlob.IfxLoSize``: the descriptor
+# and a zeroed 644-byte ``ifx_lo_stat``); the result's size is an ifx_int8 at
+# offset 4: [int low][int high][short sign, 0 = NULL] (docs/protocol.md 8a).
+STAT = "function informix.ifx_lo_stat(int, ifx_lo_stat)"
+_STAT_BYTES = 644
+_STAT_SIZE = struct.Struct("!IIh")
+# A size ifx_lo_stat gives above this is not used to size a value's buffer
+# (JDBC casts it to a Java int too).
+_MAX_HINT = (1 << 31) - 1
 
 
 def param_block(value: object, encoding: str) -> bytes:
     """One routine argument as an SQ_BIND block (a locator as the opaque type)."""
     if isinstance(value, slob.Locator):
         return fastpath.locator_param(value)
+    if isinstance(value, StatBuffer):
+        return fastpath.udt_param(b"ifx_lo_stat", bytes(_STAT_BYTES))
     return codecs.encode_param(value, encoding)
 
 
 def call_gen(session: ClientSession, signature: str, params: Sequence[Any]
              ) -> Generator[Any, None, list]:
     """Run routine ``signature`` with ``params``; its values as Python objects."""
+    expect = yield from send_call_gen(session, signature, params)
+    yield expect
+    return _values(session, expect.reply)
+
+
+def send_call_gen(session: ClientSession, signature: str, params: Sequence[Any]
+                  ) -> Generator[Any, None, Any]:
+    """Queue a call of ``signature`` (its handle asked first if not cached)
+    without waiting for its reply; its Expect, for ``_values``."""
     blocks = [param_block(v, session.encoding) for v in params]
     database, handle = yield from handle_gen(session, signature)
-    reply = yield from st.exchange(session, fastpath.ex_fp_routine(database, handle, blocks))
+    return session.send(fastpath.ex_fp_routine(database, handle, blocks))
+
+
+def _values(session: ClientSession, reply) -> list:
+    st.raise_for(reply)
     if not isinstance(reply.routine, list):
         _broken(session, "SQ_EXFPROUTINE was answered without SQ_FPROUTINE")
     return [_python(v) for v in reply.routine]
@@ -81,18 +112,55 @@ def _python(v: fastpath.RoutineValue) -> object:
     return v.value
 
 
+class StatBuffer:
+    """The ``ifx_lo_stat`` argument: a zeroed buffer the routine fills."""
+
+
+def size_gen(session: ClientSession, fd: int) -> Generator[Any, None, int | None]:
+    """The open object's size by ``ifx_lo_stat``, as JDBC asks it before
+    reading (``IfxLob.loadSmBlob`` and ``IfxLobInputStream``: ``IfxLoSize``);
+    None when the answer holds no usable size."""
+    values = yield from call_gen(session, STAT, [fd, StatBuffer()])
+    return stat_size(values)
+
+
+def stat_size(values: list) -> int | None:
+    """The size in ``ifx_lo_stat``'s answer, or None."""
+    raw = values[0] if len(values) == 1 else None
+    if not isinstance(raw, (bytes, bytearray)) or len(raw) < 4 + _STAT_SIZE.size:
+        return None
+    low, high, sign = _STAT_SIZE.unpack_from(raw, 4)
+    size = (high << 32) | low
+    return size if sign == 1 and size <= _MAX_HINT else None
+
+
 def read_gen(session: ClientSession, locator: slob.Locator, encoding: str, column: int
              ) -> Generator[Any, None, object]:
     """The whole value of a BLOB (bytes) or CLOB (str): every read's chunks
-    go into one buffer, handed out without another copy."""
+    go into one buffer, handed out without another copy.
+
+    ``ifx_lo_stat`` goes with the first read (one round trip for both) and
+    its size sizes the buffer before the rest arrives: grown by doubling
+    instead, a 50 MB value was written about twice over into fresh memory,
+    whose page faults cost more than the network (bench/lobs/read_rate.py).
+    The size also says where a short read ends the value (``at_end``); a
+    stale one never cuts a value short.  ``ifx_lo_close`` rides in front
+    of the next request (``ClientSession.owe``), so a small value costs two
+    round trips, ``ifx_lo_open`` and the read."""
+    yield from handle_gen(session, CLOSE)       # so that closing needs no round trip
     fd = yield from open_gen(session, locator)
-    sink = ValueSink()
     try:
-        while (yield from read_into_gen(session, fd, READ_SIZE, sink)) == READ_SIZE:
-            pass
+        stat = yield from send_call_gen(session, STAT, [fd, StatBuffer()])
+        sink = ValueSink()
+        asked = READ_SIZE
+        got = yield from read_into_gen(session, fd, asked, sink, 0)
+        hint = stat_size(_values(session, stat.reply))
+        while not at_end(got, asked, len(sink), hint):
+            asked = VALUE_READ
+            room = VALUE_READ if hint is None else max(hint - len(sink), 0)
+            got = yield from read_into_gen(session, fd, asked, sink, room)
     finally:
-        if session.broken is None:
-            yield from call_gen(session, CLOSE, [fd])
+        close_later(session, fd)
     value = sink.getvalue()
     if not locator.text:
         return value
@@ -103,6 +171,26 @@ def read_gen(session: ClientSession, locator: slob.Locator, encoding: str, colum
                         f"{encoding}: {exc}") from None
 
 
+def close_later(session: ClientSession, fd: int) -> None:
+    """Queue ``ifx_lo_close(fd)`` to go in front of the next request (its
+    handle is cached first by whoever opened ``fd``): no I/O here."""
+    body = cached_call(session, CLOSE, [fd])
+    if body is not None:
+        session.owe(body)
+
+
+def at_end(got: int, asked: int, total: int, size: int | None) -> bool:
+    """Whether a read of ``asked`` bytes that gave ``got`` (``total`` so
+    far) ended the object.  A read of nothing always does; a short one
+    only once the size ``ifx_lo_stat`` gave is reached: JDBC reads up to
+    that size (``IfxLob.loadSmBlob``, ``IfxLobInputStream``) and nothing
+    says a server never answers a read with less than it asked before the
+    end, so a short read alone would risk a value cut short."""
+    if got == 0:
+        return True
+    return got < asked and (size is None or total >= size)
+
+
 def open_gen(session: ClientSession, locator: slob.Locator) -> Generator[Any, None, int]:
     values = yield from call_gen(session, OPEN, [locator, slob.LO_RDONLY])
     if len(values) != 1 or not isinstance(values[0], int):
@@ -110,14 +198,15 @@ def open_gen(session: ClientSession, locator: slob.Locator) -> Generator[Any, No
     return values[0]
 
 
-def read_into_gen(session: ClientSession, fd: int, n: int, sink: ValueSink
-                  ) -> Generator[Any, None, int]:
+def read_into_gen(session: ClientSession, fd: int, n: int, sink: ValueSink,
+                  room: int | None = None) -> Generator[Any, None, int]:
     """One SQ_LODATA read of up to ``n`` bytes into ``sink``, copied there as
-    they arrive; the bytes read (fewer than ``n``: the object ended)."""
+    they arrive; the bytes read (fewer than ``n``: the object ended).
+    ``room``: what to reserve in ``sink`` first (``n`` unless told)."""
     expect = session.send(fastpath.lo_read(fd, n), budget=n + n // 8 + 4096)
     expect.reply.lo_wanted = n
     expect.reply.lo_sink = sink
-    sink.reserve(n)
+    sink.reserve(n if room is None else room)
     before = len(sink)
     yield expect
     st.raise_for(expect.reply)

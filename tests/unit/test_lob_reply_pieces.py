@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from informix_stream import fastpath
+from informix_stream import codecs, fastpath
 from informix_stream.codec import lob, slob
+from informix_stream.core.session import ClientSession
 from informix_stream.errors import ProtocolError
 from informix_stream.framing import Writer
-from informix_stream.messages import Reply, ValueSink, parse_reply
+from informix_stream.messages import Reply, ValueSink, parse_reply, write_tuple_header
 
 EOT = b"\x00\x0c"
 
@@ -90,3 +91,51 @@ def test_value_sink_grows_and_truncates() -> None:
     short = ValueSink(100)
     short += b"abc"
     assert short.getvalue() == b"abc" and len(short) == 3
+
+
+def _int_row(v: int) -> bytes:
+    w = Writer()
+    write_tuple_header(w, 4)
+    return w.getvalue() + v.to_bytes(4, "big")
+
+
+@pytest.mark.parametrize("step", [1, 5, 999, 32004, 40000, 65537, 70000, 300001, 1 << 20])
+def test_session_parses_lob_replies_from_the_transport_buffer(step: int) -> None:
+    """ClientSession.receive parses a reply without rows straight from the
+    transport's buffer (which the transport reuses at once: here it is
+    overwritten after each call); a reply with rows that follows in the
+    same bytes still goes through the session's own buffer.  Any split
+    gives the same values and rows."""
+    blob = bytes(range(256)) * 300 + b"odd"
+    smart = bytes(range(253)) * 200 + b"e"
+    rows = _int_row(7) + _int_row(8) + EOT
+    data = _blob_reply(blob) + _lo_reply(smart) + rows + _blob_reply(blob[:5000])
+    s = ClientSession(max_message_size=1 << 16)
+    a = s.send(b"A", blob_limit=len(blob), budget=2 * len(blob))
+    a.reply.blob = ValueSink(len(blob))
+    b = s.send(b"B", budget=2 * len(smart))
+    b.reply.lo_wanted, b.reply.lo_sink = len(smart), ValueSink()
+    c = s.send(b"C", decode=codecs.make_row_decoder([codecs.parse_type("INTEGER")]),
+               budget=1024)
+    d = s.send(b"D", blob_limit=5000, budget=20000)
+    d.reply.blob = ValueSink(5000)
+    scratch = bytearray(step)
+    for at in range(0, len(data), step):
+        piece = data[at:at + step]
+        scratch[:len(piece)] = piece
+        with memoryview(scratch) as view:
+            s.receive(view[:len(piece)])
+        scratch[:] = b"\xee" * len(scratch)      # the transport reuses its buffer
+    assert a.done and b.done and c.done and d.done and s.broken is None
+    assert a.reply.blob.getvalue() == blob and b.reply.lo_sink.getvalue() == smart
+    assert c.reply.rows == [(7,), (8,)] and d.reply.blob.getvalue() == blob[:5000]
+    assert not s.awaiting_reply
+
+
+def test_session_bytes_after_the_last_lob_reply_break_it() -> None:
+    s = ClientSession(max_message_size=1 << 16)
+    a = s.send(b"A", blob_limit=3, budget=100)
+    a.reply.blob = ValueSink(3)
+    with pytest.raises(ProtocolError, match="after the last reply"):
+        s.receive(memoryview(_blob_reply(b"abc") + b"\x00\x0f"))
+    assert s.broken is not None

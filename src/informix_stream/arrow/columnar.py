@@ -12,14 +12,14 @@ Exactness is kept by never guessing: a cell the vectorised path does not
 recognise as a clean value of its type (a base-100 digit over 99, an
 unexpected exponent, a day that is not in its month, an out-of-range DATE)
 is handed to the reference converter of rowdecode_ref, which returns its
-value or raises the very DataError the tuple path raises.  Types without a
-vectorised path (INTERVAL, BOOLEAN, LVARCHAR, DATETIME not starting at
-YEAR, DECIMAL over 18 digits or floating) go through the reference
-converter cell by cell; they are correct, only slower.  Text is copied as
-bytes when it is ASCII or UTF-8 (checked by Arrow's full validation) and
-transcoded with array operations from Latin-1 (the default code set); text
-in other code sets with bytes over 0x7F, and UTF-8 that fails validation,
-goes through the reference converter too.
+value or raises the very DataError the tuple path raises.  Every scalar type
+has a vectorised path (the base-100 ones, DECIMAL/MONEY of every precision,
+floating DECIMAL, DATETIME and INTERVAL of every qualifier, are in
+packed_columns.py); only cells outside it (see there) take the reference.
+Text is copied as bytes when it is ASCII or UTF-8 (checked by Arrow's full
+validation) and transcoded with array operations from Latin-1 (the default
+code set); text in other code sets with bytes over 0x7F, and UTF-8 that
+fails validation, goes through the reference converter per cell.
 """
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..codec.rowdecode_ref import reference_decoder
-from ..codec.scalars import _UNIT_SECONDS, EPOCH_ORDINAL, temporal_exponent
-from ..codec.typeinfo import (PACKED_CODES, TU_DAY, TU_SECOND, TU_YEAR, VARCHAR_CODES,
-                              ColumnType, TypeCode)
+from ..codec.scalars import EPOCH_ORDINAL
+from ..codec.typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode
 from ..errors import DataError, ProtocolError
 from ._deps import load
+from . import packed_columns
 from .reference import column_error, values_to_array
-from .types import UNIT_TICKS, arrow_schema, arrow_type, temporal_kind, time_unit
+from .types import arrow_schema, arrow_type
 
 _INT_BE = {TypeCode.SMALLINT: ">i2", TypeCode.INTEGER: ">i4", TypeCode.SERIAL: ">i4",
            TypeCode.BIGINT: ">i8", TypeCode.BIGSERIAL: ">i8"}
@@ -144,8 +144,10 @@ class _Frame:
             if head == 1:
                 size = buf[pos].astype(np.int64)
             else:
-                raw = buf[(pos + 1)[:, None] + np.arange(4)]
-                size = np.ascontiguousarray(raw).view(">i4").reshape(-1).astype(np.int64)
+                # one gather from a view holding the int at every byte
+                # offset (an (n, 4) fancy index is many times slower)
+                ints = np.ndarray((max(len(buf) - 3, 0),), ">i4", buf, 0, (1,))
+                size = ints[pos + 1].astype(np.int64)
                 if (size < 0).any():
                     raise ProtocolError(f"column {k + 1}: an opaque-type value runs past "
                                         "the row image")
@@ -154,6 +156,13 @@ class _Frame:
         if (nxt > ends).any():
             raise ProtocolError(f"column {k + 1}: a value runs past the row image")
         return nxt
+
+    def padded(self):
+        """The buffer with 16 zero bytes after it, so a 4-byte read at any
+        cell's offset (+ 8) stays inside (made once per batch)."""
+        if getattr(self, "_padded", None) is None:
+            self._padded = self.np.concatenate([self.buf, self.np.zeros(16, self.np.uint8)])
+        return self._padded
 
     def cells(self, k: int, width: int):
         """The (n, width) byte matrix of fixed-width column ``k``."""
@@ -204,18 +213,22 @@ class _Column:
         values = self._reference_values(self.frame.cell_bytes(self.k, self.ctype))
         return values_to_array(values, self.ctype, self.k, self.name)
 
-    def _patch(self, bad, cells, convert):
+    def patch(self, bad, cells, convert):
         """Values of the cells the fast path declined, by the reference converter
         (DataError if they are no value); ``convert`` maps each to storage."""
         idx = self.np.flatnonzero(bad)
         values = self._reference_values([bytes(cells[i]) for i in idx])
         return idx, [convert(v) for v in values]
 
-    def _fail(self, why: str) -> DataError:
+    def fail(self, why: str) -> DataError:
         return column_error(self.k, self.name, self.ctype, ValueError(why))
 
+    def raw(self):
+        """The column's (n, wire width) cell matrix, contiguous."""
+        return self.np.ascontiguousarray(self.frame.cells(self.k, self.ctype.wire_width))
+
     # -- building arrays ----------------------------------------------------------
-    def _array(self, data, null):
+    def array(self, data, null):
         """A primitive Arrow array over ``data`` with ``null`` as its nulls."""
         pa = self.pa
         storage = {1: None, 2: pa.int16(), 4: pa.int32(), 8: pa.int64()}
@@ -224,6 +237,14 @@ class _Column:
             return arr if arr.type == self.type else arr.cast(self.type)
         arr = pa.array(data, storage[data.dtype.itemsize], mask=null if null.any() else None)
         return arr.view(self.type)
+
+    def from_buffer(self, data, null):
+        """An array of the column's type over ``data`` (its storage, one
+        record a row) with ``null`` as its nulls."""
+        pa = self.pa
+        validity = (pa.py_buffer(self.np.packbits(~null, bitorder="little"))
+                    if null.any() else None)
+        return pa.Array.from_buffers(self.type, self.frame.n, [validity, pa.py_buffer(data)])
 
     # -- per type -----------------------------------------------------------------------
     def decode(self):
@@ -236,14 +257,15 @@ class _Column:
             return self._date()
         if code in (TypeCode.INT8, TypeCode.SERIAL8):
             return self._int8()
-        if code in (TypeCode.DECIMAL, TypeCode.MONEY) and ctype.scale is not None \
-                and ctype.wire_width <= 10:
-            return self._decimal()
+        if code in (TypeCode.DECIMAL, TypeCode.MONEY):
+            if ctype.scale is None:
+                return packed_columns.floating_array(self)
+            return packed_columns.decimal_array(self)
         if code == TypeCode.DATETIME:
-            return self._datetime()
-        if code == TypeCode.INTERVAL and not ctype.is_year_month and ctype.wire_width <= 10:
-            return self._interval()
-        if code in VARCHAR_CODES or code in (TypeCode.CHAR, TypeCode.NCHAR):
+            return packed_columns.datetime_array(self)
+        if code == TypeCode.INTERVAL:
+            return packed_columns.interval_array(self)
+        if code in _TEXT_CODES:
             return self._text()
         if code == TypeCode.BOOLEAN:
             return self._boolean()
@@ -265,14 +287,15 @@ class _Column:
         raw = np.ascontiguousarray(self.frame.cells(self.k, width))
         values = raw.view(fmt).reshape(-1)
         null = values == np.iinfo(fmt).min
-        return self._array(values.astype("<" + fmt[1:]), null)
+        return self.array(values.astype("<" + fmt[1:]), null)
 
     def _float(self, width: int):
         np = self.np
         raw = np.ascontiguousarray(self.frame.cells(self.k, width))
-        null = (raw == 0xFF).all(axis=1)
+        # NULL is every byte 0xFF: one compare of the cell as an unsigned int
+        null = raw.view(f"u{width}").reshape(-1) == (1 << 8 * width) - 1
         values = raw.view(f">f{width}").reshape(-1).astype(f"<f{width}")
-        return self._array(values, null)
+        return self.array(values, null)
 
     def _date(self):
         np = self.np
@@ -282,189 +305,36 @@ class _Column:
         ordinal = days + EPOCH_ORDINAL
         if ((~null) & ((ordinal < 1) | (ordinal > _MAX_ORDINAL))).any():
             bad = (~null) & ((ordinal < 1) | (ordinal > _MAX_ORDINAL))
-            self._patch(bad, raw, lambda v: v)    # raises the reference DataError
-        return self._array((days - _DATE_SHIFT).astype("<i4"), null)
+            self.patch(bad, raw, lambda v: v)    # raises the reference DataError
+        return self.array((days - _DATE_SHIFT).astype("<i4"), null)
 
     def _int8(self):
+        """[sign short][low uint32][high uint32], big-endian: the two words
+        are one strided big-endian uint64 read with its halves swapped."""
         np = self.np
-        raw = np.ascontiguousarray(self.frame.cells(self.k, 10))
-        sign = raw[:, :2].copy().view(">i2").reshape(-1)
-        low = raw[:, 2:6].copy().view(">u4").reshape(-1).astype(np.uint64)
-        high = raw[:, 6:].copy().view(">u4").reshape(-1).astype(np.uint64)
-        magnitude = (high << np.uint64(32)) | low
+        n = self.frame.n
+        # 8 spare bytes: a strided view may not start past its buffer (no rows)
+        flat = np.zeros(n * 10 + 8, np.uint8)
+        flat[:n * 10] = self.frame.cells(self.k, 10).reshape(-1)
+        sign = np.ndarray((n,), ">i2", flat, 0, (10,)).astype(np.int16)
+        words = np.ndarray((n,), ">u8", flat, 2, (10,)).astype(np.uint64)
+        magnitude = (words << np.uint64(32)) | (words >> np.uint64(32))
         null = sign == 0
-        limit = np.where(sign < 0, np.uint64(1 << 63), np.uint64((1 << 63) - 1))
-        if ((~null) & (magnitude > limit)).any():
-            raise self._fail("an INT8 beyond the int64 range")
-        values = magnitude.astype(np.int64)      # 2**63 wraps to its own negative
-        values = np.where(sign < 0, -values, values)
-        return self._array(values.astype("<i8"), null)
-
-    def _digits(self, pairs):
-        """Base-100 digit pairs (n, k) -> int64 numbers (k <= 9)."""
-        np = self.np
-        out = np.zeros(len(pairs), np.int64)
-        for j in range(pairs.shape[1]):
-            out = out * 100 + pairs[:, j]
-        return out
-
-    def _decimal(self):
-        np, ctype = self.np, self.ctype
-        width, p, s = ctype.wire_width, ctype.precision, ctype.scale
-        raw = np.ascontiguousarray(self.frame.cells(self.k, width))
-        n, k = len(raw), width - 1
-        head = raw[:, 0].astype(np.int64)
-        pairs = raw[:, 1:].astype(np.int64)
-        null = (head == 0) & (raw[:, 1] == 0)
-        negative = (head & 0x80) == 0
-        exp = (np.where(negative, head ^ 0x7F, head) & 0x7F) - 64
-        number = self._digits(pairs)
-        number = np.where(negative & (number != 0), 100 ** k - number, number)
-        shift = 2 * exp - 2 * k + s
-        bad = (~null) & ((pairs > 99).any(axis=1) | (shift > 18) | (shift < -18))
-        safe_shift = np.clip(shift, -18, 18)
-        up = 10 ** np.clip(safe_shift, 0, 18)
-        down = 10 ** np.clip(-safe_shift, 0, 18)
-        bad |= (~null) & (shift < 0) & (number % down != 0)
-        bad |= (~null) & (shift > 0) & (number >= (10 ** 18) // up)
-        unscaled = np.where(shift >= 0, number * np.where(bad, 1, up), number // down)
-        unscaled = np.where(negative, -unscaled, unscaled)
-        if bad.any():
-            idx, values = self._patch(bad, raw, lambda d: None if d is None else
-                                      int(d.scaleb(s)))
-            for i, v in zip(idx, values):
-                if v is None:
-                    null[i] = True
-                elif abs(v) >= 10 ** 18:
-                    raise self._fail(f"{v} does not fit decimal128({p},{s})")
-                else:
-                    unscaled[i] = v
-        unscaled[null] = 0
-        if (np.abs(unscaled) >= 10 ** p).any():
-            raise self._fail(f"a value with more than {p - s} integer digits")
-        words = np.empty((n, 2), "<i8")
-        words[:, 0] = unscaled
-        words[:, 1] = unscaled >> 63
-        pa = self.pa
-        validity = (pa.py_buffer(np.packbits(~null, bitorder="little"))
-                    if null.any() else None)
-        return pa.Array.from_buffers(self.type, n, [validity, pa.py_buffer(words)])
-
-    def _datetime(self):
-        np, ctype = self.np, self.ctype
-        width = ctype.wire_width
-        raw = np.ascontiguousarray(self.frame.cells(self.k, width))
-        n = len(raw)
-        pairs = raw[:, 1:].astype(np.int64)
-        null = (raw[:, 0] == 0) & (raw[:, 1] == 0)
-        clean = (raw[:, 0] == 0x80 | (temporal_exponent(ctype.length) + 64)) & \
-            (pairs <= 99).all(axis=1)
-        fields, col = self._fields(pairs)
-        # fields before the qualifier's first read as 2000-01-01 (types.py)
-        year = fields.get(TU_YEAR, np.full(n, 2000, np.int64))
-        month = fields.get(TU_YEAR + 2, np.ones(n, np.int64))
-        day = fields.get(TU_DAY, np.ones(n, np.int64))
-        hour, minute, second = (fields.get(u, np.zeros(n, np.int64)) for u in (6, 8, 10))
-        micro = self._micro(pairs, col)
-        leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
-        month_days = np.array([0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31])
-        dim = month_days[np.clip(month, 0, 12)] + (leap & (month == 2))
-        clean &= (year >= 1) & (year <= 9999) & (month >= 1) & (month <= 12) & (day >= 1) \
-            & (day <= dim)
-        clean &= (hour < 24) & (minute < 60) & (second < 60)
-        unit, kind = time_unit(ctype), temporal_kind(ctype)
-        if kind == "date":
-            ticks = _days_from_civil(np, year, month, day)
-        else:
-            per = 1_000_000 // UNIT_TICKS[unit]
-            clean &= micro % per == 0
-            days = 0 if kind == "time" else _days_from_civil(np, year, month, day)
-            ticks = (days * 86400 + hour * 3600 + minute * 60 + second) * UNIT_TICKS[unit] \
-                + micro // per
-        narrow = kind == "date" or (kind == "time" and unit != "us")   # date32, time32
-        return self._finish_ticks(raw, ticks, null, clean, "<i4" if narrow else "<i8")
-
-    def _fields(self, pairs) -> tuple[dict, int]:
-        """The qualifier's whole fields from digit pairs (the leading one
-        from its (digits + 1) // 2 pairs), and the first fraction pair."""
-        ctype = self.ctype
-        lead = (ctype.leading_digits + 1) // 2
-        fields = {ctype.start: self._digits(pairs[:, :lead])}
-        col = lead
-        for unit in range(ctype.start + 2, min(ctype.end, TU_SECOND) + 1, 2):
-            fields[unit] = pairs[:, col]
-            col += 1
-        return fields, col
-
-    def _micro(self, pairs, col: int):
-        """Microseconds from the fraction's pairs (zero without a fraction)."""
-        if self.ctype.end <= TU_SECOND:
-            return self.np.zeros(len(pairs), self.np.int64)
-        nfrac = (self.ctype.end - TU_SECOND + 1) // 2
-        return self._digits(pairs[:, col:col + nfrac]) * 10 ** (6 - 2 * nfrac)
-
-    def _finish_ticks(self, raw, ticks, null, clean, store: str):
-        """Ticks of the clean cells; the others by the reference (value,
-        NULL, or its DataError)."""
-        bad = (~null) & ~clean
-        if bad.any():
-            from .reference import _plain
-            plain = _plain(self.ctype)
-            idx, values = self._patch(bad, raw, lambda v: None if v is None else plain(v))
-            for i, v in zip(idx, values):
-                if v is None:
-                    null[i] = True
-                else:
-                    ticks[i] = v
-        ticks[null] = 0
-        return self._array(ticks.astype(store), null)
-
-    def _interval(self):
-        """INTERVAL DAY..FRACTION as a duration: the pairs (complemented back
-        when negative) read as fields, each times its seconds."""
-        np, ctype = self.np, self.ctype
-        width = ctype.wire_width
-        raw = np.ascontiguousarray(self.frame.cells(self.k, width))
-        n, k = len(raw), width - 1
-        head = raw[:, 0].astype(np.int64)
-        pairs = raw[:, 1:].astype(np.int64)
-        null = (head == 0) & (raw[:, 1] == 0)
-        negative = (head & 0x80) == 0
-        exp = (np.where(negative, head ^ 0x7F, head) & 0x7F) - 64
-        clean = (exp == temporal_exponent(ctype.length)) & (pairs <= 99).all(axis=1)
-        number = self._digits(np.where(clean[:, None], pairs, 0))
-        number = np.where(negative & (number != 0), 100 ** k - number, number)
-        plain = np.empty_like(pairs)
-        for j in range(k - 1, -1, -1):
-            number, plain[:, j] = np.divmod(number, 100)
-        fields, col = self._fields(plain)
-        secs = np.zeros(n, np.int64)
-        for unit, value in fields.items():
-            secs = secs + value * _UNIT_SECONDS[unit]
-        micro = self._micro(plain, col)
-        ticks_per = UNIT_TICKS[time_unit(ctype)]
-        per = 1_000_000 // ticks_per
-        clean &= (micro % per == 0) & (secs < (2 ** 62) // ticks_per)
-        ticks = secs * ticks_per + micro // per
-        ticks = np.where(negative, -ticks, ticks)
-        return self._finish_ticks(raw, ticks, null, clean, "<i8")
+        negative = sign < 0
+        limit = np.where(negative, np.uint64(1 << 63), np.uint64((1 << 63) - 1))
+        if (magnitude > limit).any() and ((~null) & (magnitude > limit)).any():
+            raise self.fail("an INT8 beyond the int64 range")
+        values = magnitude.view(np.int64)        # 2**63 is its own negative
+        values = np.where(negative, -values, values)
+        values[null] = 0
+        return self.array(values, null)
 
     def _text(self):
         np, pa, ctype, frame = self.np, self.pa, self.ctype, self.frame
         enc = self.encoding.lower().replace("_", "-")
-        if ctype.code in VARCHAR_CODES:
-            starts, lengths = frame.starts[self.k], frame.lengths[self.k]
-            null = (lengths == 1) & (frame.buf[np.minimum(starts + 1, len(frame.buf) - 1)]
-                                     == 0)
-            sizes = np.where(null, 0, lengths)
-            offsets = np.zeros(frame.n + 1, np.int64)
-            np.cumsum(sizes, out=offsets[1:])
-            # the text bytes as a mask over the buffer: 1 byte per buffer byte,
-            # where an index array would take 8 per text byte
-            marks = np.zeros(len(frame.buf) + 1, np.int8)
-            marks[starts + 1] += 1
-            marks[starts + 1 + sizes] -= 1
-            data = frame.buf[np.cumsum(marks[:-1], dtype=np.int8).view(np.bool_)]
+        large = ctype.code == TypeCode.LVARCHAR
+        if ctype.code in VARCHAR_CODES or large:
+            data, offsets, null = self._variable_text(1 + 4 * large)
         else:
             width = ctype.length
             cells = np.ascontiguousarray(frame.cells(self.k, width))
@@ -476,11 +346,12 @@ class _Column:
             data, offsets = _latin1_to_utf8(np, data, offsets)
         elif (high and enc not in _UTF8) or enc not in _ASCII_SUPERSETS:
             return self.slow()
-        if offsets[-1] >= 1 << 31:
+        if not large and offsets[-1] >= 1 << 31:
             return self.slow()
         validity = pa.py_buffer(np.packbits(~null, bitorder="little")) if null.any() else None
-        array = pa.Array.from_buffers(pa.string(), frame.n,
-                                      [validity, pa.py_buffer(offsets.astype("<i4")),
+        array = pa.Array.from_buffers(self.type, frame.n,
+                                      [validity, pa.py_buffer(np.asarray(
+                                          offsets, "<i8" if large else "<i4")),
                                        pa.py_buffer(data)])
         if high and enc in _UTF8:
             # UTF-8 from the server is used as is once Arrow has checked it;
@@ -491,11 +362,81 @@ class _Column:
                 return self.slow()
         return array
 
+    def _variable_text(self, head: int):
+        """Text bytes, offsets and NULLs of a VARCHAR ([length byte][bytes],
+        NULL a lone 0 byte) or LVARCHAR ([null flag][int length][bytes], NULL
+        when the flag is 1) column."""
+        np, frame = self.np, self.frame
+        starts, lengths = frame.starts[self.k], frame.lengths[self.k]
+        if head == 1:
+            null = (lengths == 1) & (frame.buf[np.minimum(starts + 1, len(frame.buf) - 1)]
+                                     == 0)
+        else:
+            null = frame.buf[starts] == 1
+        sizes = np.where(null, 0, lengths)
+        gathered = _gather_by_views(np, self.pa, frame.padded(), starts + head, sizes,
+                                    large=head != 1)
+        if gathered is not None:
+            return (*gathered, null)
+        offsets = np.zeros(frame.n + 1, np.int64)
+        np.cumsum(sizes, out=offsets[1:])
+        # the text bytes as a mask over the buffer: 1 byte per buffer byte,
+        # where an index array would take 8 per text byte
+        marks = np.zeros(len(frame.buf) + 1, np.int8)
+        marks[starts + head] += 1
+        marks[starts + head + sizes] -= 1
+        data = frame.buf[np.cumsum(marks[:-1], dtype=np.int8).view(np.bool_)]
+        return data, offsets, null
 
+
+_TEXT_CODES = (*VARCHAR_CODES, TypeCode.LVARCHAR, TypeCode.CHAR, TypeCode.NCHAR)
 _LATIN1 = ("iso-8859-1", "latin-1", "latin1", "8859-1", "iso8859-1")
 _UTF8 = ("utf-8", "utf8")
 # Code sets whose bytes below 0x80 are ASCII, so ASCII-only text is already UTF-8.
 _ASCII_SUPERSETS = _LATIN1 + ("ascii", "us-ascii", "utf-8", "utf8", "cp1252")
+
+
+def _gather_by_views(np, pa, padded, at, sizes, large: bool):
+    """The bytes ``padded[at[r]:at[r] + sizes[r]]`` of every row end to end,
+    and their offsets, gathered by Arrow: each row becomes one element of a
+    binary_view array over the buffer (its length, and either its bytes
+    inline when at most 12, or a 4-byte prefix and its offset), which Arrow
+    casts to (large_)binary with a copy per value in C++, several times
+    faster than any numpy mask over the buffer.  None when this pyarrow
+    cannot (the caller then takes the mask path)."""
+    if not hasattr(pa, "binary_view") or len(padded) >= 1 << 31:
+        return None
+    n = len(at)
+    words = np.ndarray((len(padded) - 3,), "<i4", padded, 0, (1,))   # 4 bytes at any offset
+    views = np.empty((n, 4), "<i4")
+    views[:, 0] = sizes
+    views[:, 1] = words[at]
+    views[:, 2] = 0                      # the one data buffer
+    views[:, 3] = at
+    short = np.flatnonzero(sizes <= 12)
+    if len(short):
+        where, size = at[short], sizes[short]
+        views[short, 1] &= _keep(np, size, 0)
+        views[short, 2] = words[where + 4] & _keep(np, size, 4)
+        views[short, 3] = words[where + 8] & _keep(np, size, 8)
+    try:
+        array = pa.Array.from_buffers(pa.binary_view(), n, [None, pa.py_buffer(views),
+                                                            pa.py_buffer(padded)])
+        flat = array.cast(pa.large_binary() if large else pa.binary())
+    except (pa.ArrowNotImplementedError, pa.ArrowInvalid):
+        return None
+    _, offsets_buf, data_buf = flat.buffers()
+    offsets = np.frombuffer(offsets_buf, "<i8" if large else "<i4", n + 1)
+    data = np.frombuffer(data_buf, np.uint8, int(offsets[-1])) if data_buf is not None \
+        else np.zeros(0, np.uint8)
+    return data, offsets
+
+
+def _keep(np, sizes, skip: int):
+    """int32 masks keeping the first ``sizes - skip`` (0..4) bytes of a
+    little-endian word: an inline view's bytes past the value are zeros."""
+    count = np.clip(sizes - skip, 0, 4)
+    return ((np.int64(1) << (8 * count)) - 1).astype(np.uint32).view(np.int32)
 
 
 def _latin1_to_utf8(np, data, offsets):
@@ -508,17 +449,6 @@ def _latin1_to_utf8(np, data, offsets):
     out[at] = np.where(high, 0xC0 | (data >> 6), data)
     out[at[high] + 1] = 0x80 | (data[high] & 0x3F)
     return out, offsets + shift[offsets]
-
-
-def _days_from_civil(np, y, m, d):
-    """Days since 1970-01-01 of proleptic Gregorian dates (Hinnant's algorithm)."""
-    y = y - (m <= 2)
-    era = np.floor_divide(y, 400)
-    yoe = y - era * 400
-    mp = (m + 9) % 12
-    doy = (153 * mp + 2) // 5 + d - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    return era * 146097 + doe - 719468
 
 
 def decode_batch(images: Sequence, types: Sequence[ColumnType], names: Sequence[str],

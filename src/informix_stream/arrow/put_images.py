@@ -29,6 +29,7 @@ from ..codec.typeinfo import VARCHAR_CODES, ColumnType, TypeCode
 from ..core import statement as st
 from ..errors import DataError, Error
 from ..insert_cursor import InsertCursor
+from . import base100, civil
 from ._deps import load
 from .ingest import column_order, record_batches
 
@@ -228,23 +229,24 @@ def _date_cells(np, array, ctype: ColumnType) -> Cells:
 
 
 def _datetime_cells(np, array, ctype: ColumnType) -> Cells:
-    """DATETIME YEAR TO SECOND: head, then the pairs yy yy mm dd hh mi ss."""
+    """DATETIME YEAR TO SECOND: head, then the pairs yy yy mm dd hh mi ss;
+    the date by civil.py's tables."""
     ticks = _numbers(np, array, np.int64)
     valid = _valid(np, array)
     seconds = np.floor_divide(ticks, _SECONDS_PER[array.type.unit])
-    moments = seconds.astype("datetime64[s]")
-    days = moments.astype("datetime64[D]")
-    months = moments.astype("datetime64[M]")
-    years = moments.astype("datetime64[Y]")
-    year = years.astype(np.int64) + 1970
-    ok = ~valid | ((year >= 1) & (year <= 9999))
-    clock = (moments - days).astype(np.int64)
+    days = np.floor_divide(seconds, 86400)
+    clock = seconds - days * 86400
+    ok = ~valid | ((days >= civil.FIRST_DAY) & (days <= civil.LAST_DAY))
+    year, month, day = civil.civil_from_days(np, np.clip(days, civil.FIRST_DAY,
+                                                         civil.LAST_DAY))
+    hour = clock // 3600
+    minutes = clock // 60
     width = ctype.wire_width
     cells = np.zeros((len(ticks), width), dtype=np.uint8)
     cells[:, 0] = bcd_head(temporal_exponent(ctype.length), False)
-    fields = (np.clip(year, 0, 9999) // 100, np.clip(year, 0, 9999) % 100,
-              (months - years).astype(np.int64) + 1, (days - months).astype(np.int64) + 1,
-              clock // 3600, clock // 60 % 60, clock % 60)
+    century = year // 100
+    fields = (century, year - century * 100, month, day, hour, minutes - hour * 60,
+              clock - minutes * 60)
     for k, field in enumerate(fields, 1):
         cells[:, k] = field
     return _fixed(np, valid, cells, bytes(width))._replace(ok=ok)
@@ -265,63 +267,51 @@ def _decimal_cells(np, array, ctype: ColumnType) -> Cells:
     widen = scale - source_scale
     negative = low < 0
     magnitude = np.abs(np.where(fits, low, 0)).astype(np.uint64)
-    ok = ~valid | (fits & (widen >= 0) & (_digit_count(np, magnitude)
-                                         <= precision - scale + source_scale))
+    digits = precision - scale + source_scale          # at most 18 when widen >= 0
+    small = magnitude < np.uint64(10 ** min(max(digits, 0), 19))
+    ok = ~valid | (fits & (widen >= 0) & (digits >= 1) & small)
     if widen > 0:
         magnitude = magnitude * np.uint64(10 ** widen)
     if scale & 1:
         magnitude = magnitude * np.uint64(10)         # the point falls between pairs
+    magnitude = np.where(ok & valid, magnitude, np.uint64(0))
     width = ctype.wire_width
     pairs = width - 1
-    digits = np.zeros((n, pairs), dtype=np.int64)
-    rest = np.where(ok & valid, magnitude, np.uint64(0))
-    for k in range(pairs - 1, -1, -1):                # right-aligned, most significant first
-        digits[:, k] = (rest % np.uint64(100)).astype(np.int64)
-        rest = rest // np.uint64(100)
-    used = pairs - _leading_zeros(np, digits)
-    exp100 = used - (scale + (scale & 1)) // 2
-    shifted = np.take_along_axis(digits, np.minimum(np.arange(pairs)[None, :]
-                                                    + (pairs - used)[:, None], pairs - 1),
-                                 axis=1)
-    shifted[np.arange(pairs)[None, :] >= used[:, None]] = 0
+    # `used` base-100 digits; the number moved left so its first pair
+    # leads (its exponent says where the point is), complemented when
+    # negative as a number: 100**k - L is scalars.complement of L's pairs
+    used = np.zeros(n, dtype=np.int64)
+    for j in range(pairs):
+        used += magnitude >= np.uint64(100 ** j)
     negative &= used > 0
-    _complement(np, shifted, negative)
+    if pairs <= 9:
+        left = magnitude * base100.pow100(np).take(pairs - used)
+        left = np.where(negative, np.uint64(100 ** pairs) - left, left)
+        body = base100.pair_bytes(np, left, pairs)
+    else:
+        body = _ten_pairs(np, magnitude, used, negative)
+    exp100 = used - (scale + (scale & 1)) // 2
     biased = (exp100 + 64) & 0x7F
     head = np.where(negative, biased ^ 0x7F, biased | 0x80)
     head = np.where(used > 0, head, 0xC0)              # zero: exponent 0, no pairs
     cells = np.empty((n, width), dtype=np.uint8)
     cells[:, 0] = head
-    cells[:, 1:] = shifted
+    cells[:, 1:] = body
     return _fixed(np, valid, cells, bytes(width))._replace(ok=ok)
 
 
-def _digit_count(np, magnitude):
-    """Decimal digits of each value (1 for zero, as ``Decimal.as_tuple``)."""
-    count = np.ones(len(magnitude), dtype=np.int64)
-    for k in range(1, 20):
-        count += magnitude >= np.uint64(10 ** k)
-    return count
-
-
-def _leading_zeros(np, digits):
-    nonzero = digits != 0
-    first = np.argmax(nonzero, axis=1)
-    return np.where(nonzero.any(axis=1), first, digits.shape[1])
-
-
-def _complement(np, pairs, negative) -> None:
-    """scalars.complement on the negative rows: from the right, zero pairs
-    stay, the last non-zero pair becomes 100 - d, every pair before it 99 - d."""
-    if not negative.any():
-        return
-    cols = pairs.shape[1]
-    nonzero = pairs != 0
-    last = cols - 1 - np.argmax(nonzero[:, ::-1], axis=1)
-    index = np.arange(cols)[None, :]
-    before = negative[:, None] & (index < last[:, None])
-    at = negative[:, None] & (index == last[:, None])
-    pairs[before] = 99 - pairs[before]
-    pairs[at] = 100 - pairs[at]
+def _ten_pairs(np, magnitude, used, negative):
+    """The ten pairs of DECIMAL(18, odd s) (magnitude < 10**19, whose
+    left-aligned form would pass uint64): nine pairs and the last one."""
+    u = np.uint64
+    full = used == 10
+    head = np.where(full, magnitude // u(100), magnitude * base100.pow100(np).take(np.clip(9 - used, 0, 9)))
+    last = np.where(full, magnitude % u(100), u(0))
+    carry = negative & (last == 0)
+    head = np.where(negative, np.where(carry, u(100 ** 9), u(100 ** 9 - 1)) - head, head)
+    last = np.where(negative & ~carry, u(100) - last, last)
+    return np.concatenate([base100.pair_bytes(np, head, 9), last.astype(np.uint8)[:, None]],
+                          axis=1)
 
 
 def _text_cells(np, array, ctype: ColumnType, encoding: str) -> Cells:
@@ -336,30 +326,61 @@ def _text_cells(np, array, ctype: ColumnType, encoding: str) -> Cells:
                             count=array.offset + n + 1)[array.offset:].astype(np.int64)
     data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None \
         else np.zeros(0, dtype=np.uint8)
-    sizes = np.where(valid, offsets[1:] - offsets[:-1], 0)
-    taken = _spread(np, offsets[:-1], sizes)
-    text = data[taken]
+    spans = offsets[1:] - offsets[:-1]
+    sizes = np.where(valid, spans, 0)
+    code = ctype.code
+    width = ctype.length & 0xFF if code in VARCHAR_CODES else ctype.length
+    if (spans == sizes).all() and (sizes <= width).all():
+        # the common column: NULLs take no bytes and every value fits, so
+        # the text is one slice of Arrow's data buffer, placed in one pass
+        text = data[offsets[0]:offsets[-1]]
+        packed = True
+    else:
+        text = data[_spread(np, offsets[:-1], sizes)]
+        packed = False
     if encoding.lower().replace("_", "-") not in ("utf-8", "utf8") and (text >= 0x80).any():
         check = _text_check_of(ctype, encoding)
         return _python_cells(np, array, ctype, check, encoding)
-    code = ctype.code
     if code in VARCHAR_CODES:
-        width = ctype.length & 0xFF
-        lengths = np.where(valid, sizes + 1, 2)
-        flat = np.zeros(int(lengths.sum()), dtype=np.uint8)
-        starts = np.zeros(n, dtype=np.int64)
-        np.cumsum(lengths[:-1], out=starts[1:])
-        flat[starts] = np.where(valid, np.minimum(sizes, 255), 1)
-        flat[_spread(np, starts + 1, sizes)] = text
+        return _varchar_cells(np, text, sizes, valid, width)
+    lengths = np.full(n, width, dtype=np.int64)
+    full = packed and width and len(text) == int(valid.sum()) * width
+    if full and len(text) == n * width:
+        flat = text.copy()                     # every value fills its cell
+    elif full:                                 # so does every non-NULL one
+        cells = np.full((n, width), 0x20, dtype=np.uint8)
+        cells[valid] = text.reshape(-1, width)
+        flat = cells.reshape(-1)
+    elif packed:
+        # each row's first `size` bytes are its text, the rest blanks
+        cells = np.full((n, width), 0x20, dtype=np.uint8)
+        cells[np.arange(width)[None, :] < sizes[:, None]] = text
+        flat = cells.reshape(-1)
     else:
-        width = ctype.length
-        lengths = np.full(n, width, dtype=np.int64)
         ok_sizes = np.minimum(sizes, width)
         flat = np.full(n * width, 0x20, dtype=np.uint8)
         starts = np.arange(n, dtype=np.int64) * width
         kept = _spread(np, offsets[:-1], ok_sizes)
         flat[_spread(np, starts, ok_sizes)] = data[kept]
-        flat[starts[~valid]] = 0
+    flat[np.arange(n, dtype=np.int64)[~valid] * width] = 0
+    return Cells(flat, lengths, ~valid | (sizes <= width))
+
+
+def _varchar_cells(np, text, sizes, valid, width: int) -> Cells:
+    """[length byte][bytes] a row, NULL as [1][0]: the text goes to every
+    byte that is not a row's first (or a NULL's second) in one masked copy."""
+    n = len(sizes)
+    lengths = np.where(valid, sizes + 1, 2)
+    starts = np.zeros(n, dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    flat = np.empty(int(starts[-1] + lengths[-1]) if n else 0, dtype=np.uint8)
+    is_text = np.ones(len(flat), dtype=bool)
+    is_text[starts] = False
+    nulls = starts[~valid] + 1
+    is_text[nulls] = False
+    flat[is_text] = text
+    flat[starts] = np.where(valid, np.minimum(sizes, 255), 1)
+    flat[nulls] = 0
     return Cells(flat, lengths, ~valid | (sizes <= width))
 
 

@@ -44,6 +44,9 @@ _STREAM_LOW = 256 * 1024
 # BLOB read one more chunk of RSS).
 _COMPACT_AT = 256 * 1024
 ALREADY_IN_TRANSACTION = -535
+# What ``receive`` copies from new bytes to complete a held message tail
+# before parsing the rest in place: more than one LOB chunk message.
+_TAIL_PREFIX = 64 * 1024
 
 
 class Expect:
@@ -305,27 +308,15 @@ class ClientSession:
             if self._login is not None:
                 self._receive_login(data)
                 return
-            if not self._pending:
+            pending = self._pending
+            if not pending:
                 raise ProtocolError(f"{len(data)} bytes arrived with no request outstanding")
             buf = self._in
-            buf += data
-            pos = self._pos
-            pending = self._pending
-            while pending:
-                expect = pending[0]
-                start = pos
-                pos, done = parse_reply(buf, pos, expect.reply, expect.decode,
-                                        self.max_message_size)
-                expect.consumed += pos - start
-                if expect.consumed > expect.budget + self.max_message_size:
-                    raise ProtocolError(f"a reply of over {expect.consumed} bytes, far more "
-                                        "than the request asked for")
-                if not done:
-                    break
-                pending.popleft()
-                if expect.opens_transaction:
-                    self._began(expect)
-                expect.done = True
+            if pending[0].decode is not None:
+                buf += data
+                pos = self._parse(buf, self._pos, False)
+            else:
+                pos = self._receive_direct(data)
             if not pending and pos < len(buf):
                 raise ProtocolError(f"{len(buf) - pos} bytes arrived after the last reply")
             if len(buf) - pos > self.max_message_size + 64:
@@ -340,6 +331,57 @@ class ClientSession:
             raise
         finally:
             self._receiving = False
+
+    def _receive_direct(self, data) -> int:
+        """``receive`` for a reply without rows (LOB chunks, fast-path
+        calls): the bytes are parsed where the transport put them and only
+        an unfinished message's tail is kept, so a LOB reply's bytes are
+        copied once, into their value, not first into our buffer as well.
+        A tail held from before is completed from a prefix of ``data``
+        (a chunk message is at most 32 KiB); then parsing goes on in
+        ``data``.  Returns the offset reached in ``self._in``."""
+        buf, pending, start = self._in, self._pending, 0
+        if buf:
+            held = len(buf)
+            k = min(len(data), _TAIL_PREFIX)
+            buf += data[:k]
+            pos = self._parse(buf, self._pos, False)
+            if pos < held or k == len(data) or not pending or pending[0].decode is not None:
+                buf += data[k:]
+                return self._parse(buf, pos, False)
+            start = pos - held                  # where parsing stopped, in ``data``
+            buf.clear()
+        pos = self._parse(data, start, True)
+        if pos < len(data):
+            buf += data[pos:]
+        if pending and buf and pending[0].decode is not None:
+            return self._parse(buf, 0, False)
+        return 0
+
+    def _parse(self, buf, pos: int, direct: bool) -> int:
+        """Parse outstanding replies from ``buf[pos:]`` in order; the offset
+        reached.  ``direct``: ``buf`` is the transport's, reused once this
+        returns, so parsing stops before a reply with rows (a row decoder
+        may keep a view of its buffer)."""
+        pending = self._pending
+        while pending:
+            expect = pending[0]
+            if direct and expect.decode is not None:
+                break
+            start = pos
+            pos, done = parse_reply(buf, pos, expect.reply, expect.decode,
+                                    self.max_message_size)
+            expect.consumed += pos - start
+            if expect.consumed > expect.budget + self.max_message_size:
+                raise ProtocolError(f"a reply of over {expect.consumed} bytes, far more "
+                                    "than the request asked for")
+            if not done:
+                break
+            pending.popleft()
+            if expect.opens_transaction:
+                self._began(expect)
+            expect.done = True
+        return pos
 
     def _receive_login(self, data: bytes | bytearray | memoryview) -> None:
         self._in += data

@@ -1,0 +1,219 @@
+"""numpy helpers for base-100 cells (DECIMAL/MONEY, DATETIME, INTERVAL),
+shared by the columnar decoder (packed_columns.py) and the Arrow encoder
+(put_images.py) so each trick lives in one place.
+
+A cell is ``[head][pair]...`` (codec/scalars.py has the plain form): head
+bit 7 set is positive with the base-100 exponent + 64 in the low 7 bits; a
+negative value stores ``head ^ 0x7F`` and its pairs complemented from the
+right.  All-zero head and first pair is NULL.
+
+The plain reference of every function here is the per-cell code of
+codec/scalars.py (``complement``, ``split_bcd``); tests/unit/
+test_arrow_differential.py holds the decoders built on them to it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+
+class Split(NamedTuple):
+    """The parts of an (n, width) matrix of base-100 cells."""
+
+    null: Any       # bool: all-zero head and first pair
+    negative: Any   # bool: head bit 7 clear (NULL rows included; mask them)
+    exp: Any        # int64: the base-100 exponent
+    pairs: Any      # int16 (n, width - 1): the pairs, un-complemented
+    bad: Any        # bool: a pair byte over 99 (the reference decides the cell)
+
+
+def complement(np, pairs, negative) -> None:
+    """scalars.complement in place on the ``negative`` rows of ``pairs``
+    (its own inverse): from the right, zero pairs stay, the last non-zero
+    pair becomes 100 - d and every pair before it 99 - d."""
+    if not negative.any():
+        return
+    cols = pairs.shape[1]
+    nonzero = pairs != 0
+    negative = negative & nonzero.any(axis=1)      # all zeros stay zeros
+    last = cols - 1 - np.argmax(nonzero[:, ::-1], axis=1)
+    index = np.arange(cols)[None, :]
+    before = negative[:, None] & (index < last[:, None])
+    at = negative[:, None] & (index == last[:, None])
+    pairs[before] = 99 - pairs[before]
+    pairs[at] = 100 - pairs[at]
+
+
+def split(np, raw) -> Split:
+    """Head and pairs of every cell (scalars.split_bcd, column-wise).  The
+    pairs of a cell with a byte over 99 are left as they came."""
+    head = raw[:, 0]
+    pairs = raw[:, 1:].astype(np.int16)
+    null = (head == 0) & (raw[:, 1] == 0)
+    negative = head < 0x80
+    exp = (np.where(negative, head ^ 0x7F, head) & 0x7F).astype(np.int64) - 64
+    bad = (raw[:, 1:] > 99).any(axis=1)
+    complement(np, pairs, negative & ~bad & ~null)
+    return Split(null, negative, exp, pairs, bad)
+
+
+def window(np, cells, start, size: int):
+    """``cells[r, start[r]:start[r] + size]`` for every row r, reading zeros
+    outside the row (start may be negative or past the end): one gather
+    through a strided view, with no (n, size) index array."""
+    n, width = cells.shape
+    padded = np.zeros((n, width + 2 * size), cells.dtype)
+    padded[:, size:size + width] = cells
+    start = np.clip(start, -size, width) + size
+    views = np.lib.stride_tricks.sliding_window_view(padded, size, axis=1)
+    return views[np.arange(n), start]
+
+
+_M8 = 0x00FF00FF00FF00FF
+_M16 = 0x0000FFFF0000FFFF
+_M32 = 0xFFFFFFFF
+_HIGH_BITS = 0x8080808080808080
+_LOW7 = 0x7F7F7F7F7F7F7F7F
+_PLUS28 = 0x1C1C1C1C1C1C1C1C     # a 7-bit byte + 28 reaches 128 exactly when it is > 99
+
+
+def limbs(np, raw):
+    """The pairs of (n, 1 + k) cells (k <= 16) as N = high * 10**16 + low,
+    both int64 < 10**16 (high None when k <= 8), and which cells have a
+    pair byte over 99.
+
+    Eight pairs are one little-endian uint64 (the first pair its lowest
+    byte), read straight from the cells with a strided view (a read may run
+    into the next cell; the shift drops those bytes), and are joined in
+    three SWAR steps, pairs into 0..9999, those into 0..10**8 - 1, those
+    into one number: a few passes over n, where a per-pair loop (or a
+    reduction over each row's few bytes, which numpy runs slowly) would
+    take many."""
+    n, width = raw.shape
+    k = width - 1
+    flat = np.zeros(n * width + 8, np.uint8)
+    flat[:n * width] = raw.reshape(-1)
+    high = None
+    if k > 8:
+        high, bad = _swar(np, _u64(np, flat, 1, width, n) << np.uint64(8 * (16 - k)))
+        low, bad_low = _swar(np, _u64(np, flat, 1 + k - 8, width, n))
+        return high, low, bad | bad_low
+    low, bad = _swar(np, _u64(np, flat, 1, width, n) << np.uint64(8 * (8 - k)))
+    return high, low, bad
+
+
+def zero_tail(np, raw):
+    """How many of the k pairs (k <= 16) of each (n, 1 + k) cell end it as
+    zeros (k for an all-zero cell): counted on the raw bytes, as a
+    complement leaves trailing zero pairs zero.  The pairs are read as a
+    uint64 whose top bytes are the last pairs; its bit length (exact from a
+    float64's exponent, as a pair byte is at most 0x63 for a clean cell and
+    no rounding can then reach the next byte) gives the zero bytes on top."""
+    n, width = raw.shape
+    k = width - 1
+    flat = np.zeros(n * width + 8, np.uint8)
+    flat[:n * width] = raw.reshape(-1)
+    if k <= 8:
+        last = _u64(np, flat, 1, width, n) << np.uint64(8 * (8 - k))
+        return np.minimum(_zero_top_bytes(np, last), k)
+    last = _u64(np, flat, 1 + k - 8, width, n)
+    first = _u64(np, flat, 1, width, n) << np.uint64(8 * (16 - k))
+    count = _zero_top_bytes(np, last)
+    return np.where(count == 8, 8 + np.minimum(_zero_top_bytes(np, first), k - 8), count)
+
+
+def _zero_top_bytes(np, words):
+    """Zero bytes above the highest set bit of each uint64 (8 for zero)."""
+    _, bits = np.frexp(words.astype(np.float64))
+    return (64 - bits.astype(np.int64)) // 8
+
+
+def _u64(np, flat, offset: int, stride: int, n: int):
+    """The little-endian uint64 at ``offset + r * stride`` of each row r."""
+    if not n:
+        return np.zeros(0, "<u8")
+    return np.ndarray((n,), "<u8", flat, offset, (stride,)).copy()
+
+
+def _swar(np, x):
+    """Eight pairs in a uint64 -> (their 16-digit number, a pair > 99)."""
+    over = ((x & np.uint64(_LOW7)) + np.uint64(_PLUS28) | x) & np.uint64(_HIGH_BITS)
+    x = (x & np.uint64(_M8)) * np.uint64(100) + ((x >> np.uint64(8)) & np.uint64(_M8))
+    x = (x & np.uint64(_M16)) * np.uint64(10000) + ((x >> np.uint64(16)) & np.uint64(_M16))
+    x = (x & np.uint64(_M32)) * np.uint64(10 ** 8) + (x >> np.uint64(32))
+    return x.view(np.int64), over != 0
+
+
+def pair_bytes(np, value, k: int):
+    """(n,) uint64 numbers < 100**k (k <= 9) -> their k base-100 pairs,
+    (n, k) uint8, most significant first: the inverse of ``limbs``.  The
+    low 16 digits are split into four 0..9999 quads by two divisions, the
+    quads into pairs for two quads at a time in 32-bit lanes by a multiply
+    and shift (x // 100 == x * 5243 >> 19 for x < 43,699), then packed so
+    the uint64 holds the pairs in memory order."""
+    u = np.uint64
+    top = None
+    if k > 8:
+        top = value // u(10 ** 16)
+        value = value - top * u(10 ** 16)
+    hi = value // u(10 ** 8)
+    lo = value - hi * u(10 ** 8)
+    words = []
+    for part in (hi, lo):
+        quad_hi = part // u(10 ** 4)
+        lanes = quad_hi | ((part - quad_hi * u(10 ** 4)) << u(32))
+        tens = ((lanes * u(5243)) >> u(19)) & u(0x0000007F0000007F)
+        lanes = tens | ((lanes - tens * u(100)) << u(8))
+        words.append((lanes & u(0xFFFF)) | ((lanes >> u(32)) << u(16)))
+    packed = words[0] | (words[1] << u(32))
+    out = packed.astype("<u8", copy=False).view(np.uint8).reshape(-1, 8)   # memory order
+    if top is None:
+        return out[:, 8 - k:]
+    return np.concatenate([top.astype(np.uint8)[:, None], out], axis=1)
+
+
+def number(np, pairs):
+    """(n, m) pairs 0..99, m <= 9 -> int64 numbers, a column at a time."""
+    out = np.zeros(len(pairs), np.int64)
+    for j in range(pairs.shape[1]):
+        out = out * 100 + pairs[:, j]
+    return out
+
+
+POW10 = POW100 = None
+
+
+def pow10(np):
+    """int64 10**0 .. 10**18, for ``take`` with a per-row exponent."""
+    global POW10
+    if POW10 is None:
+        POW10 = 10 ** np.arange(19, dtype=np.int64)
+    return POW10
+
+
+def pow100(np):
+    """uint64 100**0 .. 100**9."""
+    global POW100
+    if POW100 is None:
+        POW100 = np.array([100 ** j for j in range(10)], dtype=np.uint64)
+    return POW100
+
+
+def int128_words(np, high, mult, low, negative):
+    """(n, 2) little-endian uint64 words of ``±(high * mult + low)`` (high,
+    mult < 2**54, the sum < 2**127): Arrow's decimal128 storage."""
+    h, m = high.astype(np.uint64), mult.astype(np.uint64)
+    lo32, hi32 = m & np.uint64(0xFFFFFFFF), m >> np.uint64(32)
+    h_lo, h_hi = h & np.uint64(0xFFFFFFFF), h >> np.uint64(32)
+    t0 = h_lo * lo32
+    mid = h_lo * hi32 + h_hi * lo32                 # < 2**55
+    word0 = t0 + (mid << np.uint64(32))
+    word1 = h_hi * hi32 + (mid >> np.uint64(32)) + (word0 < t0)
+    total = word0 + low.astype(np.uint64)
+    word1 = word1 + (total < word0)
+    flip = negative
+    word1 = np.where(flip, ~word1 + (total == 0), word1)
+    total = np.where(flip, ~total + np.uint64(1), total)
+    out = np.empty((len(h), 2), "<u8")
+    out[:, 0], out[:, 1] = total, word1
+    return out

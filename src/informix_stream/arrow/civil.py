@@ -1,0 +1,82 @@
+"""Proleptic Gregorian calendar tables for the column-wise DATETIME paths
+(decode in packed_columns.py, encode in put_images.py): a date <-> days
+since 1970-01-01 by table lookups instead of per-value arithmetic with
+several divisions.
+
+The plain reference is Python's own ``datetime.date`` (toordinal /
+fromordinal), which the differential tests of both paths hold these to.
+"""
+
+from __future__ import annotations
+
+MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+FIRST_DAY, LAST_DAY = -719162, 2932896          # 0001-01-01 and 9999-12-31
+_TABLES = None
+_DAY_OF_YEAR = None
+_MONTHS = None
+
+
+def day_tables(np):
+    """(days from 1970-01-01 to January 1st of each year 0..10000, whether
+    each year is leap, the first day of each month of a common year as a
+    day of the year (index 1..12), each month's days (index 1..12))."""
+    global _TABLES
+    if _TABLES is None:
+        years = np.arange(10001)
+        leap = (years % 4 == 0) & ((years % 100 != 0) | (years % 400 == 0))
+        y = years - 1
+        starts = y * 365 + y // 4 - y // 100 + y // 400 + FIRST_DAY
+        month_start = np.concatenate([[0, 0], np.cumsum(MONTH_DAYS[1:12])]).astype(np.int64)
+        _TABLES = (starts.astype(np.int64), leap, month_start,
+                   np.asarray(MONTH_DAYS, np.int64))
+    return _TABLES
+
+
+def month_tables(np):
+    """(days from 1970-01-01 to the day before each month's first, days in
+    the month), both indexed by ``year * 16 + month``: 0 days for month 0,
+    13..15 and year 0, so that one ``day <= days`` check also checks the
+    year and the month."""
+    global _MONTHS
+    if _MONTHS is None:
+        starts, leap, month_start, month_days = day_tables(np)
+        base = np.zeros((10000, 16), np.int64)
+        days = np.zeros((10000, 16), np.int64)
+        base[:, 1:13] = starts[:10000, None] + month_start[None, 1:13] - 1
+        base[:, 3:13] += leap[:10000, None]
+        days[:, 1:13] = month_days[None, 1:13]
+        days[:, 2] += leap[:10000]
+        days[0] = 0
+        _MONTHS = (base.reshape(-1), days.reshape(-1).astype(np.int8))
+    return _MONTHS
+
+
+def _day_of_year_tables(np):
+    """(month, day) of each day of the year 0..365, for a common year
+    (rows 0..365) and a leap year (rows 366..731)."""
+    global _DAY_OF_YEAR
+    if _DAY_OF_YEAR is None:
+        months, days = [], []
+        for leap in (False, True):
+            for month in range(1, 13):
+                count = MONTH_DAYS[month] + (leap and month == 2)
+                months += [month] * count
+                days += range(1, count + 1)
+            if not leap:
+                months.append(12)           # day 365 of a common year: never read
+                days.append(31)
+        _DAY_OF_YEAR = (np.asarray(months, np.int64), np.asarray(days, np.int64))
+    return _DAY_OF_YEAR
+
+
+def civil_from_days(np, days):
+    """Days since 1970-01-01 (within years 1..9999) -> (year, month, day):
+    the year guessed from the mean year length and corrected by one table
+    compare, then month and day from the day of the year."""
+    starts, leaps, _, _ = day_tables(np)
+    guess = np.clip((days - FIRST_DAY) * 400 // 146097 + 1, 1, 9999)
+    year = guess - (starts.take(guess) > days) + (starts.take(guess + 1) <= days)
+    day_of_year = days - starts.take(year)
+    months, month_days = _day_of_year_tables(np)
+    at = day_of_year + 366 * leaps.take(year)
+    return year, months.take(at), month_days.take(at)

@@ -1,0 +1,333 @@
+"""Column-wise DECIMAL/MONEY, DATETIME and INTERVAL: a batch's (n, width)
+matrix of base-100 cells -> one Arrow array, with numpy over the whole
+column and no Python work per value.
+
+Every width and qualifier has its vectorised path:
+
+* DECIMAL(p,s)/MONEY: the pairs (un-complemented when negative) as decimal
+  digits, and a window of the p digits the unscaled value at scale s has
+  (weights 10**0..10**(p-1)) taken at each row's exponent; a cell with a
+  non-zero digit outside its window (a fraction finer than s, more integer
+  digits than p - s) goes to the reference.  Up to 18 digits the value is
+  one int64, beyond that two halves (digits 10**18 and up, and the rest)
+  joined into Arrow's 128-bit words.
+* floating DECIMAL(p) -> float64 (types.py): the significant digits as an
+  int64 N and the power of ten e; ``N * 10.0**e`` (or ``/ 10.0**-e``) is
+  the correctly rounded double the reference's ``float(Decimal)`` gives
+  whenever N <= 2**53 and |e| <= 22 (both operands exact, one rounding:
+  Clinger's fast path).  Other cells go to the reference.
+* DATETIME and INTERVAL of any qualifier: the pairs are shifted to the
+  qualifier's exponent as scalars._walk_fields shifts them (a lowered
+  exponent reads leading zero pairs), then read as fields.
+
+What is not recognised as a clean value is never guessed: ``col.patch``
+hands those cells to the reference converter, which returns their value or
+raises the tuple path's DataError.  A value the Arrow type cannot hold
+(decimal128(p,s) overflow, ticks past int64, months past int32) is a
+DataError naming the column.
+"""
+
+from __future__ import annotations
+
+import decimal
+
+from ..codec.scalars import _UNIT_SECONDS, temporal_exponent
+from ..codec.typeinfo import TU_DAY, TU_MONTH, TU_SECOND, TU_YEAR
+from . import base100, civil
+from .types import UNIT_TICKS, temporal_kind, time_unit
+
+_EXACT_POWERS = tuple(10.0 ** e for e in range(23))   # exact doubles
+_INT32 = 2 ** 31
+# scaleb in the default 28-digit context would round a 32-digit value
+_EXACT = decimal.Context(prec=100, Emax=999, Emin=-999)
+
+
+def _decimal_parts(col, raw):
+    """NULL, sign, base-100 exponent, the number of pairs k read, the pairs'
+    number as 16-digit limbs high (None for k <= 8) and low, complemented
+    back when negative, and the cells with a bad pair.  A 17th pair
+    (DECIMAL(32,s) with s odd, floating DECIMAL(32)) is read only when zero,
+    as it is but for a full 33-digit value: else the cell goes to the
+    reference."""
+    np = col.np
+    head = raw[:, 0]
+    null = (head == 0) & (raw[:, 1] == 0)
+    negative = (head < 0x80) & ~null
+    exp = _exponents(np).take(head)
+    high, low, bad = base100.limbs(np, raw[:, :17])
+    for j in range(17, raw.shape[1]):
+        bad = bad | (raw[:, j] != 0)
+    k = min(raw.shape[1] - 1, 16)
+    if negative.any():
+        # the complement of N is 100**k - N (scalars.complement), N != 0
+        if high is None:
+            low = np.where(negative & (low != 0), 10 ** (2 * k) - low, low)
+        else:
+            flip = negative & ((high | low) != 0)
+            borrow = low != 0
+            high = np.where(flip, 10 ** (2 * k - 16) - high - borrow, high)
+            low = np.where(flip & borrow, 10 ** 16 - low, low)
+    return null, negative, exp, k, high, low, bad & ~null
+
+
+_EXPONENTS = None
+
+
+def _exponents(np):
+    """head byte -> base-100 exponent (bit 7 clear: complemented)."""
+    global _EXPONENTS
+    if _EXPONENTS is None:
+        heads = np.arange(256)
+        _EXPONENTS = (np.where(heads < 0x80, heads ^ 0x7F, heads) & 0x7F) - 64
+    return _EXPONENTS
+
+
+def decimal_array(col):
+    """DECIMAL(p,s)/MONEY -> decimal128(p,s): the pairs' number N = high *
+    10**16 + low loses the d digits finer than the scale (which must be
+    zeros), and what is left must have at most p digits; any other cell goes
+    to the reference.  A cell whose last pair is coarser than the scale
+    (d < 0) is either wider than p or not normalised: the reference too."""
+    np, ctype = col.np, col.ctype
+    p, s = ctype.precision, ctype.scale
+    raw = col.raw()
+    null, negative, exp, k, high, low, bad = _decimal_parts(col, raw)
+    pow10 = base100.pow10(np)
+    drop = 2 * k - s - 2 * exp
+    low_cut = np.clip(drop, 0, 16)
+    low_div = pow10.take(low_cut)
+    low_q = low // low_div
+    if high is None:                      # N < 10**16: so p <= 18 (k <= 8)
+        bad |= ~null & ((drop < 0) | (low_q * low_div != low) | (low_q >= 10 ** p))
+        unscaled = np.where(negative, -low_q, low_q)
+        words = np.empty((len(raw), 2), "<i8")
+        words[:, 0] = unscaled
+        words[:, 1] = unscaled >> 63
+    else:
+        high_div = pow10.take(np.clip(drop - 16, 0, 16))
+        high_q = high // high_div
+        mult = pow10.take(16 - low_cut)
+        room = p - 16 + low_cut               # digits high_q may have
+        fits = np.where(room >= 0, high_q < pow10.take(np.clip(room, 0, 18)),
+                        (high_q == 0) & (low_q < pow10[min(p, 18)]))
+        bad |= ~null & ((drop < 0) | (low_q * low_div != low) | (high_q * high_div != high)
+                        | ~fits)
+        if p <= 18:
+            unscaled = np.where(bad, 0, high_q * mult + low_q)
+            words = np.empty((len(raw), 2), "<i8")
+            words[:, 0] = np.where(negative, -unscaled, unscaled)
+            words[:, 1] = words[:, 0] >> 63
+        else:
+            words = base100.int128_words(np, np.where(bad, 0, high_q), mult,
+                                         np.where(bad, 0, low_q), negative).view("<i8")
+    if bad.any():
+        idx, values = col.patch(bad, raw, lambda d: None if d is None else
+                                int(d.scaleb(s, _EXACT)))
+        for i, v in zip(idx, values):
+            if v is None:
+                null[i] = True
+            elif abs(v) >= 10 ** p:
+                raise col.fail(f"{v} does not fit decimal128({p},{s})")
+            else:
+                words[i] = ((v & 0xFFFFFFFFFFFFFFFF) - ((v & (1 << 63)) << 1), v >> 64)
+    if null.any():
+        words[null] = 0
+    return col.from_buffer(words, null)
+
+
+def floating_array(col):
+    """Floating DECIMAL(p) -> float64: N = high * 10**16 + low at 10**e,
+    its trailing zero pairs taken off, then Clinger's fast path where
+    N <= 2**53 and |e| <= 22 (module docstring)."""
+    np = col.np
+    raw = col.raw()
+    null, negative, exp, k, high, low, bad = _decimal_parts(col, raw)
+    # N without its trailing zero pairs (t of them): N // 100**t, from the
+    # low limb alone while t < 8, from the high limb when low is all zeros
+    tail = base100.zero_tail(np, raw[:, :k + 1])
+    pow10 = base100.pow10(np)
+    low_tail = np.minimum(tail, 8)
+    number = low // pow10.take(2 * low_tail)
+    exact = np.ones(len(raw), bool)
+    if high is not None:
+        whole = tail >= 8                      # N is high * 10**16
+        high_cut = pow10.take(2 * np.clip(tail - 8, 0, 8))
+        scale = pow10.take(16 - 2 * low_tail)
+        room = np.maximum(2 ** 53 - number, 0) // scale
+        mixed = ~whole & (high != 0)
+        exact = whole | ~mixed | (high <= room)
+        number = np.where(whole, high // high_cut,
+                          np.where(mixed & exact, high * np.where(exact, scale, 0) + number,
+                                   number))
+    exp10 = 2 * exp - 2 * k + 2 * tail
+    exact &= (number <= 2 ** 53) & (np.abs(exp10) <= 22)
+    power = np.asarray(_EXACT_POWERS)[np.clip(np.abs(exp10), 0, 22)]
+    values = np.where(exp10 >= 0, number * power, number / power)
+    values = np.where(negative, -values, values)
+    bad |= ~null & ~exact
+    if bad.any():
+        idx, patched = col.patch(bad, raw, lambda d: None if d is None else float(d))
+        for i, v in zip(idx, patched):
+            if v is None:
+                null[i] = True
+            else:
+                values[i] = v
+    return col.array(values, null)
+
+
+def _temporal_cells(col, raw):
+    """NULLs, signs (None when no cell is negative), the pairs at the
+    qualifier's exponent and the cells the reference must decide.  The
+    usual column (every cell positive with the qualifier's exponent) is
+    read as it is; otherwise every cell is split and shifted as
+    scalars._walk_fields shifts it (a lower exponent means leading zero
+    pairs left out; a higher one the reference refuses)."""
+    np = col.np
+    head = raw[:, 0]
+    null = (head == 0) & (raw[:, 1] == 0)
+    texp = temporal_exponent(col.ctype.length)
+    if ((head == (0x80 | (texp + 64))) | null).all():
+        return null, None, raw[:, 1:], np.zeros(len(raw), bool)
+    parts = base100.split(np, raw)
+    shift = texp - parts.exp
+    pairs = parts.pairs
+    if (shift != 0).any():
+        pairs = base100.window(np, pairs, -shift, pairs.shape[1])
+    return null, parts.negative & ~null, pairs, parts.bad | (shift < 0)
+
+
+def _fields(col, pairs, every: bool):
+    """The qualifier's whole fields from aligned pairs (the leading one from
+    its (digits + 1) // 2 pairs), the microseconds of its fraction, and the
+    cells with a pair over 99 among the leading and fraction pairs (and the
+    others when ``every``: a DATETIME's range checks cover those)."""
+    np, ctype = col.np, col.ctype
+    lead = (ctype.leading_digits + 1) // 2
+    over = np.zeros(len(pairs), bool)
+    first = np.zeros(len(pairs), np.int64)
+    for j in range(lead):
+        over |= pairs[:, j] > 99
+        first = first * 100 + pairs[:, j]
+    fields = {ctype.start: first}
+    at = lead
+    for unit in range(ctype.start + 2, min(ctype.end, TU_SECOND) + 1, 2):
+        fields[unit] = pairs[:, at].astype(np.int64)
+        if every:
+            over |= pairs[:, at] > 99
+        at += 1
+    micro = 0
+    if ctype.end > TU_SECOND:
+        nfrac = (ctype.end - TU_SECOND + 1) // 2
+        micro = np.zeros(len(pairs), np.int64)
+        for j in range(at, at + nfrac):
+            over |= pairs[:, j] > 99
+            micro = micro * 100 + pairs[:, j]
+        micro = micro * 10 ** (6 - 2 * nfrac)
+    return fields, micro, over
+
+
+def datetime_array(col):
+    """DATETIME of any qualifier -> date32 / time / timestamp (types.py)."""
+    np, ctype = col.np, col.ctype
+    raw = col.raw()
+    n = len(raw)
+    null, _, pairs, bad = _temporal_cells(col, raw)
+    fields, micro, over = _fields(col, pairs, every=False)
+    unit, kind = time_unit(ctype), temporal_kind(ctype)
+    hour, minute, second = (fields.get(u) for u in (6, 8, 10))
+    clean = ~(bad | over)
+    for field, limit in ((hour, 24), (minute, 60), (second, 60)):
+        if field is not None:
+            clean &= field < limit
+    days = 0
+    if kind != "time":
+        # fields before the qualifier's first read as 2000-01-01 (types.py)
+        year, month, day = (fields.get(u) for u in (TU_YEAR, TU_MONTH, TU_DAY))
+        year = np.full(n, 2000, np.int64) if year is None else year
+        month = np.ones(n, np.int64) if month is None else month
+        day = np.ones(n, np.int64) if day is None else day
+        before, month_days = civil.month_tables(np)
+        key = np.clip(year, 0, 9999) * 16 + np.clip(month, 0, 15)
+        clean &= (day >= 1) & (day <= month_days.take(key)) & (year <= 9999)
+        days = before.take(key) + day
+    if kind == "date":
+        ticks = days
+    else:
+        per = 1_000_000 // UNIT_TICKS[unit]
+        if per > 1 and ctype.end > TU_SECOND:
+            clean &= micro % per == 0
+        ticks = days * 86400
+        for field, size in ((hour, 3600), (minute, 60), (second, 1)):
+            if field is not None:
+                ticks = ticks + field * size
+        ticks = ticks * UNIT_TICKS[unit]
+        if ctype.end > TU_SECOND:
+            ticks = ticks + micro // per
+    narrow = kind == "date" or (kind == "time" and unit != "us")   # date32, time32
+    return _finish_ticks(col, raw, ticks, null, clean, "<i4" if narrow else "<i8")
+
+
+def interval_array(col):
+    """INTERVAL DAY..FRACTION -> duration; YEAR/MONTH -> month_day_nano."""
+    np, ctype = col.np, col.ctype
+    raw = col.raw()
+    null, negative, pairs, bad = _temporal_cells(col, raw)
+    fields, micro, over = _fields(col, pairs, every=True)
+    clean = ~(bad | over)
+    if ctype.is_year_month:
+        return _months(col, raw, fields, null, negative, clean)
+    secs = np.zeros(len(raw), np.int64)
+    for unit, value in fields.items():
+        secs = secs + value * _UNIT_SECONDS[unit]
+    ticks_per = UNIT_TICKS[time_unit(ctype)]
+    per = 1_000_000 // ticks_per
+    clean &= (micro % per == 0) & (secs < (2 ** 62) // ticks_per)
+    ticks = secs * ticks_per + micro // per
+    if negative is not None:
+        ticks = np.where(negative, -ticks, ticks)
+    return _finish_ticks(col, raw, ticks, null, clean, "<i8")
+
+
+def _months(col, raw, fields, null, negative, clean):
+    """YEAR/MONTH qualifiers: months in Arrow's 16-byte month_day_nano
+    (int32 months, int32 days, int64 nanoseconds)."""
+    np, ctype = col.np, col.ctype
+    first = fields[ctype.start]
+    months = first if ctype.start == TU_MONTH else first * 12 + fields.get(TU_MONTH, 0)
+    if negative is not None:
+        months = np.where(negative, -months, months)
+    bad = ~null & ~clean
+    clean_months = months[~null & clean]
+    if len(clean_months) and (np.abs(clean_months) >= _INT32).any():
+        raise col.fail("an interval of more months than int32 holds")
+    if bad.any():
+        idx, values = col.patch(bad, raw, lambda v: None if v is None else v.months)
+        for i, v in zip(idx, values):
+            if v is None:
+                null[i] = True
+            elif not -_INT32 <= v < _INT32:
+                raise col.fail(f"{v} months do not fit int32")
+            else:
+                months[i] = v
+    out = np.zeros(len(raw), [("months", "<i4"), ("days", "<i4"), ("nanos", "<i8")])
+    out["months"] = np.where(null, 0, months)
+    return col.from_buffer(out, null)
+
+
+def _finish_ticks(col, raw, ticks, null, clean, store: str):
+    """Ticks of the clean cells; the others by the reference (value,
+    NULL, or its DataError)."""
+    bad = (~null) & ~clean
+    if bad.any():
+        from .reference import _plain
+        plain = _plain(col.ctype)
+        idx, values = col.patch(bad, raw, lambda v: None if v is None else plain(v))
+        for i, v in zip(idx, values):
+            if v is None:
+                null[i] = True
+            elif not -(1 << 63) <= v < 1 << 63:
+                raise col.fail(f"{v} ticks do not fit int64")
+            else:
+                ticks[i] = v
+    ticks[null] = 0
+    return col.array(ticks.astype(store), null)
