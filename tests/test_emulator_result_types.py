@@ -46,6 +46,9 @@ def one(cur, sql, params=None):
     ("CASE WHEN 1 = 2 THEN NULL ELSE TODAY END", TypeCode.DATE, dt.date.today()),
     ("CASE WHEN 1 = 1 THEN CASE WHEN 1 = 2 THEN 3 ELSE 4 END ELSE 5 END",
      TypeCode.INTEGER, 4),
+    # a CASE as an operand of arithmetic keeps its type (INTEGER + INTEGER)
+    ("CASE WHEN 1 = 2 THEN 10 ELSE 20 END + 1", TypeCode.INTEGER, 21),
+    ("CASE WHEN 1 = 1 THEN 1.5 ELSE 2 END * 2", TypeCode.DECIMAL, Decimal("3.0")),
 ])
 def test_case_is_typed_by_its_results(cur, sql, code, value):
     """A CASE is not text: BOOLEAN results give a BOOLEAN (SQLAlchemy's

@@ -307,6 +307,8 @@ class ExprRules:
         return k
 
     def case_end(self, j: int, end: int) -> int | None:
+        """The index after the END closing the CASE at j (nested CASEs
+        counted); None when it does not close before ``end``."""
         depth = 0
         for k in range(j, end):
             w = self.word(k)
@@ -535,7 +537,7 @@ class ExprRules:
             close = self.close_paren(a + 1, b)
             return temporal_type(t.text, self.qualifier_words(close + 1, b)[0])
         if t.text == "CASE":
-            return None
+            return self.case_type(a, b)        # SelectRules: the type holding its results
         if self.word(a) and self.text(a + 1) == "(" and self.word(a) not in self.TYPED_FUNCTIONS:
             code = FUNCTION_TYPES.get(self.word(a))
             return T_DECIMAL if code == TypeCode.DECIMAL else None

@@ -364,7 +364,8 @@ class SelectRules:
         ids_sqs_2105: compatible character types give a character type,
         compatible numeric types the wider numeric one).  NULL results do
         not count; None when [a, b) is not one CASE or no result is typed."""
-        if self.word(a) != "CASE" or self.case_end(a, b) != b - 1:
+        # ExprRules.case_end: the index after the END closing the CASE at a
+        if self.word(a) != "CASE" or self.case_end(a, b) != b:
             return None
         found: ColumnType | None = None
         for x, y in self.case_results(a, b - 1):
@@ -376,19 +377,6 @@ class SelectRules:
             except SqlError:
                 return None
         return found
-
-    def case_end(self, a: int, b: int) -> int:
-        """Index of the END closing the CASE at a (nested CASEs counted)."""
-        depth = 0
-        for j in range(a, b):
-            word = self.word(j)
-            if word == "CASE":
-                depth += 1
-            elif word == "END":
-                depth -= 1
-                if depth == 0:
-                    return j
-        return -1
 
     def case_results(self, a: int, end: int) -> list[tuple[int, int]]:
         """Ranges of the THEN and ELSE results of the CASE at a ending at end."""
