@@ -614,6 +614,8 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
                     if reply.decode_error is None:
                         reply.decode_error = exc
                     pos = stop + (size & 1)
+                    if bulk is not None:
+                        break                    # the bulk hook takes the next run
                     continue
                 if at != stop:
                     raise ProtocolError(f"row image of {size} bytes decoded as "
@@ -621,6 +623,8 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
                                         "match the row")
                 rows_append(row)
                 pos = stop + (size & 1)
+                if bulk is not None:
+                    break                        # the bulk hook takes the next run
             continue
         if tag == 15:                            # SQ_DONE: every DML reply has one
             if pos + 16 > end:
