@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 
 from ..codec import slob
 from ..codecs import TypeCode
-from ..fastpath import ExFpRoutine, GetRoutine, LoData, RoutineValue
+from ..fastpath import LODATA, ExFpRoutine, GetRoutine, LoData, RoutineValue
 from ..fastpath import write_handle, write_lo_read, write_lo_written, write_values
 from ..framing import Writer
+from . import lob_serve
 from .spool import SpooledValue
 from .statements import NOT_SUPPORTED, SqlError
 
@@ -277,24 +278,33 @@ def _lo_data(session, msg: LoData, w: Writer) -> None:
                                              "by the emulator")
     _flush(session, lo)
     data = _read(session, lo, max(msg.length, 0))
-    write_lo_read(w, data, slob.LO_CHUNK)
+    if isinstance(data, lob_serve.Pieces):
+        w.short(LODATA).short(0).int(data.size)       # write_lo_read's header
+        session.defer(w, data)
+    else:
+        write_lo_read(w, data, slob.LO_CHUNK)
 
 
-def _read(session, lo: _Open, n: int) -> bytes:
+def _read(session, lo: _Open, n: int) -> bytes | lob_serve.Pieces:
     """Up to ``n`` bytes at the object's position, by SQLite's incremental
-    blob I/O (a 200 MB object is never loaded whole).  The size is the open
-    blob handle's, not a ``length(data)`` query: that one cost a 200 MB
+    blob I/O (a 200 MB object is never loaded whole; over
+    lob_serve.STREAM_AT they are pieces read as they are sent).  The size is the
+    open blob handle's, not a ``length(data)`` query: that one cost a 200 MB
     object's stream ten times the reading itself."""
     try:
         blob = _conn(session).blobopen("_ifx_blobs", "data", lo.oid, readonly=True)
     except sqlite3.Error:               # no such row
         raise SqlError(SLOB_ERROR, 0, "", "the locator names no smart large object") from None
+    n = max(0, min(n, len(blob) - lo.pos))
+    if n > lob_serve.STREAM_AT:
+        pieces = lob_serve.lo_chunks(blob, lo.pos, n)
+        lo.pos += n
+        return pieces
     with blob:
-        n = max(0, min(n, len(blob) - lo.pos))
-        if n == 0:
-            return b""
-        blob.seek(lo.pos)
-        data = blob.read(n)
+        data = b""
+        if n:
+            blob.seek(lo.pos)
+            data = blob.read(n)
     lo.pos += len(data)
     return data
 
