@@ -314,3 +314,25 @@ def test_a_send_that_fails_closes_the_blob_handle(tmp_path):
         blob.read(1)                     # closed: the value is let go
     conn.execute("DELETE FROM _ifx_blobs")   # and nothing pins the row
     conn.close()
+
+
+@pytest.mark.parametrize("old", (b"", b"a", _value(2 * FILL + 1)))
+def test_smart_lob_writes_append_exactly(old):
+    """slobs._flush grows an object with zeroblob and fills it by blob I/O
+    (an empty object directly; a non-empty one through a spool copy of its
+    bytes so far), never ``data || zeroblob``, which built it in memory."""
+    from informix_stream.emulator import slobs, spool
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE _ifx_blobs (id INTEGER PRIMARY KEY, data BLOB NOT NULL)")
+    conn.execute("INSERT INTO _ifx_blobs VALUES (7, ?)", (old,))
+    spooled = spool.SpooledValue()
+    spooled.write(_value(FILL + 1, 3))
+    pending = [b"xyz", spooled, b""]
+    added = sum(len(p) for p in pending)
+    session = type("S", (), {"_need_db": lambda self: type("D", (), {"_conn": conn})()})()
+    lo = slobs._Open(7, True, pos=len(old) + added, pending=list(pending))
+    slobs._flush(session, lo)
+    (data,) = conn.execute("SELECT data FROM _ifx_blobs WHERE id = 7").fetchone()
+    assert data == old + b"xyz" + _value(FILL + 1, 3) and lo.pending == []
+    spooled.close()

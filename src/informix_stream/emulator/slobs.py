@@ -48,6 +48,7 @@ NO_ROUTINE, SLOB_ERROR, NO_CAST = -674, -9810, -9634
 # ``IfxUDTInput.readLong``); a plain 8-byte long read there as NULL, size 0.
 _STAT_SIZE = 644
 _FIRST_HANDLE = 1001
+_COPY_PIECE = 1024 * 1024
 
 
 def reader(_v: object = None) -> Callable[[object], bytes | None]:
@@ -204,14 +205,36 @@ def _flush(session, lo: _Open) -> None:
     if lo.pos - added != row[0]:
         raise SqlError(NOT_SUPPORTED, 0, "", "writing anywhere but at the end of a "
                                              "smart large object is not supported by the emulator")
-    conn.execute("UPDATE _ifx_blobs SET data = data || zeroblob(?) WHERE id = ?",
-                 (added, lo.oid))
-    with conn.blobopen("_ifx_blobs", "data", lo.oid) as blob:
-        blob.seek(row[0])
-        for part in lo.pending:
-            for piece in (part.chunks() if isinstance(part, SpooledValue) else (part,)):
-                blob.write(piece)
+    kept = _kept(conn, lo.oid, row[0])
+    try:
+        # zeroblob alone is written without being materialized; ``data ||
+        # zeroblob(n)`` would build the whole new value in memory.
+        conn.execute("UPDATE _ifx_blobs SET data = zeroblob(?) WHERE id = ?",
+                     (row[0] + added, lo.oid))
+        with conn.blobopen("_ifx_blobs", "data", lo.oid) as blob:
+            for part in ([kept] if kept is not None else []) + lo.pending:
+                for piece in (part.chunks() if isinstance(part, SpooledValue) else (part,)):
+                    blob.write(piece)
+    finally:
+        if kept is not None:
+            kept.close()
     lo.pending.clear()
+
+
+def _kept(conn: sqlite3.Connection, oid: int, size: int) -> SpooledValue | None:
+    """The object's ``size`` bytes so far, copied a piece at a time to a
+    spool file (None for an empty object): growing it rewrites it whole."""
+    if not size:
+        return None
+    kept = SpooledValue()
+    try:
+        with conn.blobopen("_ifx_blobs", "data", oid, readonly=True) as blob:
+            while piece := blob.read(_COPY_PIECE):
+                kept.write(piece)
+    except BaseException:
+        kept.close()
+        raise
+    return kept
 
 
 def _lo_close(session, params: list) -> list[RoutineValue]:
