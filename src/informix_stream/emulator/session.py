@@ -4,6 +4,8 @@
 messages up to an SQ_EOT) and returns the complete reply, EOT included.  The
 socket layer in ``server.py`` only moves bytes, so this class can be driven
 directly by unit tests and by anything else that has bytes.
+(About 600 lines: the message handlers share the statement table and the
+request loop; the large ones already live in their own modules.)
 
 Informix semantics kept here, because both outside clients depend on them:
 
@@ -215,8 +217,7 @@ class Session(DatabaseStatements):
         return bytes(out)
 
     def _answer(self, out: bytearray, request: list) -> None:
-        """Append one request's reply to ``out``, its deferred contents
-        placed at their offsets in ``out``."""
+        """Append one request's reply to ``out`` (deferred contents by offset)."""
         base = len(out)
         out += self.handle(request)
         if self._pending:
@@ -225,8 +226,7 @@ class Session(DatabaseStatements):
 
     def defer(self, w: Writer, pieces) -> None:
         """``pieces`` (framed contents) follow what ``w`` holds so far: sent
-        after the reply's bytes up to there when the socket layer streams
-        LOBs, written into ``w`` now otherwise."""
+        there by the socket layer if it streams LOBs, else written now."""
         if not self.stream_lobs:
             try:
                 for piece in pieces:
