@@ -4,8 +4,8 @@
 messages up to an SQ_EOT) and returns the complete reply, EOT included.  The
 socket layer in ``server.py`` only moves bytes, so this class can be driven
 directly by unit tests and by anything else that has bytes.
-(About 600 lines: the message handlers share the statement table and the
-request loop; the large ones already live in their own modules.)
+This module is longer than 600 lines because the message handlers share the
+statement table and the request loop; the large ones live in their own modules.
 
 Informix semantics kept here, because both outside clients depend on them:
 
