@@ -26,7 +26,7 @@ from ..codec import lob
 from ..codecs import BlobParam, TypeCode
 from ..framing import Writer
 from ..messages import BlobBind, FetchBlob
-from .spool import SpooledValue
+from . import lob_serve
 from .statements import ColumnDef, SqlError, sql_ident
 
 BLOB_CODES = frozenset({TypeCode.BYTE, TypeCode.TEXT})
@@ -130,20 +130,33 @@ def fill_params(params: list, contents: list[bytes]) -> None:
                        f"SQ_BBIND carries {len(contents)} values for {len(slots)} "
                        "BYTE/TEXT parameters")
     for i, data in zip(slots, contents):
-        # A value spooled to disk (emulator.spool) is bound as bytes: the
-        # engine and its triggers take BYTE/TEXT as one SQLite value.
-        params[i] = data.read() if isinstance(data, SpooledValue) else data
+        # A value spooled to disk (emulator.spool) stays a SpooledValue: an
+        # EXECUTE stores it a chunk at a time (lob_fill.py), other uses read it.
+        params[i] = data
 
 
 def read(conn: sqlite3.Connection, desc: bytes) -> bytes:
     """SQ_FETCHBLOB: the contents a descriptor refers to."""
+    with open_value(conn, desc) as blob:
+        return blob.read()
+
+
+def open_value(conn: sqlite3.Connection, desc: bytes) -> sqlite3.Blob:
+    """An incremental-I/O handle (read-only) on the contents a descriptor
+    refers to, checked against the size it declares."""
     tblspace, blob_id = lob.address(desc)
-    row = None
+    blob = None
     if tblspace == TBLSPACE and not lob.is_null(desc):
-        row = conn.execute("SELECT data FROM _ifx_blobs WHERE id = ?", (blob_id,)).fetchone()
-    if row is None or len(row[0]) != lob.declared_size(desc):
+        try:
+            blob = conn.blobopen("_ifx_blobs", "data", blob_id, readonly=True)
+        except sqlite3.Error:           # no such row
+            blob = None
+    if blob is not None and len(blob) != lob.declared_size(desc):
+        blob.close()
+        blob = None
+    if blob is None:
         raise SqlError(CANNOT_READ, 0, "", "the blob descriptor refers to no stored value")
-    return row[0]
+    return blob
 
 
 def write_chunks(w: Writer, data: bytes) -> None:
@@ -164,7 +177,14 @@ def _bind_contents(session, msg: BlobBind, _w: Writer) -> None:
 
 
 def _fetch(session, msg: FetchBlob, w: Writer) -> None:
-    write_chunks(w, session._need_db().read_blob(msg.descriptor))  # noqa: SLF001
+    """SQ_FETCHBLOB: a value over lob_serve.STREAM_AT goes out in pieces."""
+    conn = session._need_db()._conn  # noqa: SLF001 - the database's SQLite connection
+    blob = open_value(conn, msg.descriptor)
+    if len(blob) > lob_serve.STREAM_AT:
+        session.defer(w, lob_serve.blob_chunks(blob))
+        return
+    with blob:
+        write_chunks(w, blob.read())
 
 
 # The emulator session's handlers of the blob messages (emulator.session).

@@ -64,7 +64,7 @@ from .statements import ResultColumn, SqlError, StatementKind, Translation
 from .temp_tables import TempTables
 from .image_slice import make_slicer
 from .logmode import Logging
-from . import blobs, sysmaster
+from . import sysmaster
 from .values import image_failure, row_converter, writer_for
 from .view_checks import prepared_checks, run_checked
 
@@ -339,10 +339,6 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         return Prepared(sql, t.kind, t.columns, t.param_count, param_types, t.table, t,
                         binds, direct, convert, image=self._image_binder(t), depends=depends,
                         checks=checks)
-
-    def read_blob(self, descriptor: bytes) -> bytes:
-        """SQ_FETCHBLOB: the BYTE/TEXT contents a row's descriptor names."""
-        return blobs.read(self._conn, descriptor)
 
     def _image_binder(self, t: Translation) -> Callable[[list], bytes | None] | None:
         """For an INSERT binding every column: bind values -> row image."""

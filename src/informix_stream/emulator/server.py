@@ -29,6 +29,7 @@ from .engine import Engine
 from .gls import LOCALE_NOT_LOADED, session_locales
 from .session import Session
 from .session_functions import SERVER_VERSION
+from . import lob_serve
 from .spool import SPOOL_AT, RequestSpool
 
 log = logging.getLogger("informix_stream.emulator")
@@ -235,6 +236,7 @@ class EmulatorServer:
         session = Session(self.engine, version=SERVER_VERSION, db_locale=locales.get("DB_LOCALE"),
                           delimident=_env_on(req.env.get("DELIMIDENT")))
         session.interrupt_requested = _interrupt_check(conn, self._stopping)
+        session.stream_lobs = True        # large LOB contents go out in pieces
         if req.database:
             session.db = self.engine.connect(req.database)
         return session
@@ -269,7 +271,7 @@ class EmulatorServer:
                 retry_at = 0 if burst or not pending else pending + max(1, pending // 4)
             if burst:
                 _take_urgent(conn)        # a cancel between statements cancels nothing
-                conn.sendall(session.handle_many(burst))
+                _answer(conn, session, burst)
                 continue
             if pos:
                 del buf[:pos]
@@ -328,7 +330,7 @@ class EmulatorServer:
             if spool.recorded is not None and self.on_request is not None:
                 self.on_request(bytes(spool.recorded))
             _take_urgent(conn)
-            conn.sendall(session.handle_many([spool.messages]))
+            _answer(conn, session, [spool.messages])
         finally:
             spool.close()
         return pos
@@ -348,11 +350,24 @@ def _refuse(conn: socket.socket, session: Session, burst: list[list],
     """A request that cannot be parsed: the requests before it are answered,
     then -408, and the connection ends (its wire position is lost)."""
     if isinstance(exc, ProtocolError):
-        conn.sendall(session.handle_many(burst) + _protocol_error_reply(str(exc)))
+        _answer(conn, session, burst, _protocol_error_reply(str(exc)))
         raise exc
     log.exception("cannot parse a request")
-    conn.sendall(session.handle_many(burst) + _protocol_error_reply(f"unparsable request: {exc}"))
+    _answer(conn, session, burst, _protocol_error_reply(f"unparsable request: {exc}"))
     raise ProtocolError(str(exc)) from exc
+
+
+def _answer(conn: socket.socket, session: Session, burst: list[list], tail: bytes = b"") -> None:
+    """Send the replies to ``burst`` (then ``tail``), large LOB contents in
+    pieces (lob_serve.py)."""
+    reply = session.handle_many(burst)
+    if tail:
+        reply += tail
+    streams = session.take_streams()
+    if streams:
+        lob_serve.send(conn, reply, streams)
+    else:
+        conn.sendall(reply)
 
 
 def _readable(conn: socket.socket, timeout: float) -> bool:

@@ -4,6 +4,8 @@
 messages up to an SQ_EOT) and returns the complete reply, EOT included.  The
 socket layer in ``server.py`` only moves bytes, so this class can be driven
 directly by unit tests and by anything else that has bytes.
+This module is longer than 600 lines because the message handlers share the
+statement table and the request loop; the large ones live in their own modules.
 
 Informix semantics kept here, because both outside clients depend on them:
 
@@ -34,7 +36,7 @@ from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols, write_puterr)
-from . import blobs, composite_wire, insert_cursor, slobs
+from . import blobs, composite_wire, insert_cursor, lob_fill, slobs
 from .cursors import ServerCursor, close_unheld
 from .dbstatements import DatabaseStatement, DatabaseStatements, parse_database_statement
 from .engine import Engine
@@ -118,6 +120,11 @@ class Session(DatabaseStatements):
         # Set by the socket layer: has the client sent its cancel byte (or is
         # the server stopping)?  Handed to every database session opened.
         self.interrupt_requested = None
+        # Set by the socket layer: large LOB contents may leave a reply to go
+        # out in pieces after it (lob_serve.py, ``defer``, ``take_streams``).
+        self.stream_lobs = False
+        self._pending: list = []     # (offset in this request's reply, pieces)
+        self._streams: list = []     # (offset in handle_many's reply, pieces)
 
     @property
     def db(self):
@@ -197,17 +204,42 @@ class Session(DatabaseStatements):
                 # by request, once each (retrying a batch from every later
                 # index would cost the square of the run).
                 for request in requests[i:j]:
-                    out += self.handle(request)
+                    self._answer(out, request)
                 i = j
                 continue
             if j - i > 1:
                 i = j
                 continue
-            out += self.handle(requests[i])
+            self._answer(out, requests[i])
             i += 1
         if self.db is not None:
             self.db.settle()
         return bytes(out)
+
+    def _answer(self, out: bytearray, request: list) -> None:
+        """Append one request's reply to ``out`` (deferred contents by offset)."""
+        base = len(out)
+        out += self.handle(request)
+        if self._pending:
+            self._streams += [(base + at, pieces) for at, pieces in self._pending]
+            self._pending = []
+
+    def defer(self, w: Writer, pieces) -> None:
+        """``pieces`` (framed contents) follow what ``w`` holds so far: sent
+        there by the socket layer if it streams LOBs, else written now."""
+        if not self.stream_lobs:
+            try:
+                for piece in pieces:
+                    w.raw(piece)
+            finally:
+                pieces.close()
+            return
+        self._pending.append((len(w.parts), pieces))
+
+    def take_streams(self) -> list:
+        """The deferred contents of the last ``handle_many`` reply, by offset."""
+        streams, self._streams = self._streams, []
+        return streams
 
     def _insert_run_end(self, requests: list[list], i: int) -> int:
         """End of the run of batchable insert requests starting at ``i``."""
@@ -387,7 +419,7 @@ class Session(DatabaseStatements):
             raise SqlError(-526, message="updates are not allowed on a scroll cursor")
         db = self._need_db()
         db.check_current(st.prepared)
-        source = db.open_cursor(st.prepared, st.params, hold=hold)
+        source = db.open_cursor(st.prepared, lob_fill.materialized(st.params), hold=hold)
         st.cursor = ServerCursor(source, st.columns, scroll, hold, self.encoding)
         if st.binary:
             st.cursor.send_binary(st.binary)
@@ -448,10 +480,13 @@ class Session(DatabaseStatements):
             return
         db.check_current(p)
         if p.kind is StatementKind.SELECT:
-            db.open_cursor(p, st.params).close()
+            db.open_cursor(p, lob_fill.materialized(st.params)).close()
             write_done(w, 0)
             return
-        result = db.execute(p, st.params)
+        if lob_fill.has_spooled(st.params):
+            result = lob_fill.execute(db, p, st.params)
+        else:
+            result = db.execute(p, st.params)
         if p.kind is StatementKind.INSERT and result.serial8:
             write_insertdone(w, result.serial8, result.serial8)
         _done(w, result.rowcount, result.serial)

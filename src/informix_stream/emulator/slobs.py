@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 
 from ..codec import slob
 from ..codecs import TypeCode
-from ..fastpath import ExFpRoutine, GetRoutine, LoData, RoutineValue
+from ..fastpath import LODATA, ExFpRoutine, GetRoutine, LoData, RoutineValue
 from ..fastpath import write_handle, write_lo_read, write_lo_written, write_values
 from ..framing import Writer
+from . import lob_serve
 from .spool import SpooledValue
 from .statements import NOT_SUPPORTED, SqlError
 
@@ -47,6 +48,7 @@ NO_ROUTINE, SLOB_ERROR, NO_CAST = -674, -9810, -9634
 # ``IfxUDTInput.readLong``); a plain 8-byte long read there as NULL, size 0.
 _STAT_SIZE = 644
 _FIRST_HANDLE = 1001
+_COPY_PIECE = 1024 * 1024
 
 
 def reader(_v: object = None) -> Callable[[object], bytes | None]:
@@ -203,14 +205,36 @@ def _flush(session, lo: _Open) -> None:
     if lo.pos - added != row[0]:
         raise SqlError(NOT_SUPPORTED, 0, "", "writing anywhere but at the end of a "
                                              "smart large object is not supported by the emulator")
-    conn.execute("UPDATE _ifx_blobs SET data = data || zeroblob(?) WHERE id = ?",
-                 (added, lo.oid))
-    with conn.blobopen("_ifx_blobs", "data", lo.oid) as blob:
-        blob.seek(row[0])
-        for part in lo.pending:
-            for piece in (part.chunks() if isinstance(part, SpooledValue) else (part,)):
-                blob.write(piece)
+    kept = _kept(conn, lo.oid, row[0])
+    try:
+        # zeroblob alone is written without being materialized; ``data ||
+        # zeroblob(n)`` would build the whole new value in memory.
+        conn.execute("UPDATE _ifx_blobs SET data = zeroblob(?) WHERE id = ?",
+                     (row[0] + added, lo.oid))
+        with conn.blobopen("_ifx_blobs", "data", lo.oid) as blob:
+            for part in ([kept] if kept is not None else []) + lo.pending:
+                for piece in (part.chunks() if isinstance(part, SpooledValue) else (part,)):
+                    blob.write(piece)
+    finally:
+        if kept is not None:
+            kept.close()
     lo.pending.clear()
+
+
+def _kept(conn: sqlite3.Connection, oid: int, size: int) -> SpooledValue | None:
+    """The object's ``size`` bytes so far, copied a piece at a time to a
+    spool file (None for an empty object): growing it rewrites it whole."""
+    if not size:
+        return None
+    kept = SpooledValue()
+    try:
+        with conn.blobopen("_ifx_blobs", "data", oid, readonly=True) as blob:
+            while piece := blob.read(_COPY_PIECE):
+                kept.write(piece)
+    except BaseException:
+        kept.close()
+        raise
+    return kept
 
 
 def _lo_close(session, params: list) -> list[RoutineValue]:
@@ -277,24 +301,33 @@ def _lo_data(session, msg: LoData, w: Writer) -> None:
                                              "by the emulator")
     _flush(session, lo)
     data = _read(session, lo, max(msg.length, 0))
-    write_lo_read(w, data, slob.LO_CHUNK)
+    if isinstance(data, lob_serve.Pieces):
+        w.short(LODATA).short(0).int(data.size)       # write_lo_read's header
+        session.defer(w, data)
+    else:
+        write_lo_read(w, data, slob.LO_CHUNK)
 
 
-def _read(session, lo: _Open, n: int) -> bytes:
+def _read(session, lo: _Open, n: int) -> bytes | lob_serve.Pieces:
     """Up to ``n`` bytes at the object's position, by SQLite's incremental
-    blob I/O (a 200 MB object is never loaded whole).  The size is the open
-    blob handle's, not a ``length(data)`` query: that one cost a 200 MB
+    blob I/O (a 200 MB object is never loaded whole; over
+    lob_serve.STREAM_AT they are pieces read as they are sent).  The size is the
+    open blob handle's, not a ``length(data)`` query: that one cost a 200 MB
     object's stream ten times the reading itself."""
     try:
         blob = _conn(session).blobopen("_ifx_blobs", "data", lo.oid, readonly=True)
     except sqlite3.Error:               # no such row
         raise SqlError(SLOB_ERROR, 0, "", "the locator names no smart large object") from None
+    n = max(0, min(n, len(blob) - lo.pos))
+    if n > lob_serve.STREAM_AT:
+        pieces = lob_serve.lo_chunks(blob, lo.pos, n)
+        lo.pos += n
+        return pieces
     with blob:
-        n = max(0, min(n, len(blob) - lo.pos))
-        if n == 0:
-            return b""
-        blob.seek(lo.pos)
-        data = blob.read(n)
+        data = b""
+        if n:
+            blob.seek(lo.pos)
+            data = blob.read(n)
     lo.pos += len(data)
     return data
 

@@ -28,6 +28,11 @@ from ..errors import ProtocolError
 from ..fastpath import LoData
 from ..framing import Incomplete, Reader
 from ..messages import BlobBind, Tag, parse_message
+from .statements import SqlError
+
+# -609 "Illegal attempt to use Text/Byte host variable." (IBM JDBC 15.0.1.0
+# message catalog, sql_en_US.properties)
+BAD_HOST_VARIABLE = -609
 
 # Unparsed bytes of one request after which it is received in pieces.
 SPOOL_AT = 4 * 1024 * 1024
@@ -70,6 +75,11 @@ class SpooledValue:
 
     def chunks(self, size: int = 1024 * 1024):
         """The value in pieces of at most ``size`` bytes."""
+        if self._file.closed:
+            # The spool files go with their request (RequestSpool.close): an
+            # EXECUTE sent again without its SQ_BBIND has no contents.
+            raise SqlError(BAD_HOST_VARIABLE, 0, "", "the BYTE/TEXT value was sent with an "
+                                                     "earlier request; bind it again")
         self._flush()
         self._file.seek(0)
         left = self.size
