@@ -232,7 +232,7 @@ class DdlRunner:
             row_types.drop(conn, ddl.name, ddl.if_exists,
                            [*db.tables.values(), *self._temps.tables.values()], db.row_types)
         else:
-            row_types.create(conn, ddl, OWNER, db.row_types)
+            row_types.create(conn, ddl, OWNER, db.row_types, db.xids)
         db.reload(conn)
 
     def _temp_ddl(self, ddl: object) -> bool:
