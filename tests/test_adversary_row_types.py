@@ -120,3 +120,27 @@ def test_the_same_name_in_another_database_is_another_type(server):
     row = _one(cur, "SELECT v FROM p")
     assert row._fields == ("a", "b") and (row.a, row.b) == (1, 2)
     conn.close()
+
+
+def test_found_by_name_another_connections_change_is_seen(server, monkeypatch):
+    """Found by this suite: when a DESCRIBE names the type without its id
+    (the by-name path of core/named_rows.py), a change made on another
+    connection ran no statement here that dropped the name entry, so a
+    pooled connection read (b, a) as (a, b): the fields are now looked up
+    again for each newly prepared statement."""
+    from informix_stream.core import named_rows
+    real = named_rows.named_columns
+    monkeypatch.setattr(named_rows, "named_columns",
+                        lambda prepared: [(i, 0, n) for i, _, n in real(prepared)])
+    with ifx.ConnectionPool(min_size=1, max_size=1, host=server.host, port=server.port,
+                            user=USER, password=PASSWORD, database=DATABASE,
+                            server=SERVER, autocommit=True) as pool:
+        other = connect(server, autocommit=True)
+        _recreate(other.cursor(), "a INT, b INT", "(1, 2)")
+        with pool.connection() as conn:
+            assert _one(conn.cursor(), "SELECT v FROM p")._fields == ("a", "b")
+        _recreate(other.cursor(), "b INT, a INT", "(20, 10)")
+        with pool.connection() as conn:
+            row = _one(conn.cursor(), "SELECT v FROM p WHERE id = 1")
+            assert row._fields == ("b", "a") and (row.a, row.b) == (10, 20)
+        other.close()
