@@ -26,6 +26,10 @@ from .statements import (CreateIndex, CreateTable, Drop, SqlError, StatementKind
 class DdlRunner:
     """The DDL half of a session (see engine.Session)."""
 
+    # Tables and views the open transaction created or dropped (a rollback
+    # makes statements prepared since stale); replaced, never mutated.
+    _ddl_names: frozenset[str] = frozenset()
+
     def _ddl(self, t: Translation, values: Sequence[object] = ()) -> int:
         ddl = t.ddl
         if isinstance(ddl, (AlterTable, Rename)):
@@ -72,6 +76,8 @@ class DdlRunner:
                 isinstance(ddl, Drop) and ddl.what in ("TABLE", "VIEW")):
             versions = self._db.table_versions
             versions[ddl.name] = versions.get(ddl.name, 0) + 1
+            if self._in_tx:
+                self._ddl_names = self._ddl_names | {ddl.name}
         self._db.schema_changed()
         if self._in_tx:
             self._ddl_in_tx = True
@@ -187,14 +193,18 @@ class DdlRunner:
                                f"table {name} is locked by another session's ALTER")
 
     def _ddl_undone(self) -> None:
-        """ROLLBACK [TO SAVEPOINT] may have undone an ALTER/RENAME: statements
-        prepared after it (the new shape) get -710 rather than old rows."""
+        """ROLLBACK [TO SAVEPOINT] may have undone an ALTER/RENAME or a
+        CREATE/DROP TABLE or VIEW: statements prepared after it (against the
+        shape now gone) get -710 rather than rows read or written in a shape
+        their description does not have (a SELECT prepared on a table created
+        and rolled back sent tuples the client could not frame)."""
         mine = [n for n, owner in self._db.ddl_locks.items() if owner == self._id]
-        _bump(self._db.table_versions, mine)
+        _bump(self._db.table_versions, mine + sorted(self._ddl_names))
 
     def _ddl_ended(self, undone: bool) -> None:
         if undone:
             self._ddl_undone()
+        self._ddl_names = frozenset()
         locks = self._db.ddl_locks
         for name in [n for n, owner in locks.items() if owner == self._id]:
             del locks[name]
