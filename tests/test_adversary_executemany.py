@@ -205,3 +205,33 @@ def test_a_statement_kept_on_a_table_the_rollback_undid(server, undo):
     conn.rollback()
     assert rows(conn, "SELECT k, v FROM t") == [(1, 2)]
     conn.close()
+
+
+def test_another_sessions_uncommitted_recreate_is_locked_not_misread(server):
+    """Found by this suite: while one transaction had dropped and created a
+    table in another shape (not committed), another session's statements
+    were translated against the new shape but read the old rows from its
+    snapshot: tuples it could not frame (ProtocolError, connection lost).
+    The server holds such a table locked until the transaction ends (as the
+    emulator already did for ALTER): a lock error, then the committed rows."""
+    a, b = connect(server), connect(server, autocommit=True)
+    ca = a.cursor()
+    ca.execute("DROP TABLE IF EXISTS t")
+    ca.execute("CREATE TABLE t (k INT, v INT)")
+    ca.execute("INSERT INTO t VALUES (1, 2)")
+    a.commit()
+    assert rows(b, "SELECT k, v FROM t") == [(1, 2)]
+    ca.execute("DROP TABLE t")
+    ca.execute("CREATE TABLE t (pad CHAR(3), v INT, k INT)")
+    ca.execute("INSERT INTO t VALUES ('x', 20, 10)")
+    for sql in ("SELECT k, v FROM t", "SELECT v FROM t WHERE k > 0"):
+        with pytest.raises(ifx.OperationalError) as info:
+            rows(b, sql)
+        assert info.value.sqlcode == -244 and info.value.isam_code == -107
+    with pytest.raises(ifx.OperationalError):
+        b.cursor().executemany(INS_T, [(3, 4)])
+    a.rollback()
+    assert rows(b, "SELECT k, v FROM t") == [(1, 2)]
+    b.cursor().executemany(INS_T, [(3, 4)])
+    assert sorted(rows(a, "SELECT k, v FROM t")) == [(1, 2), (3, 4)]
+    a.close(), b.close()

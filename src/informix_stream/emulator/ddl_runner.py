@@ -26,10 +26,6 @@ from .statements import (CreateIndex, CreateTable, Drop, SqlError, StatementKind
 class DdlRunner:
     """The DDL half of a session (see engine.Session)."""
 
-    # Tables and views the open transaction created or dropped (a rollback
-    # makes statements prepared since stale); replaced, never mutated.
-    _ddl_names: frozenset[str] = frozenset()
-
     def _ddl(self, t: Translation, values: Sequence[object] = ()) -> int:
         ddl = t.ddl
         if isinstance(ddl, (AlterTable, Rename)):
@@ -77,7 +73,11 @@ class DdlRunner:
             versions = self._db.table_versions
             versions[ddl.name] = versions.get(ddl.name, 0) + 1
             if self._in_tx:
-                self._ddl_names = self._ddl_names | {ddl.name}
+                # As for ALTER (see _alter): the server holds the table (and
+                # its catalog rows) locked until the transaction ends; other
+                # sessions would otherwise translate against this shape and
+                # read their snapshot's rows in the old one.
+                self._db.ddl_locks.setdefault(ddl.name, self._id)
         self._db.schema_changed()
         if self._in_tx:
             self._ddl_in_tx = True
@@ -194,17 +194,17 @@ class DdlRunner:
 
     def _ddl_undone(self) -> None:
         """ROLLBACK [TO SAVEPOINT] may have undone an ALTER/RENAME or a
-        CREATE/DROP TABLE or VIEW: statements prepared after it (against the
-        shape now gone) get -710 rather than rows read or written in a shape
-        their description does not have (a SELECT prepared on a table created
-        and rolled back sent tuples the client could not frame)."""
+        CREATE/DROP TABLE or VIEW (each holds its table in ddl_locks):
+        statements prepared after it (against the shape now gone) get -710
+        rather than rows read or written in a shape their description does
+        not have (a SELECT prepared on a table created and rolled back sent
+        tuples the client could not frame)."""
         mine = [n for n, owner in self._db.ddl_locks.items() if owner == self._id]
-        _bump(self._db.table_versions, mine + sorted(self._ddl_names))
+        _bump(self._db.table_versions, mine)
 
     def _ddl_ended(self, undone: bool) -> None:
         if undone:
             self._ddl_undone()
-        self._ddl_names = frozenset()
         locks = self._db.ddl_locks
         for name in [n for n, owner in locks.items() if owner == self._id]:
             del locks[name]
