@@ -219,8 +219,6 @@ class CursorBase(CursorWarnings, ScrollFetches):
         elif kind in INVALIDATING:
             for body in cache.clear():
                 session.defer_cleanup(body)
-        if kind not in named_rows.KEEPS_TYPES:
-            self.connection._row_types.forget_names()
         opened = kind in (StmtType.DATABASE, StmtType.CREATE_DATABASE)
         self._note_warnings(reply, opened)
         if opened:

@@ -14,11 +14,13 @@ types of ROW and collection fields), and turns the rows into the
 The look-ups are side statements on the session (``statement.query_rows``):
 they queue behind any other cursor's outstanding fetch, so a streaming
 cursor on the same connection keeps its rows.  Results are kept per
-connection (``RowTypeCache``): by extended id when the DESCRIBE gives one
+connection (``RowTypeCache``) by extended id, when the DESCRIBE gives one
 (a type dropped and created again gets a new id, so such an entry cannot go
-stale), by name otherwise, and those name entries are dropped after any
-statement that may change a type (``forget_names``).  Everything goes on a
-change of database.
+stale).  A type described by name only is looked up for each statement
+prepared: another connection may have dropped and created it again with
+other fields, and nothing on this one would tell (the statement itself
+keeps its fields: a type in use cannot be dropped, -9990).  Everything goes
+on a change of database.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from typing import Any
 from ..codec.typeinfo import (COMPOSITE_CODES, NAMED_ROW_FLAG, NOT_NULL_FLAG, XID_BOOLEAN,
                               XID_LVARCHAR, ColumnType, TypeCode)
 from ..errors import NotSupportedError
-from ..messages import StmtType
 from .session import ClientSession
 from .statement import Prepared, query_rows
 
@@ -41,12 +42,6 @@ _ATTR_SQL = ("SELECT extended_id, seqno, levelno, parent_no, fieldname, fieldno,
              " ORDER BY extended_id, seqno")
 _NAME_SQL = ("SELECT extended_id FROM informix.sysxtdtypes WHERE mode = 'R' AND type = 22"
              " AND name = {name}")
-# Statements that cannot create, drop or change a type; after any other the
-# types found by name are looked up again.
-KEEPS_TYPES = frozenset({StmtType.SELECT, StmtType.UPDATE, StmtType.DELETE, StmtType.INSERT,
-                         StmtType.DELETE_ALL, StmtType.UPDATE_ALL, StmtType.BEGIN_WORK,
-                         StmtType.COMMIT, StmtType.ROLLBACK, StmtType.SET_ISOLATION,
-                         StmtType.SET_LOCK_MODE, StmtType.EXECUTE_PROCEDURE})
 # A type nests other types; past this depth the catalog is taken to loop.
 _MAX_DEPTH = 32
 _KIND_TEXT = {TypeCode.SET: "set", TypeCode.MULTISET: "multiset", TypeCode.LIST: "list",
@@ -54,34 +49,27 @@ _KIND_TEXT = {TypeCode.SET: "set", TypeCode.MULTISET: "multiset", TypeCode.LIST:
 
 
 class RowTypeCache:
-    """Per connection: a named ROW type's ``row(...)`` text by extended id
-    and by name, for the database the connection has open."""
+    """Per connection: a named ROW type's ``row(...)`` text by extended id,
+    for the database the connection has open."""
 
     def __init__(self) -> None:
         self._by_xid: dict[int, str] = {}
-        self._by_name: dict[str, str] = {}
         self._epoch = 0
 
     def check_epoch(self, database_changes: int) -> None:
         """Forget everything once the session opened another database."""
         if database_changes != self._epoch:
             self._by_xid.clear()
-            self._by_name.clear()
             self._epoch = database_changes
 
-    def forget_names(self) -> None:
-        """A statement may have dropped or changed a type: entries found by
-        name may be stale (entries by extended id cannot be)."""
-        self._by_name.clear()
-
     def get(self, xid: int, name: str) -> str | None:
-        return self._by_xid.get(xid) if xid else self._by_name.get(name)
+        return self._by_xid.get(xid) if xid else None
 
     def put(self, xid: int, name: str, text: str) -> None:
+        """Keep a type's text by id only: a name may mean other fields on
+        the next statement (module docstring)."""
         if xid:
             self._by_xid[xid] = text
-        else:
-            self._by_name[name] = text
 
 
 def named_columns(prepared: Prepared) -> list[tuple[int, int, str]]:

@@ -83,6 +83,7 @@ class Database:
         self.lock = threading.RLock()
         self.tables: dict[str, TableDef] = {}
         self.row_types: dict[str, ColumnType] = {}    # named ROW types (row_types.py)
+        self.xids = row_types.XidCounter()            # their ids, never reused
         self.tabids: dict[str, int] = {}
         self.indexes: dict[str, _Index] = {}
         self.counters: dict[tuple[str, int], int] = {}

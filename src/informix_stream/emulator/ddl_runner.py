@@ -72,6 +72,12 @@ class DdlRunner:
                 isinstance(ddl, Drop) and ddl.what in ("TABLE", "VIEW")):
             versions = self._db.table_versions
             versions[ddl.name] = versions.get(ddl.name, 0) + 1
+            if self._in_tx:
+                # As for ALTER (see _alter): the server holds the table (and
+                # its catalog rows) locked until the transaction ends; other
+                # sessions would otherwise translate against this shape and
+                # read their snapshot's rows in the old one.
+                self._db.ddl_locks.setdefault(ddl.name, self._id)
         self._db.schema_changed()
         if self._in_tx:
             self._ddl_in_tx = True
@@ -187,8 +193,12 @@ class DdlRunner:
                                f"table {name} is locked by another session's ALTER")
 
     def _ddl_undone(self) -> None:
-        """ROLLBACK [TO SAVEPOINT] may have undone an ALTER/RENAME: statements
-        prepared after it (the new shape) get -710 rather than old rows."""
+        """ROLLBACK [TO SAVEPOINT] may have undone an ALTER/RENAME or a
+        CREATE/DROP TABLE or VIEW (each holds its table in ddl_locks):
+        statements prepared after it (against the shape now gone) get -710
+        rather than rows read or written in a shape their description does
+        not have (a SELECT prepared on a table created and rolled back sent
+        tuples the client could not frame)."""
         mine = [n for n, owner in self._db.ddl_locks.items() if owner == self._id]
         _bump(self._db.table_versions, mine)
 
@@ -232,7 +242,7 @@ class DdlRunner:
             row_types.drop(conn, ddl.name, ddl.if_exists,
                            [*db.tables.values(), *self._temps.tables.values()], db.row_types)
         else:
-            row_types.create(conn, ddl, OWNER, db.row_types)
+            row_types.create(conn, ddl, OWNER, db.row_types, db.xids)
         db.reload(conn)
 
     def _temp_ddl(self, ddl: object) -> bool:

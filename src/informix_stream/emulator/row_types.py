@@ -91,17 +91,28 @@ def resolve_columns(columns: Iterable[ColumnDef], types: dict[str, ColumnType]) 
         col.type = resolve(col.type, types, col.name)
 
 
+class XidCounter:
+    """A database's highest extended id handed out, kept in memory as well:
+    ``_ifx_xtd_high`` is undone with the transaction that created a type,
+    but a SERIAL number once given is never given again, even after a
+    ROLLBACK (IBM Informix Guide to SQL: Reference, SERIAL data type), and
+    a client keeps a type's fields by its id (core/named_rows.py)."""
+
+    def __init__(self) -> None:
+        self.high = 0
+
+
 def create(conn: sqlite3.Connection, spec: CreateRowType, owner: str,
-           types: dict[str, ColumnType]) -> None:
+           types: dict[str, ColumnType], xids: XidCounter) -> None:
     if spec.name in types:
         if spec.if_not_exists:
             return
         raise SqlError(-9991, 0, spec.name, f"named row type {spec.name} already exists")
-    xid = _next_xid(conn)
+    xid = _next_xid(conn, xids)
     conn.execute("INSERT INTO _ifx_rowtypes (name, xtype, extended_id) VALUES (?, ?, ?)",
                  (spec.name, spec.row_text, xid))
     _xtdtype(conn, xid, "R", owner, spec.name, TypeCode.ROW)
-    _attributes(conn, xid, cc.parse_shape(spec.row_text), owner, NAMED_ROW_FLAG)
+    _attributes(conn, xid, cc.parse_shape(spec.row_text), owner, NAMED_ROW_FLAG, xids)
 
 
 def drop(conn: sqlite3.Connection, name: str, if_exists: bool, tables: Iterable,
@@ -133,13 +144,15 @@ def _owned_ids(conn: sqlite3.Connection, xid: int) -> list[int]:
     return out
 
 
-def _next_xid(conn: sqlite3.Connection) -> int:
+def _next_xid(conn: sqlite3.Connection, xids: XidCounter) -> int:
     """A new extended id, never one used before in the database (the
-    column is a SERIAL: a type dropped and created again gets a new id, so
-    a client that keeps a type's fields by id cannot read it stale)."""
+    column is a SERIAL: a type dropped and created again, or created in a
+    transaction that was rolled back and then again, gets a new id, so a
+    client that keeps a type's fields by id cannot read it stale)."""
     (top,) = conn.execute("SELECT MAX(extended_id) FROM sysxtdtypes").fetchone()
     (high,) = conn.execute("SELECT MAX(top) FROM _ifx_xtd_high").fetchone()
-    xid = max(top or 0, high or 0, _FIRST_USER_XID - 1) + 1
+    xid = max(top or 0, high or 0, xids.high, _FIRST_USER_XID - 1) + 1
+    xids.high = xid
     conn.execute("DELETE FROM _ifx_xtd_high")
     conn.execute("INSERT INTO _ifx_xtd_high (top) VALUES (?)", (xid,))
     return xid
@@ -154,12 +167,12 @@ def _xtdtype(conn: sqlite3.Connection, xid: int, mode: str, owner: str, name: st
 
 
 def _attributes(conn: sqlite3.Connection, xid: int, shape: cc.Shape, owner: str,
-                flags: int) -> None:
+                flags: int, xids: XidCounter) -> None:
     """sysattrtypes rows of one composite type: itself, then its members."""
     rows = [(1, 0, 0, None, 0, int(_KIND_CODE[shape.kind]) | flags, 0, xid)]
     members = shape.fields if shape.kind == "ROW" else (("", shape.element),)
     for fieldno, (fname, sub) in enumerate(members, 1):
-        code, length, sub_xid = _member_type(conn, sub, owner)
+        code, length, sub_xid = _member_type(conn, sub, owner, xids)
         rows.append((fieldno + 1, 1, 1, fname or None, fieldno, code, length, sub_xid))
     conn.executemany(
         "INSERT INTO sysattrtypes (extended_id, seqno, levelno, parent_no, fieldname, fieldno,"
@@ -167,16 +180,17 @@ def _attributes(conn: sqlite3.Connection, xid: int, shape: cc.Shape, owner: str,
         [(xid, *row) for row in rows])
 
 
-def _member_type(conn: sqlite3.Connection, shape: cc.Shape, owner: str) -> tuple[int, int, int]:
+def _member_type(conn: sqlite3.Connection, shape: cc.Shape, owner: str,
+                 xids: XidCounter) -> tuple[int, int, int]:
     """(coltype, length, xtd_type_id) of a field or element; a composite
     member gets an unnamed type (mode 'C') of its own."""
     not_null = 0 if shape.nullable else NOT_NULL_FLAG
     if shape.kind == "SCALAR":
         t = shape.scalar
         return (t.describe_code & 0xFF) | not_null, t.length, t.extended_id
-    xid = _next_xid(conn)
+    xid = _next_xid(conn, xids)
     _xtdtype(conn, xid, "C", owner, _type_text(shape), _KIND_CODE[shape.kind])
-    _attributes(conn, xid, shape, owner, 0)
+    _attributes(conn, xid, shape, owner, 0, xids)
     return int(_KIND_CODE[shape.kind]) | not_null, 0, xid
 
 
