@@ -215,11 +215,15 @@ def test_readinto_a_blob_stream(conn):
 
 
 def test_a_request_over_the_emulator_limit_is_refused_not_truncated(monkeypatch):
-    """The emulator holds a request whole before it parses it (MAX_PENDING,
-    256 MiB: a 200 MB value fits); one over the limit ends the connection
-    with an error that says so, and nothing of it is stored."""
+    """A request the emulator holds whole before it parses it is limited
+    (MAX_PENDING, 256 MiB); one over the limit ends the connection with an
+    error that says so, and nothing of it is stored.  A LOB request past
+    SPOOL_AT is spooled to disk instead of held (test_emulator_lob_memory.py),
+    so spooling is switched off here: with both limits at 4 MiB, which one a
+    request met first depended on how the bytes arrived."""
     from informix_stream.emulator import server as emu_server
     monkeypatch.setattr(emu_server, "MAX_PENDING", 4 * MB)
+    monkeypatch.setattr(emu_server, "SPOOL_AT", 1 << 40)
     with EmulatorServer(databases=(DATABASE,)) as srv:
         c = connect(srv, autocommit=True)
         t = table(c)
