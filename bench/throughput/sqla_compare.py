@@ -2,6 +2,7 @@
 
     python bench/throughput/sqla_compare.py [--rows 100000] [--repeat 3]
                                             [--rss-sizes 100000 1000000] [--chunksize 10000]
+                                            [--parts read insert]
 
 One emulator in its own process serves every measurement, interleaved:
 
@@ -14,10 +15,14 @@ One emulator in its own process serves every measurement, interleaved:
 3. ORM bulk insert of ``--rows`` sales rows with
    ``session.execute(insert(Model), list_of_dicts)`` beside this driver's own
    ``executemany`` of the same rows as tuples.  Target: within 1.5x.  Also
-   the same ORM call with the driver's INSERT calls doing nothing: what
-   SQLAlchemy alone costs (a bound on any driver's ratio).
+   with ``render_nulls=True``, on the same rows without NULLs (against the
+   driver on those rows), through SQLAlchemy Core, and each SQLAlchemy path
+   once more with the driver's INSERT calls doing nothing: what SQLAlchemy
+   alone costs, and the ceiling that puts on the ratio for any driver.
 
-Prints rows/s (median of ``--repeat``), the ratios and the RSS figures.
+Prints rows/s (median of ``--repeat``), the ratios, the client's and the
+emulator's CPU per row (the CPU columns hold still on a busy machine where
+the wall-clock ratios do not), and the RSS figures.
 """
 
 from __future__ import annotations
