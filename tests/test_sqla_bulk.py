@@ -98,6 +98,32 @@ def test_floats_from_float_columns_are_not_converted_again(code):
         assert type_.dialect_impl(dialect).result_processor(dialect, int(code)) is None
 
 
+# Parameters: SQLAlchemy hands these values to the driver as they are (the
+# driver binds Decimal, datetime, date, time, timedelta, str, bytes, int and
+# float itself), so no per-row bind function runs for them.
+PASSED_AS_IS = [sa.Integer(), sa.BigInteger(), sa.SmallInteger(), sa.String(32),
+                sa.Unicode(10), sa.Text(), sa.Numeric(12, 2), sa.DECIMAL(12, 2),
+                ifx_types.MONEY(10, 2), sa.DateTime(), ifx_types.DATETIME(), sa.Date(),
+                sa.Time(), sa.Float(), sa.Interval(), ifx_types.INTERVAL(),
+                sa.LargeBinary(), ifx_types.LVARCHAR(100)]
+
+
+@pytest.mark.parametrize("type_", PASSED_AS_IS, ids=repr)
+def test_no_bind_processor_where_the_driver_takes_the_value(type_):
+    dialect = InformixDialect_informix_stream()
+    assert type_.dialect_impl(dialect).bind_processor(dialect) is None
+
+
+def test_boolean_parameters_are_still_checked():
+    """Boolean keeps SQLAlchemy's strict check (only True/False/None, 0/1):
+    dropping it for speed would let 2 reach the server as an integer."""
+    dialect = InformixDialect_informix_stream()
+    process = sa.Boolean().dialect_impl(dialect).bind_processor(dialect)
+    assert [process(v) for v in (True, False, None, 1, 0)] == [True, False, None, True, False]
+    with pytest.raises((TypeError, ValueError)):
+        process(2)
+
+
 def test_a_float_typed_decimal_is_still_converted(engine):
     dialect = InformixDialect_informix_stream()
     convert = sa.Float().dialect_impl(dialect).result_processor(dialect, int(TypeCode.DECIMAL))
@@ -164,3 +190,24 @@ def test_orm_bulk_insert_failing_batch_rolls_back_with_the_session(engine, sales
         session.commit()
     with engine.connect() as conn:
         assert conn.execute(sa.select(sales.id)).scalars().all() == [1000]
+
+
+def test_orm_bulk_insert_with_render_nulls_is_one_executemany(engine, sales):
+    """render_nulls (and rows without NULLs) keep one key set: one
+    executemany for the whole list, NULLs stored as NULL (the benchmark's
+    one-batch paths)."""
+    rows = [sale(i) for i in range(120)]
+    full = [{**sale(i), "note": f"n{i}"} for i in range(120, 200)]
+    with Session(engine) as session:
+        calls = []
+        event.listen(session.connection(), "before_cursor_execute",
+                     lambda *args: calls.append((args[2], len(args[3]), args[5])))
+        session.execute(insert(sales).execution_options(render_nulls=True), rows)
+        session.execute(insert(sales), full)
+        session.commit()
+    assert [(n, many) for _, n, many in calls] == [(120, True), (80, True)]
+    assert all(sql.count("?") == 6 for sql, _, _ in calls)
+    with engine.connect() as conn:
+        got = conn.execute(sa.select(sales.__table__).order_by(sales.id)).all()
+    assert [tuple(r) for r in got] == [tuple(r.values()) for r in rows + full]
+    assert sum(r.note is None for r in got) == 12

@@ -2,6 +2,7 @@
 
     python bench/throughput/sqla_compare.py [--rows 100000] [--repeat 3]
                                             [--rss-sizes 100000 1000000] [--chunksize 10000]
+                                            [--parts read insert]
 
 One emulator in its own process serves every measurement, interleaved:
 
@@ -14,10 +15,14 @@ One emulator in its own process serves every measurement, interleaved:
 3. ORM bulk insert of ``--rows`` sales rows with
    ``session.execute(insert(Model), list_of_dicts)`` beside this driver's own
    ``executemany`` of the same rows as tuples.  Target: within 1.5x.  Also
-   the same ORM call with the driver's INSERT calls doing nothing: what
-   SQLAlchemy alone costs (a bound on any driver's ratio).
+   with ``render_nulls=True``, on the same rows without NULLs (against the
+   driver on those rows), through SQLAlchemy Core, and each SQLAlchemy path
+   once more with the driver's INSERT calls doing nothing: what SQLAlchemy
+   alone costs, and the ceiling that puts on the ratio for any driver.
 
-Prints rows/s (median of ``--repeat``), the ratios and the RSS figures.
+Prints rows/s (median of ``--repeat``), the ratios, the client's and the
+emulator's CPU per row (the CPU columns hold still on a busy machine where
+the wall-clock ratios do not), and the RSS figures.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import argparse
 import contextlib
 import gc
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -104,24 +110,35 @@ def read_sql_rates(host: str, port: int, table: str, n: int, repeat: int) -> dic
             return len(pd.read_sql(sql, raw))
 
     rates: dict[str, list[float]] = {}
+    costs: dict[str, list[tuple[float, float]]] = {}
     for _ in range(repeat):
         for name, run in (("read_sql informix-driver raw", theirs),
                           ("read_sql engine (ours)", ours),
                           ("read_sql raw DB-API (ours)", ours_raw),
                           ("read_sql engine (ours), GC off", ours_no_gc)):
-            start = time.perf_counter()
-            got = run()
-            elapsed = time.perf_counter() - start
+            with Costs() as cost:
+                got = run()
             if got != n:
                 raise RuntimeError(f"{name} read {got:,} rows, not {n:,}")
-            rates.setdefault(name, []).append(n / elapsed)
+            rates.setdefault(name, []).append(n / cost.wall)
+            costs.setdefault(name, []).append((cost.client, cost.server))
     raw.close()
     engine.dispose()
-    return rates
+    return {"rates": rates, "costs": costs}
+
+
+def without_nulls(row: tuple) -> tuple:
+    """The sales row with its NULL note filled: one key set for every ORM row."""
+    return row if row[5] is not None else row[:5] + (f"none {row[0]}",)
 
 
 def bulk_insert_rates(host: str, port: int, n: int, repeat: int) -> dict:
-    """ORM ``session.execute(insert(Model), dicts)`` vs our executemany of tuples."""
+    """ORM ``session.execute(insert(Model), dicts)`` vs our executemany of tuples.
+
+    Each entry: rows/s, the client's CPU seconds and the emulator's CPU
+    seconds per round (``Costs``), so what SQLAlchemy, the driver and the
+    server each take can be told apart.
+    """
     from sqlalchemy import DateTime, Date, Integer, Numeric, String, create_engine, insert
     from sqlalchemy.orm import DeclarativeBase, Session, mapped_column
 
@@ -138,10 +155,15 @@ def bulk_insert_rates(host: str, port: int, n: int, repeat: int) -> dict:
         note = mapped_column(String(64), nullable=True)
 
     data = [sales_row(i) for i in range(n)]
+    full = [without_nulls(row) for row in data]
     dicts = [dict(zip(COLUMNS, row)) for row in data]
+    full_dicts = [dict(zip(COLUMNS, row)) for row in full]
     engine = create_engine(engine_url(host, port))
 
     def fresh() -> None:
+        # every timed call starts on a new connection (the driver's own does
+        # too): a pooled one would keep an INSERT prepared on the dropped table
+        engine.dispose()
         with connect(host, port, autocommit=True) as conn:
             cur = conn.cursor()
             try:
@@ -150,50 +172,105 @@ def bulk_insert_rates(host: str, port: int, n: int, repeat: int) -> dict:
                 pass
             cur.execute(f"CREATE TABLE sqla_bulk ({DDL})")
 
-    def orm() -> None:
+    def orm(rows: list, **options) -> None:
+        stmt = insert(Sale).execution_options(**options) if options else insert(Sale)
         with Session(engine) as session:
-            session.execute(insert(Sale), dicts)
+            session.execute(stmt, rows)
             session.commit()
 
-    def orm_render_nulls() -> None:
-        # SQLAlchemy leaves a None out of a bulk row's keys, and rows with other keys
-        # start a new executemany batch: render_nulls keeps one batch (SQLAlchemy docs,
-        # "ORM Bulk INSERT Statements", render_nulls).
-        with Session(engine) as session:
-            session.execute(insert(Sale).execution_options(render_nulls=True), dicts)
-            session.commit()
+    def core(rows: list) -> None:
+        # the same INSERT through SQLAlchemy Core (no ORM): one executemany
+        with engine.begin() as conn:
+            conn.execute(insert(Sale.__table__), rows)
 
-    def driver() -> None:
+    def driver(rows: list) -> None:
         with connect(host, port) as conn:
-            conn.cursor().executemany(INSERT.format("sqla_bulk"), data)
+            conn.cursor().executemany(INSERT.format("sqla_bulk"), rows)
             conn.commit()
 
-    def orm_alone() -> None:
-        # SQLAlchemy's own share: the same ORM call with the driver's INSERT
-        # execute/executemany doing nothing (no bytes sent), the floor any
-        # driver under this ORM batching pays
-        with inserts_do_nothing():
-            orm()
+    def alone(run):
+        # SQLAlchemy's own share: the same call with the driver's INSERT
+        # execute/executemany doing nothing (no bytes sent): the floor any
+        # driver under the same SQLAlchemy calls pays
+        def floor() -> None:
+            with inserts_do_nothing():
+                run()
+        return floor
 
+    plain = lambda: orm(dicts)  # noqa: E731
+    # SQLAlchemy leaves a None out of a bulk row's keys, and rows with other keys
+    # start a new executemany batch: render_nulls keeps one batch (SQLAlchemy docs,
+    # "ORM Bulk INSERT Statements", render_nulls).
+    render_nulls = lambda: orm(dicts, render_nulls=True)  # noqa: E731
+    runs = (("insert driver executemany", lambda: driver(data), True),
+            ("insert ORM bulk", plain, True),
+            ("insert ORM bulk render_nulls", render_nulls, True),
+            ("insert driver executemany, no NULLs", lambda: driver(full), True),
+            ("insert ORM bulk, no NULLs", lambda: orm(full_dicts), True),
+            ("insert Core executemany", lambda: core(dicts), True),
+            ("insert ORM bulk, SQLAlchemy alone", alone(plain), False),
+            ("insert ORM render_nulls, SQLAlchemy alone", alone(render_nulls), False),
+            ("insert Core, SQLAlchemy alone", alone(lambda: core(dicts)), False))
     rates: dict[str, list[float]] = {}
+    costs: dict[str, list[tuple[float, float]]] = {}
     for _ in range(repeat):
-        for name, run in (("insert driver executemany", driver), ("insert ORM bulk", orm),
-                          ("insert ORM bulk render_nulls", orm_render_nulls),
-                          ("insert ORM bulk, SQLAlchemy alone", orm_alone)):
+        for name, run, stores in runs:
             fresh()
-            start = time.perf_counter()
-            run()
-            elapsed = time.perf_counter() - start
-            rates.setdefault(name, []).append(n / elapsed)
-            if run is orm_alone:
-                continue
-            with connect(host, port) as conn:
-                cur = conn.cursor()
-                cur.execute("SELECT count(*), sum(id) FROM sqla_bulk")
-                if tuple(cur.fetchone()) != (n, n * (n - 1) // 2):
-                    raise RuntimeError(f"{name} did not store the {n:,} rows")
+            with Costs() as cost:
+                run()
+            rates.setdefault(name, []).append(n / cost.wall)
+            costs.setdefault(name, []).append((cost.client, cost.server))
+            if stores:
+                check_stored(host, port, n, name)
     engine.dispose()
-    return rates
+    return {"rates": rates, "costs": costs}
+
+
+def check_stored(host: str, port: int, n: int, name: str) -> None:
+    with connect(host, port) as conn:
+        cur = conn.cursor()
+        cur.execute("SELECT count(*), sum(id), count(note) FROM sqla_bulk")
+        got = tuple(cur.fetchone())
+    nulls = "no NULLs" not in name
+    want = (n, n * (n - 1) // 2, n - (n + 9) // 10 if nulls else n)
+    if got != want:
+        raise RuntimeError(f"{name} stored (rows, sum(id), notes) {got}, not {want}")
+
+
+class Costs:
+    """Wall time, this process's CPU time and the emulator's CPU time of a block."""
+
+    def __enter__(self) -> Costs:
+        self._server = emulator_cpu()
+        self._client = time.process_time()
+        self._wall = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.wall = time.perf_counter() - self._wall
+        self.client = time.process_time() - self._client
+        after = emulator_cpu()
+        self.server = after - self._server if after is not None else float("nan")
+
+
+def emulator_cpu() -> float | None:
+    """CPU seconds (user + system, all threads) of the emulator child process,
+    from /proc (Linux); None where that cannot be read."""
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) != os.getpid():
+                    continue
+                cmd = Path(f"/proc/{entry}/cmdline").read_bytes()
+                if b"informix_stream.emulator" in cmd:
+                    return (int(fields[11]) + int(fields[12])) / tick
+    except OSError:
+        pass
+    return None
 
 
 @contextlib.contextmanager
@@ -252,14 +329,39 @@ def chunked_rss(host: str, port: int, table: str, n: int, chunksize: int) -> dic
     return result
 
 
-def report(rates: dict, base: str, target: str, goal: str, n: int,
-           ratio_of: dict | None = None) -> None:
-    """Print each rate, then target's median over base's (from ``ratio_of`` if given)."""
-    for name, values in rates.items():
-        print(f"  {name:<36}{statistics.median(values):>12,.0f} rows/s")
-    of = ratio_of or rates
-    ratio = statistics.median(of[target]) / statistics.median(of[base])
-    print(f"  ratio {target} / {base}: {ratio:.2f}x" + (f"  ({goal}; {n:,} rows)" if goal else ""))
+def report_reads(result: dict, n: int) -> None:
+    """Rows/s, the ratio to informix-driver, client and emulator CPU per row."""
+    rates, costs = result["rates"], result["costs"]
+    med = {name: statistics.median(values) for name, values in rates.items()}
+    base = med["read_sql informix-driver raw"]
+    print(f"  {'':<36}{'rows/s':>9}{'ratio':>8}{'client us/row':>15}{'server us/row':>15}")
+    for name, rate in med.items():
+        client = statistics.median(c for c, _ in costs[name]) * 1e6 / n
+        server = statistics.median(s for _, s in costs[name]) * 1e6 / n
+        print(f"  {name:<36}{rate:>9,.0f}{rate / base:>7.2f}x{client:>15.1f}{server:>15.1f}")
+    print(f"  target: read_sql engine (ours) >= 3x informix-driver raw ({n:,} rows)")
+
+
+def report_inserts(result: dict, n: int) -> None:
+    """Rows/s, the ratio to the driver's executemany of the same rows, and
+    the client's and the emulator's CPU per row; then the ceiling SQLAlchemy's
+    own cost sets on each ORM ratio (the driver's time plus SQLAlchemy's
+    alone, if the driver part cost nothing extra under SQLAlchemy)."""
+    rates, costs = result["rates"], result["costs"]
+    med = {name: statistics.median(values) for name, values in rates.items()}
+    print(f"  {'':<42}{'rows/s':>9}{'ratio':>8}{'client us/row':>15}{'server us/row':>15}")
+    for name, rate in med.items():
+        base = "insert driver executemany" + (", no NULLs" if "no NULLs" in name else "")
+        client = statistics.median(c for c, _ in costs[name]) * 1e6 / n
+        server = statistics.median(s for _, s in costs[name]) * 1e6 / n
+        print(f"  {name:<42}{rate:>9,.0f}{rate / med[base]:>7.2f}x{client:>15.1f}"
+              f"{server:>15.1f}")
+    print("  target: ORM time within 1.5x of the driver's executemany, i.e. ratio >= 0.67")
+    d = med["insert driver executemany"]
+    for path, floor in (("ORM bulk", "insert ORM bulk, SQLAlchemy alone"),
+                        ("ORM render_nulls", "insert ORM render_nulls, SQLAlchemy alone"),
+                        ("Core executemany", "insert Core, SQLAlchemy alone")):
+        print(f"  ceiling for {path}: 1 / (1 + driver/alone) = {1 / (1 + d / med[floor]):.2f}x")
 
 
 def main() -> None:
@@ -268,21 +370,19 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--rss-sizes", type=int, nargs="*", default=[100_000, 1_000_000])
     ap.add_argument("--chunksize", type=int, default=10_000)
+    ap.add_argument("--parts", nargs="*", choices=("read", "insert"), default=["read", "insert"],
+                    help="which of the timed comparisons to run (the RSS part follows "
+                    "--rss-sizes)")
     args = ap.parse_args()
     with emulator_process() as (host, port):
-        load(host, port, "sqla_sales", args.rows)
-        print("pandas read_sql, sales table (median of", args.repeat, "rounds)")
-        report(read_sql_rates(host, port, "sqla_sales", args.rows, args.repeat),
-               "read_sql informix-driver raw", "read_sql engine (ours)", "target >= 3x",
-               args.rows)
-        print("ORM bulk insert, sales rows (median of", args.repeat, "rounds)")
-        rates = bulk_insert_rates(host, port, args.rows, args.repeat)
-        report(rates, "insert driver executemany", "insert ORM bulk",
-               "target: ORM time within 1.5x, i.e. ratio >= 0.67", args.rows)
-        report({}, "insert driver executemany", "insert ORM bulk render_nulls", "", 0,
-               rates)
-        report({}, "insert driver executemany", "insert ORM bulk, SQLAlchemy alone",
-               "no driver can do better under this batching", args.rows, rates)
+        if "read" in args.parts:
+            load(host, port, "sqla_sales", args.rows)
+            print("pandas read_sql, sales table (median of", args.repeat, "rounds)")
+            report_reads(read_sql_rates(host, port, "sqla_sales", args.rows, args.repeat),
+                         args.rows)
+        if "insert" in args.parts:
+            print("ORM bulk insert, sales rows (median of", args.repeat, "rounds)")
+            report_inserts(bulk_insert_rates(host, port, args.rows, args.repeat), args.rows)
         print(f"read_sql(chunksize={args.chunksize}) through the engine, fresh process each")
         for n in args.rss_sizes:
             table = f"sqla_sales_{n}"
