@@ -6,9 +6,12 @@ constructor, a call, a struct read and a tuple per row, and parse_reply a
 header read per tuple: ~30 ns a cell on cheap types, more than the value.
 A fixed-width row's tuple is ``[short 14][short flags][uint W][W bytes]``
 plus a pad byte when W is odd, so n tuples are n strides of one struct
-format holding the header fields and every cell's fields: one
-``iter_unpack`` reads them all, ``zip(*rows)`` turns them into field
-columns, and each column is checked and converted with C-level iteration
+format holding the header fields and every cell's fields.  Each field of
+every row is taken out at once by strided slices of the block's bytes
+(``data[at::stride]``: a one-byte field is then its column; the bytes of a
+wider number are gathered the same way and read as a big-endian
+``array``), with no Python object per value and no transposition of row
+tuples; each column is checked and converted with C-level iteration
 (``count``, ``min``, ``in``, ``map`` over constructors and table lookups);
 ``zip`` makes the row tuples again.
 
@@ -37,10 +40,14 @@ whose tuples alternate with ones the hook leaves costs no quadratic work.
 from __future__ import annotations
 
 import datetime
+import functools
 import math
+import re
 import struct
+import sys
+from array import array
 from collections.abc import Callable, Iterable, Sequence
-from itertools import repeat
+from itertools import chain, repeat
 from operator import add, floordiv, lshift, mod, mul, or_
 
 from .codegen import FixedCell, compile_function, indent
@@ -66,28 +73,62 @@ def block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | None],
     """The ``bulk`` hook of ``decode_row`` (see messages.parse_reply) for a
     shape of fixed-width columns, or None for other shapes.  ``cells`` are
     the per-row decoder's cells, ``ns`` the namespace their code runs in."""
-    if not columns or None in cells or any(c.code in _NO_BLOCK for c in columns):
+    if not columns or None in cells or any(c.code in _NO_BLOCK for c in columns) \
+            or not _ARRAYS_FIT:
         return None
     converters = [_column(ctype, cell, k, ns, utf8)
                   for k, (ctype, cell) in enumerate(zip(columns, cells))]
-    fmt = "".join(cell.fmt for cell in cells)
-    width = struct.calcsize("!" + fmt)
-    layout = struct.Struct("!hhI" + fmt + ("x" if width & 1 else ""))
-    spans, at = [], 3
-    for cell in cells:
-        spans.append((at, at + len(cell.raws)))
-        at += len(cell.raws)
-    return _Block(layout, width, converters, spans, decode_row).bulk
+    width = struct.calcsize("!" + "".join(cell.fmt for cell in cells))
+    at, plan = 8, []
+    for convert, cell in zip(converters, cells):
+        fields = []
+        for count, letter in _FIELD.findall(cell.fmt):
+            size = struct.calcsize(f"!{count}{letter}")
+            fields.append((at, letter, size))
+            at += size
+        plan.append((convert, fields))
+    return _Block(width, plan, decode_row).bulk
+
+
+# struct letters of a cell's format: "B", "H", "20s", ...
+_FIELD = re.compile(r"(\d*)([a-zA-Z])")
+# Multi-byte fields are gathered big-endian and read as arrays of these.
+_ARRAY_CODES = {"h": 2, "H": 2, "i": 4, "I": 4, "q": 8, "d": 8, "f": 4}
+_ARRAYS_FIT = all(array(code).itemsize == size for code, size in _ARRAY_CODES.items())
+_SWAP = sys.byteorder == "little"
+
+
+def _field(data: bytes, at: int, letter: str, size: int, stride: int, n: int) -> Sequence:
+    """One field of every row of ``data`` (n rows of ``stride`` bytes), as a
+    sequence of what struct would give for it: bytes of ints for "B", bytes
+    values for "Ns" (one iter_unpack skipping the rest of each row), an array for the multi-byte numbers (gathered by
+    strided slice copies, no Python object per value)."""
+    if letter == "B":
+        return data[at::stride]
+    if letter == "s":
+        return list(chain.from_iterable(_bytes_struct(at, size, stride).iter_unpack(data)))
+    gathered = bytearray(n * size)
+    for j in range(size):
+        gathered[j::size] = data[at + j::stride]
+    col = array(letter, gathered)
+    if _SWAP:
+        col.byteswap()
+    return col
+
+
+@functools.lru_cache(maxsize=1024)
+def _bytes_struct(at: int, size: int, stride: int) -> struct.Struct:
+    """A row's bytes field at ``at``, the rest of the stride skipped."""
+    return struct.Struct(f"{at}x{size}s{stride - at - size}x")
 
 
 class _Block:
     """The hook of one shape: framing of runs, conversion of blocks."""
 
-    def __init__(self, layout: struct.Struct, width: int, converters: list[Column],
-                 spans: list[tuple[int, int]], decode_row: Callable) -> None:
-        self.unpack, self.stride, self.width = layout.iter_unpack, layout.size, width
-        self.columns = list(zip(converters, spans))
-        self.decode_row = decode_row
+    def __init__(self, width: int, plan: list, decode_row: Callable) -> None:
+        self.width, self.stride = width, 8 + width + (width & 1)
+        self.plan, self.decode_row = plan, decode_row
+        self.size_bytes = struct.pack("!I", width)
 
     def bulk(self, buf, pos: int, end: int, reply, max_size: int) -> int:
         """Take the run of complete, well-framed tuples at ``pos`` into
@@ -111,17 +152,19 @@ class _Block:
 
     def _block(self, buf, pos: int, n: int, rows: list) -> int:
         """Decode up to ``n`` tuples at ``pos`` into ``rows``; how many."""
-        with memoryview(buf) as view, view[pos:pos + n * self.stride] as part:
-            fields = list(zip(*self.unpack(part)))
-        tags, warns, sizes = fields[0], fields[1], fields[2]
-        if tags.count(14) != n or warns.count(0) != n or sizes.count(self.width) != n:
-            n = _first_bad(tags, warns, sizes, self.width)
+        stride = self.stride
+        with memoryview(buf) as view:
+            data = view[pos:pos + n * stride].tobytes()
+        heads = zip(range(8), b"\x00\x0e\x00\x00" + self.size_bytes)
+        if any(data[at::stride].count(byte) != n for at, byte in heads):
+            n = _first_bad(data, n, stride, self.width)
             if not n:
                 return 0
-            fields = [f[:n] for f in fields]
+            data = data[:n * stride]
         before = len(rows)
         try:
-            rows.extend(zip(*[convert(fields[a:b], n) for convert, (a, b) in self.columns]))
+            rows.extend(zip(*[convert([_field(data, *f, stride, n) for f in fields], n)
+                              for convert, fields in self.plan]))
         except Exception:
             # some cell is no value of its type, or one the fast forms leave:
             # the per-row decoder answers for this block (extend may have
@@ -147,11 +190,13 @@ class _Block:
         return n
 
 
-def _first_bad(tags: tuple, warns: tuple, sizes: tuple, width: int) -> int:
-    for i, (tag, warn, size) in enumerate(zip(tags, warns, sizes)):
+def _first_bad(data: bytes, n: int, stride: int, width: int) -> int:
+    """The first tuple of ``data`` the hook leaves to parse_reply."""
+    for i in range(n):
+        tag, warn, size = _HEAD(data, i * stride)
         if tag != 14 or warn or size != width:
             return i
-    return len(tags)
+    return n
 
 
 # ---------------------------------------------------------------- column converters
