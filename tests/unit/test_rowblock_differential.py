@@ -141,9 +141,8 @@ def test_hostile_cells_give_the_same_rows_and_errors(case, data):
         image[start:start + c.wire_width] = cell
     blob = b"".join(tuple_msg(bytes(i)) for i in images) + tail(len(images))
     encoding = data.draw(st.sampled_from(["iso-8859-1", "utf-8"]))
-    decode_types = columns
     cuts = data.draw(st.lists(st.integers(0, len(blob)), max_size=2))
-    _same_encoding(decode_types, blob, cuts, encoding)
+    _same_encoding(columns, blob, cuts, encoding)
 
 
 def _same_encoding(types, data: bytes, cuts, encoding: str) -> None:

@@ -33,8 +33,9 @@ hostile bytes):
   first other one ends the block and is parse_reply's, so framing errors,
   warnings and short buffers keep their one code path.
 
-Blocks grow from 32 tuples by 4x while every tuple is taken, so a reply
-whose tuples alternate with ones the hook leaves costs no quadratic work.
+Blocks grow from 32 tuples by 4x (to 8192) while every tuple is taken, so a
+reply whose tuples alternate with ones the hook leaves costs no quadratic
+work.
 """
 
 from __future__ import annotations
@@ -63,7 +64,9 @@ Fast = Callable[[list, int], Iterable | None]
 Column = Callable[[list, int], Iterable]
 
 _HEAD = struct.Struct("!hhI").unpack_from
-_FIRST_BLOCK, _GROWTH = 32, 4
+# Blocks grow from 32 tuples by 4x up to 8192 (a block's temporaries stay
+# a few hundred KB whatever the fetch buffer size).
+_FIRST_BLOCK, _GROWTH, _MOST_BLOCK = 32, 4, 8192
 _UNIT_SECONDS = {TU_DAY: 86400, TU_HOUR: 3600, TU_SECOND - 2: 60, TU_SECOND: 1}
 _NO_BLOCK = (TypeCode.BYTE, TypeCode.TEXT)   # descriptors: their values come later
 
@@ -101,8 +104,9 @@ _SWAP = sys.byteorder == "little"
 def _field(data: bytes, at: int, letter: str, size: int, stride: int, n: int) -> Sequence:
     """One field of every row of ``data`` (n rows of ``stride`` bytes), as a
     sequence of what struct would give for it: bytes of ints for "B", bytes
-    values for "Ns" (one iter_unpack skipping the rest of each row), an array for the multi-byte numbers (gathered by
-    strided slice copies, no Python object per value)."""
+    values for "Ns" (one iter_unpack skipping the rest of each row), an
+    array for the multi-byte numbers (gathered by strided slice copies, no
+    Python object per value)."""
     if letter == "B":
         return data[at::stride]
     if letter == "s":
@@ -148,7 +152,7 @@ class _Block:
             pos += got * stride
             if got < n:
                 return pos
-            take *= _GROWTH
+            take = min(take * _GROWTH, _MOST_BLOCK)
 
     def _block(self, buf, pos: int, n: int, rows: list) -> int:
         """Decode up to ``n`` tuples at ``pos`` into ``rows``; how many."""
