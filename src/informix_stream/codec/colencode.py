@@ -32,13 +32,15 @@ bench/throughput/encode_per_type.py measures it.
 
 from __future__ import annotations
 
+import codecs
 import datetime
 import decimal
 import functools
 import struct
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, repeat
-from operator import attrgetter, getitem, mul, ne, not_, sub
+from operator import add, attrgetter, getitem, is_, mul, ne, not_, setitem, sub
 from typing import Any
 
 from .rowencode import _float_null
@@ -78,7 +80,7 @@ def make_batch_encoder(types: Sequence[ColumnType], checks: Sequence[Callable[[A
         declined: set[int] = set()
         parts = []
         for encode, values in zip(columns, zip(*rows)):
-            fmt, args, bad = encode(list(values))
+            fmt, args, bad = encode(values)
             declined |= bad
             parts.append((fmt, args))
         images = _assemble(parts, n)
@@ -114,22 +116,24 @@ def _struct(fmt: str) -> struct.Struct:
     return struct.Struct("!" + fmt)
 
 
-def _nulls(values: list) -> list[int]:
-    """Indices of the Nones, found by C-level scans."""
-    out: list[int] = []
-    if values.count(None):
-        index, i = values.index, -1
-        try:
-            while True:
-                i = index(None, i + 1)
-                out.append(i)
-        except ValueError:
-            pass
-    return out
+def _nulls(values: list) -> tuple[set, list[int]]:
+    """(the values' types but NoneType, indices of the Nones), by C-level
+    passes.  Not ``list.count(None)``: comparing a Decimal with None costs
+    ten times an identity test."""
+    kinds = set(map(type, values))
+    if _NONE not in kinds:
+        return kinds, []
+    kinds.discard(_NONE)
+    return kinds, list(compress(range(len(values)), map(is_, values, repeat(None))))
 
 
-def _filled(values: list, nulls: list[int], stand_in: object) -> list:
-    """The values with a harmless stand-in for each NULL (a copy)."""
+def _scatter(target: list, where: Sequence[int], values: Iterable) -> None:
+    """``target[i] = value`` for each pair, by a C-level loop."""
+    deque(map(setitem, repeat(target), where, values), maxlen=0)
+
+
+def _filled(values: Sequence, nulls: list[int], stand_in: object) -> Sequence:
+    """The values with a harmless stand-in for each NULL (a list copy)."""
     if not nulls:
         return values
     values = list(values)
@@ -210,9 +214,11 @@ def _int_column(ctype: ColumnType) -> Callable[[list], _Column | None]:
     fmt = INT_STRUCT[ctype.code].format[1:]
 
     def encode(values: list) -> _Column | None:
-        nulls = _nulls(values)
+        kinds, nulls = _nulls(values)
+        if not kinds <= {int}:
+            return None
         values = _filled(values, nulls, 0)
-        if set(map(type, values)) != {int} or min(values) < -limit or max(values) > limit:
+        if min(values) < -limit or max(values) > limit:
             return None
         for i in nulls:
             values[i] = null
@@ -224,9 +230,11 @@ def _float_column(ctype: ColumnType) -> Callable[[list], _Column | None]:
     null = _float_null(FLOAT_STRUCT[ctype.code])
 
     def encode(values: list) -> _Column | None:
-        nulls = _nulls(values)
+        kinds, nulls = _nulls(values)
+        if not kinds <= {float}:
+            return None
         values = _filled(values, nulls, 0.0)
-        if set(map(type, values)) != {float} or any(map(ne, values, values)):
+        if any(map(ne, values, values)):
             return None                   # a NaN goes by bind, as _float_check says
         for i in nulls:
             values[i] = null
@@ -238,10 +246,10 @@ _DATE_STAND_IN = datetime.date(2000, 1, 1)
 
 
 def _date_column(values: list) -> _Column | None:
-    nulls = _nulls(values)
-    values = _filled(values, nulls, _DATE_STAND_IN)
-    if set(map(type, values)) != {datetime.date}:
+    kinds, nulls = _nulls(values)
+    if not kinds <= {datetime.date}:
         return None
+    values = _filled(values, nulls, _DATE_STAND_IN)
     days = list(map(sub, map(datetime.date.toordinal, values), repeat(EPOCH_ORDINAL)))
     for i in nulls:
         days[i] = INT_NULL[TypeCode.DATE]
@@ -251,40 +259,43 @@ def _date_column(values: list) -> _Column | None:
 _DATETIME_STAND_IN = datetime.datetime(2000, 1, 1)
 _TZ = attrgetter("tzinfo")
 _HOUR, _MINUTE, _SECOND = attrgetter("hour"), attrgetter("minute"), attrgetter("second")
-# date ordinal -> its four pairs (century, year, month, day); bounded
-_DAY_PAIRS: dict[int, bytes] = {}
+# head byte -> date ordinal -> the head and the date's four pairs (century,
+# year, month, day); bounded
+_DAY_PAIRS: dict[int, dict[int, bytes]] = {}
 _DAY_PAIRS_MAX = 1 << 16
 
 
-def _day_pairs(ordinals: list[int]) -> list[bytes]:
-    missing = set(ordinals).difference(_DAY_PAIRS)
+def _day_pairs(head: int, ordinals: list[int]) -> list[bytes]:
+    cache = _DAY_PAIRS.setdefault(head, {})
+    missing = set(ordinals).difference(cache)
     if missing:
-        if len(_DAY_PAIRS) + len(missing) > _DAY_PAIRS_MAX:
-            _DAY_PAIRS.clear()
-        for o in missing:
-            d = datetime.date.fromordinal(o)
-            _DAY_PAIRS[o] = bytes((d.year // 100, d.year % 100, d.month, d.day))
-    return list(map(_DAY_PAIRS.__getitem__, ordinals))
+        if len(cache) + len(missing) > _DAY_PAIRS_MAX:
+            cache.clear()
+        for k in missing:
+            d = datetime.date.fromordinal(k)
+            cache[k] = bytes((head, d.year // 100, d.year % 100, d.month, d.day))
+    return list(map(cache.__getitem__, ordinals))
 
 
 def _datetime_column(ctype: ColumnType) -> Callable[[list], _Column | None]:
     """YEAR TO SECOND (microseconds are dropped, as the row encoder does)."""
     head = bcd_head(temporal_exponent(ctype.length), False)
-    fmt = f"B4sBBB{ctype.wire_width - 8}x"
+    fmt = f"5sBBB{ctype.wire_width - 8}x"
 
-    def encode(values: list) -> _Column | None:
-        nulls = _nulls(values)
-        values = _filled(values, nulls, _DATETIME_STAND_IN)
-        if set(map(type, values)) != {datetime.datetime} or set(map(_TZ, values)) != {None}:
+    def encode(values: Sequence) -> _Column | None:
+        kinds, nulls = _nulls(values)
+        if not kinds <= {datetime.datetime}:
             return None
-        heads = [head] * len(values)
-        days = _day_pairs(list(map(datetime.datetime.toordinal, values)))
+        values = _filled(values, nulls, _DATETIME_STAND_IN)
+        if set(map(_TZ, values)) != {None}:
+            return None
+        days = _day_pairs(head, list(map(datetime.datetime.toordinal, values)))
         hours, minutes = list(map(_HOUR, values)), list(map(_MINUTE, values))
         seconds = list(map(_SECOND, values))
         for i in nulls:
-            heads[i] = hours[i] = minutes[i] = seconds[i] = 0
+            hours[i] = minutes[i] = seconds[i] = 0
             days[i] = b""
-        return fmt, [heads, days, hours, minutes, seconds], set()
+        return fmt, [days, hours, minutes, seconds], set()
     return encode
 
 
@@ -310,8 +321,11 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
     texts_of = (lambda form, n, values: (form * n) % tuple(values)) if scale <= 6 else \
         (lambda form, n, values: (form * n).format(*values))
     frac_pairs = (scale + 1) // 2
-    pos_heads = [0xC0] + [bcd_head(k - frac_pairs, False) for k in range(1, pairs + 1)]
-    neg_heads = [0xC0] + [bcd_head(k - frac_pairs, True) for k in range(1, pairs + 1)]
+    heads_of = [0] * 128               # [pairs + 64 * negative]; zero (no pairs) is 0xC0
+    for k in range(pairs + 1):
+        heads_of[k] = heads_of[k + 64] = 0xC0 if not k else bcd_head(k - frac_pairs, False)
+        if k:
+            heads_of[k + 64] = bcd_head(k - frac_pairs, True)
     tail = [slice(pairs - k, None) for k in range(pairs + 1)]
     exp = decimal.Decimal(1).scaleb(-scale)
     zero = decimal.Decimal(0)
@@ -323,10 +337,10 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
         return _fields(pairs, n)(bytes.fromhex(texts.translate(table)).translate(_BCD))
 
     def encode(values: list) -> _Column | None:
-        nulls = _nulls(values)
-        values = _filled(values, nulls, zero)
-        if set(map(type, values)) != {dec}:
+        kinds, nulls = _nulls(values)
+        if not kinds <= {dec}:
             return None
+        values = _filled(values, nulls, zero)
         ctx = decimal.Context(prec=precision, traps=[decimal.InvalidOperation])
         quantized = list(map(ctx.quantize, values, repeat(exp)))
         n = len(values)
@@ -339,64 +353,92 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
         lens = list(map(len, sig))
         if max(lens) >= width:
             return None
-        heads = list(map(pos_heads.__getitem__, lens))
         bad = set()
-        for i in compress(range(n), map(not_, lens)):
-            # a zero's digits say nothing of its exponent (0E+5, 0.000): the check does
-            if values[i] is not zero and not check(values[i]):
-                bad.add(i)
-        negative = list(map(mul, map(dec.is_signed, quantized), lens))
-        if any(negative):
-            where = list(compress(range(n), negative))
+        if lens.count(0):
+            for i in compress(range(n), map(not_, lens)):
+                # a zero's digits say nothing of its exponent (0E+5, 0.000): the check does
+                if values[i] is not zero and not check(values[i]):
+                    bad.add(i)
+        negative = list(map(dec.is_signed, quantized))
+        if not any(negative):
+            heads = list(map(heads_of.__getitem__, lens))
+        else:
+            # the head by pair count and sign: heads_of[count + 64 * negative]
+            heads = list(map(heads_of.__getitem__, map(add, lens, map(mul, negative,
+                                                                        repeat(64)))))
+            # -0 too: its complement is cut to no pairs, its head is zero's
             less = list(map(ctx.add, compress(quantized, negative), repeat(exp)))
             comp = pair_fields(texts_of(neg_fmt, len(less), less), _NEG_DIGITS, len(less))
             if comp is None:
                 return None
-            for i, c in zip(where, map(getitem, comp, map(tail.__getitem__,
-                                                          compress(lens, negative)))):
-                sig[i] = c
-                heads[i] = neg_heads[lens[i]]
+            count = list(compress(lens, negative))
+            where = list(compress(range(n), negative))
+            _scatter(sig, where, map(getitem, comp, map(tail.__getitem__, count)))
         for i in nulls:
             heads[i], sig[i] = 0, b""
         return fmt, [heads, sig], bad
     return encode
 
 
-def _encoded(values: list, encoding: str, limit: int) -> list[bytes] | None:
-    """The texts encoded, or None when one is not a str, cannot be encoded,
-    or is longer than ``limit`` bytes (the reference decides those)."""
-    if set(map(type, values)) != {str}:
-        return None
+def _encoded(values: Sequence, encoding: str, limit: int
+             ) -> tuple[list[bytes], list[int]] | None:
+    """The texts encoded and their lengths, or None when one cannot be
+    encoded or is longer than ``limit`` bytes (the reference decides those)."""
     data = list(map(str.encode, values, repeat(encoding)))
-    return data if max(map(len, data)) <= limit else None
+    lengths = list(map(len, data))
+    return (data, lengths) if max(lengths) <= limit else None
+
+
+def _single_byte(encoding: str) -> bool:
+    """Whether every character the code set has is one byte (so a text's
+    length in characters is its length in bytes)."""
+    name = codecs.lookup(encoding).name
+    return name in ("latin-1", "ascii") or name.startswith(
+        ("iso8859-", "cp12", "cp43", "cp85", "cp86", "koi8", "mac-"))
 
 
 def _char_column(ctype: ColumnType, encoding: str) -> Callable[[list], _Column | None]:
     n = ctype.length
     null, fmt = b"\x00" + b" " * (n - 1), f"{n}s"
+    padded = f"%-{n}s"
 
-    def encode(values: list) -> _Column | None:
-        nulls = _nulls(values)
-        data = _encoded(_filled(values, nulls, ""), encoding, n)
-        if data is None:
+    def encode(values: Sequence) -> _Column | None:
+        kinds, nulls = _nulls(values)
+        if not kinds <= {str}:
             return None
-        cells = list(map(bytes.ljust, data, repeat(n), repeat(b" ")))
-        for i in nulls:
-            cells[i] = null
+        values = _filled(values, nulls, "")
+        count = len(values)
+        # every text padded to n characters in one format: n bytes each, or
+        # longer in all if one is too long
+        data = ((padded * count) % tuple(values)).encode(encoding)
+        if len(data) != n * count:
+            return None
+        cells = list(_fields(n, count)(data))
+        _scatter(cells, nulls, repeat(null))
         return fmt, [cells], set()
-    return encode
+
+    def encode_multibyte(values: Sequence) -> _Column | None:
+        kinds, nulls = _nulls(values)
+        done = _encoded(_filled(values, nulls, ""), encoding, n) if kinds <= {str} else None
+        if done is None:
+            return None
+        cells = list(map(bytes.ljust, done[0], repeat(n), repeat(b" ")))
+        _scatter(cells, nulls, repeat(null))
+        return fmt, [cells], set()
+    return encode if _single_byte(encoding) else encode_multibyte
 
 
 def _varchar_column(ctype: ColumnType, encoding: str) -> Callable[[list], _Column | None]:
     n = ctype.length & 0xFF
 
-    def encode(values: list) -> _Column | None:
-        nulls = _nulls(values)
-        data = _encoded(_filled(values, nulls, ""), encoding, n)
-        if data is None:
+    def encode(values: Sequence) -> _Column | None:
+        kinds, nulls = _nulls(values)
+        done = _encoded(_filled(values, nulls, ""), encoding, n) if kinds <= {str} else None
+        if done is None:
             return None
-        lengths = list(map(_LEN_BYTE.__getitem__, map(len, data)))
-        for i in nulls:
-            lengths[i], data[i] = b"\x01", b"\x00"
-        return None, [lengths, data], set()
+        data, lengths = done
+        prefixes = list(map(_LEN_BYTE.__getitem__, lengths))
+        _scatter(prefixes, nulls, repeat(b"\x01"))
+        _scatter(data, nulls, repeat(b"\x00"))
+        return None, [prefixes, data], set()
     return encode
