@@ -2,7 +2,8 @@
 (codec/colencode.py) load exactly what the bind path loads, and the
 executemany contract holds across batch boundaries (insert_cursor.BATCH_ROWS):
 an unencodable row, a generator failing (that the source is read no
-further ahead than one chunk: test_executemany.test_generator_is_consumed_lazily).  tests/unit/test_colencode_differential.py holds the encoder itself
+further ahead than one chunk: test_executemany.test_generator_is_consumed_lazily).
+tests/unit/test_colencode_differential.py holds the encoder itself
 to the row-at-a-time reference.
 """
 

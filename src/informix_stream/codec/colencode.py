@@ -23,8 +23,17 @@ one string, sign and point translated away, read as BCD by
 ``bytes.fromhex``, the BCD bytes translated to base-100 pairs and cut into
 fixed-width fields by one struct.  Leading zero pairs are stripped, their
 count gives the exponent.  A negative value's pairs are the complement
-100**L - M, which is the nines' complement of M - 1: the column of
-``v + ulp`` goes through the same steps with a table mapping d -> 9 - d.
+100**L - M: the nines' complement of its pairs (one ``bytes.translate``)
+with the last pair 100 - d; where M ends in a zero pair (the +1 carries)
+it is the nines' complement of M - 1, the texts of ``v + ulp`` going
+through the same steps with a table mapping d -> 9 - d.
+The other columns: integers and floats go to the struct as they are
+(range and NaN checked by ``min``/``max``/``map``); DATE by a map of
+``toordinal``; DATETIME YEAR TO SECOND by attribute columns and a cache of
+each day's head and pairs; CHAR in a single-byte code set padded by one
+format of the whole column and cut by one struct; VARCHAR as its length
+byte and its bytes.  NULLs are found by type and identity and written as
+the row encoder writes them.
 
 tests/unit/test_colencode_differential.py holds it to the reference;
 bench/throughput/encode_per_type.py measures it.
@@ -40,7 +49,7 @@ import struct
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, repeat
-from operator import add, attrgetter, getitem, is_, mul, ne, not_, setitem, sub
+from operator import add, attrgetter, eq, getitem, is_, mul, ne, not_, setitem, sub
 from typing import Any
 
 from .rowencode import _float_null
@@ -60,6 +69,11 @@ _POS_DIGITS = str.maketrans({" ": "0", "-": "0", ".": None})
 _NEG_DIGITS = str.maketrans({**{str(d): str(9 - d) for d in range(10)},
                              " ": "9", "-": "9", ".": None})
 _LEN_BYTE = [bytes((n,)) for n in range(256)]
+# base-100 pairs: 99 - d, and the last non-zero pair's 100 - d (one byte)
+_NINETY_NINE = bytes(99 - d if d < 100 else 0 for d in range(256))
+_LAST_COMPLEMENT = {b"": b"", b"\x00": b"",
+                    **{bytes((d,)): bytes((100 - d,)) for d in range(1, 100)}}
+_LAST, _BUT_LAST = slice(-1, None), slice(None, -1)
 _INT_LIMIT = {TypeCode.SMALLINT: 2**15 - 1, TypeCode.INTEGER: 2**31 - 1,
               TypeCode.SERIAL: 2**31 - 1, TypeCode.BIGINT: 2**63 - 1,
               TypeCode.BIGSERIAL: 2**63 - 1}
@@ -137,8 +151,7 @@ def _filled(values: Sequence, nulls: list[int], stand_in: object) -> Sequence:
     if not nulls:
         return values
     values = list(values)
-    for i in nulls:
-        values[i] = stand_in
+    _scatter(values, nulls, repeat(stand_in))
     return values
 
 
@@ -220,8 +233,7 @@ def _int_column(ctype: ColumnType) -> Callable[[list], _Column | None]:
         values = _filled(values, nulls, 0)
         if min(values) < -limit or max(values) > limit:
             return None
-        for i in nulls:
-            values[i] = null
+        _scatter(values, nulls, repeat(null))
         return fmt, [values], set()
     return encode
 
@@ -236,8 +248,7 @@ def _float_column(ctype: ColumnType) -> Callable[[list], _Column | None]:
         values = _filled(values, nulls, 0.0)
         if any(map(ne, values, values)):
             return None                   # a NaN goes by bind, as _float_check says
-        for i in nulls:
-            values[i] = null
+        _scatter(values, nulls, repeat(null))
         return "d", [values], set()
     return encode
 
@@ -251,8 +262,7 @@ def _date_column(values: list) -> _Column | None:
         return None
     values = _filled(values, nulls, _DATE_STAND_IN)
     days = list(map(sub, map(datetime.date.toordinal, values), repeat(EPOCH_ORDINAL)))
-    for i in nulls:
-        days[i] = INT_NULL[TypeCode.DATE]
+    _scatter(days, nulls, repeat(INT_NULL[TypeCode.DATE]))
     return "i", [days], set()
 
 
@@ -267,6 +277,10 @@ _DAY_PAIRS_MAX = 1 << 16
 
 def _day_pairs(head: int, ordinals: list[int]) -> list[bytes]:
     cache = _DAY_PAIRS.setdefault(head, {})
+    try:
+        return list(map(cache.__getitem__, ordinals))   # a day seen before: most of them
+    except KeyError:
+        pass
     missing = set(ordinals).difference(cache)
     if missing:
         if len(cache) + len(missing) > _DAY_PAIRS_MAX:
@@ -292,9 +306,8 @@ def _datetime_column(ctype: ColumnType) -> Callable[[list], _Column | None]:
         days = _day_pairs(head, list(map(datetime.datetime.toordinal, values)))
         hours, minutes = list(map(_HOUR, values)), list(map(_MINUTE, values))
         seconds = list(map(_SECOND, values))
-        for i in nulls:
-            hours[i] = minutes[i] = seconds[i] = 0
-            days[i] = b""
+        for column, null in ((hours, 0), (minutes, 0), (seconds, 0), (days, b"")):
+            _scatter(column, nulls, repeat(null))
         return fmt, [days, hours, minutes, seconds], set()
     return encode
 
@@ -330,6 +343,8 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
     exp = decimal.Decimal(1).scaleb(-scale)
     zero = decimal.Decimal(0)
     dec, fmt = decimal.Decimal, f"B{width - 1}s"
+    # exact: v + ulp has no more digits than v (v <= -ulp)
+    ctx_add = decimal.Context(prec=precision + 1).add
 
     def pair_fields(texts: str, table: dict, n: int) -> tuple | None:
         if "E" in texts or "N" in texts or "I" in texts or len(texts) != n * (chars + odd):
@@ -366,17 +381,32 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
             # the head by pair count and sign: heads_of[count + 64 * negative]
             heads = list(map(heads_of.__getitem__, map(add, lens, map(mul, negative,
                                                                         repeat(64)))))
-            # -0 too: its complement is cut to no pairs, its head is zero's
-            less = list(map(ctx.add, compress(quantized, negative), repeat(exp)))
+            where = list(compress(range(n), negative))
+            if complement(sig, where, list(compress(quantized, negative))) is None:
+                return None
+        _scatter(heads, nulls, repeat(0))
+        _scatter(sig, nulls, repeat(b""))
+        return fmt, [heads, sig], bad
+
+    def complement(sig: list, where: list[int], less_of: list) -> bool | None:
+        """Negative values' pairs: 100**L - M is the nines' complement of M
+        with one added to its last pair, which carries only where M ends in
+        a zero pair; those take the nines' complement of M - 1 (the value
+        plus one unit of the scale, formatted again).  -0 has no pairs."""
+        mine = [sig[i] for i in where]
+        lasts = list(map(getitem, mine, repeat(_LAST)))
+        done = list(map(add, map(bytes.translate, map(getitem, mine, repeat(_BUT_LAST)),
+                                 repeat(_NINETY_NINE)), map(_LAST_COMPLEMENT.__getitem__, lasts)))
+        if b"\x00" in lasts:
+            carry = list(compress(range(len(mine)), map(eq, lasts, repeat(b"\x00"))))
+            less = [ctx_add(less_of[j], exp) for j in carry]
             comp = pair_fields(texts_of(neg_fmt, len(less), less), _NEG_DIGITS, len(less))
             if comp is None:
                 return None
-            count = list(compress(lens, negative))
-            where = list(compress(range(n), negative))
-            _scatter(sig, where, map(getitem, comp, map(tail.__getitem__, count)))
-        for i in nulls:
-            heads[i], sig[i] = 0, b""
-        return fmt, [heads, sig], bad
+            for j, c in zip(carry, comp):
+                done[j] = c[tail[len(mine[j])]]
+        _scatter(sig, where, done)
+        return True
     return encode
 
 
