@@ -17,11 +17,10 @@ import struct
 import pytest
 
 import informix_stream as ifx
-from faults.emu import DATABASE, connect
+from faults.emu import connect
 from informix_stream.codec import composite as cc
 from informix_stream.codec.rowdecode_ref import reference_decoder
 from informix_stream.codecs import ColumnType, TypeCode, make_row_decoder, make_row_encoder
-from informix_stream.emulator import EmulatorServer
 from informix_stream.errtext import message_for
 
 pytestmark = pytest.mark.timeout(60)
@@ -31,12 +30,6 @@ DDL = ("CREATE TABLE comp (id INT, s SET(INT NOT NULL), m MULTISET(VARCHAR(10) N
        " n ROW(x INT, y LIST(ROW(p DATE, q BOOLEAN) NOT NULL)))")
 ROW1 = ("INSERT INTO comp VALUES (1, SET{3,1,3}, MULTISET{'a','a','b'}, LIST{1.5,2},"
         " ROW(7,'it''s'), ROW(1, LIST{ROW('01/02/2024','t'), ROW(NULL, NULL)}))")
-
-
-@pytest.fixture(scope="module")
-def server():
-    with EmulatorServer(databases=(DATABASE,)) as srv:
-        yield srv
 
 
 @pytest.fixture()

@@ -13,16 +13,9 @@ import uuid
 import pytest
 
 import informix_stream as ifx
-from faults.emu import DATABASE, connect
-from informix_stream.emulator import EmulatorServer
+from faults.emu import connect
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture(scope="module")
-def server():
-    with EmulatorServer(databases=(DATABASE,)) as srv:
-        yield srv
 
 
 @pytest.fixture

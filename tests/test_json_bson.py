@@ -9,18 +9,11 @@ from __future__ import annotations
 import pytest
 
 import informix_stream as ifx
-from faults.emu import DATABASE, connect
-from informix_stream.emulator import EmulatorServer
+from faults.emu import connect
 
 pytestmark = pytest.mark.timeout(60)
 
 DOC = bytes.fromhex("0c0000001061000100000000")      # {"a": 1} as BSON
-
-
-@pytest.fixture(scope="module")
-def server():
-    with EmulatorServer(databases=(DATABASE,)) as srv:
-        yield srv
 
 
 @pytest.fixture()

@@ -25,12 +25,6 @@ BIG = bytes(range(251)) * (12 * 1024 + 5)          # about 3 MiB, not a multiple
 TEXT = "grüße, ünïcode " * 40000
 
 
-@pytest.fixture(scope="module")
-def server():
-    with EmulatorServer(databases=(DATABASE,)) as srv:
-        yield srv
-
-
 @pytest.fixture
 def conn(server):
     with connect(server) as c:

@@ -13,19 +13,12 @@ import pytest
 import informix_stream as ifx
 from faults.emu import DATABASE, PASSWORD, SERVER, USER, connect
 from informix_stream import lobstream
-from informix_stream.emulator import EmulatorServer
 
 pytestmark = pytest.mark.timeout(120)
 MB = 1 << 20
 CLOSE = "function informix.ifx_lo_close(integer)"
 BIG = bytes(range(256)) * (10 * 1024 + 7)          # 2.5 MiB: several chunks
 TEXT = "héllo wörld " * 1000
-
-
-@pytest.fixture(scope="module")
-def server():
-    with EmulatorServer(databases=(DATABASE,)) as srv:
-        yield srv
 
 
 @pytest.fixture

@@ -24,12 +24,6 @@ MB = 1 << 20
 SIGNALLED = (ifx.OperationalError, ifx.InterfaceError)
 
 
-@pytest.fixture(scope="module")
-def server():
-    with EmulatorServer(databases=(DATABASE,)) as srv:
-        yield srv
-
-
 @pytest.fixture
 def conn(server):
     c = connect(server, autocommit=True)

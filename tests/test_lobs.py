@@ -24,19 +24,12 @@ from faults.hostile import HostileServer, eot, is_fetch
 from faults.proxy import CALL, S2C, Fault, FaultProxy, Interrupter, sweep
 from informix_stream.codec import lob
 from informix_stream.core import requests as rq
-from informix_stream.emulator import EmulatorServer
 from informix_stream.messages import FetchBlob
 
 pytestmark = pytest.mark.timeout(120)
 SIGNALLED = (ifx.OperationalError, ifx.InterfaceError)
 MB = 1 << 20
 VALUES = [b"", b"x", bytes(range(256)) * 3 + b"\x00\x00", b"\x00" * 1001, bytes(MB) + b"\xff"]
-
-
-@pytest.fixture(scope="module")
-def server():
-    with EmulatorServer(databases=(DATABASE,)) as srv:
-        yield srv
 
 
 @pytest.fixture

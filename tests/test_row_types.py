@@ -12,18 +12,11 @@ from decimal import Decimal
 import pytest
 
 import informix_stream as ifx
-from faults.emu import DATABASE, connect
-from informix_stream.emulator import EmulatorServer
+from faults.emu import connect
 
 pytestmark = pytest.mark.timeout(60)
 
 PERSON = "CREATE ROW TYPE person_t (name VARCHAR(20), age INT NOT NULL, tags SET(INT NOT NULL))"
-
-
-@pytest.fixture(scope="module")
-def server():
-    with EmulatorServer(databases=(DATABASE,)) as srv:
-        yield srv
 
 
 @pytest.fixture()

@@ -12,19 +12,12 @@ import pytest
 import informix_stream as ifx
 from faults.emu import DATABASE, connect
 from informix_stream.codec import slob
-from informix_stream.emulator import EmulatorServer
 
 pytestmark = pytest.mark.timeout(120)
 MB = 1 << 20
 CREATE = "function informix.ifx_lo_create( ifx_lo_spec,integer,blob)"
 OPEN = "function informix.ifx_lo_open(blob ,integer)"
 CLOSE = "function informix.ifx_lo_close(integer)"
-
-
-@pytest.fixture(scope="module")
-def server():
-    with EmulatorServer(databases=(DATABASE,)) as srv:
-        yield srv
 
 
 @pytest.fixture

@@ -13,11 +13,10 @@ import uuid
 import pytest
 
 import informix_stream as ifx
-from faults.emu import DATABASE, connect
+from faults.emu import connect
 from informix_stream.codec import slob
 from informix_stream.codec.typeinfo import ColumnType, TypeCode
 from informix_stream.codecs import make_row_decoder
-from informix_stream.emulator import EmulatorServer
 from informix_stream.emulator import composite_wire as cw
 
 pytestmark = pytest.mark.timeout(60)
@@ -82,12 +81,6 @@ def test_a_locator_cell_in_either_form_names_the_same_object(body):
 def test_a_cell_that_is_neither_form_is_a_protocol_error(body):
     with pytest.raises(ifx.OperationalError, match="neither"):
         slob.cell_locator(body, False)
-
-
-@pytest.fixture(scope="module")
-def server():
-    with EmulatorServer(databases=(DATABASE,)) as srv:
-        yield srv
 
 
 def test_our_driver_reads_the_text_form_end_to_end(server):

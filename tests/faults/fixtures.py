@@ -1,16 +1,25 @@
-"""Fixtures shared by the fault-injection test modules: one tracked
-emulator per module, a fault proxy in front of it per test, and a direct
-connection that checks what reached the server without the proxy.
+"""Fixtures shared by test modules (tests/conftest.py loads this file as a
+plugin; a module defining its own fixture of one of these names keeps its
+own):
 
-Import them into a test module by name (pytest finds fixtures in the
-module's namespace)."""
+* ``server``: one plain emulator per module, serving the test database;
+* for the fault-injection modules: ``emu``, one tracked emulator per
+  module, ``proxy``, a fault proxy in front of it per test, and ``direct``,
+  a connection that checks what reached the server without the proxy."""
 
 from __future__ import annotations
 
 import pytest
 
-from faults.emu import TrackedEmulator, connect
+from faults.emu import DATABASE, TrackedEmulator, connect
 from faults.proxy import FaultProxy
+from informix_stream.emulator import EmulatorServer
+
+
+@pytest.fixture(scope="module")
+def server():
+    with EmulatorServer(databases=(DATABASE,)) as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ import pytest
 import informix_stream
 from informix_stream.emulator import EmulatorServer
 
-from .jdbc_runner import JdbcClient, JdbcUnavailable, build_client
 
 informix_db = pytest.importorskip("informix_db", reason="informix-driver is not installed")
 
@@ -30,14 +29,6 @@ def ansi_target() -> Iterator[SimpleNamespace]:
             conn.cursor().execute("CREATE DATABASE adb WITH LOG MODE ANSI")
         yield SimpleNamespace(host=srv.host, port=srv.port, user="informix",
                               password="in4mix", database="adb", server="informix")
-
-
-@pytest.fixture(scope="module")
-def jdbc() -> JdbcClient:
-    try:
-        return build_client()
-    except JdbcUnavailable as exc:
-        pytest.skip(f"JDBC interop suite skipped: {exc}")
 
 
 @pytest.mark.interop

@@ -18,7 +18,6 @@ import pytest
 import informix_stream
 from informix_stream.codec import composite as cc
 
-from .jdbc_runner import JdbcClient, JdbcUnavailable, build_client
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -83,13 +82,6 @@ def test_informix_driver_reads_what_our_driver_reads(ifx_target: Any, table: str
 
 # ------------------------------------------------------------- IBM's JDBC
 
-@pytest.fixture(scope="module")
-def jdbc_client() -> JdbcClient:
-    try:
-        return build_client()
-    except JdbcUnavailable as exc:
-        pytest.skip(f"JDBC composite interop skipped: {exc}")
-
 
 def _render(value: Any) -> str:
     """Our driver's value in JdbcInterop.render()'s text (SET elements sorted)."""
@@ -133,7 +125,7 @@ def nested_table(ifx_target: Any):
 
 
 @pytest.mark.parametrize("which", ["flat", "nested"])
-def test_jdbc_reads_what_our_driver_reads(jdbc_client: Any, ifx_target: Any, table: str,
+def test_jdbc_reads_what_our_driver_reads(jdbc: Any, ifx_target: Any, table: str,
                                           nested_table: str, which: str) -> None:
     """JDBC asks composite columns in binary form (SQ_RET_TYPE 44); its
     getObject / getArray / Struct values equal our driver's, by a Statement
@@ -148,7 +140,7 @@ def test_jdbc_reads_what_our_driver_reads(jdbc_client: Any, ifx_target: Any, tab
         cur = conn.cursor()
         cur.execute(query)
         ours = cur.fetchall()
-    records = jdbc_client.run(ifx_target, "composite", query).check().records
+    records = jdbc.run(ifx_target, "composite", query).check().records
     assert not [r for r in records if r[0] == "ERROR"], records
     # JDBC's own mapping: collections are Types.OTHER (1111), ROW is STRUCT
     java_types = {"ARRAY": "1111", "STRUCT": "2002"}
@@ -177,7 +169,7 @@ def _render_jdbc(value: Any) -> str:
     return _render(value)
 
 
-def test_named_row_type_read_by_both_outside_clients(jdbc_client: Any, ifx_target: Any) -> None:
+def test_named_row_type_read_by_both_outside_clients(jdbc: Any, ifx_target: Any) -> None:
     """A column of a named ROW type: described 22|0x1000 with the type's name;
     JDBC reads it (binary form) as a Struct of that type name and
     informix-driver gets its text form with the name as schema; our driver
@@ -193,7 +185,7 @@ def test_named_row_type_read_by_both_outside_clients(jdbc_client: Any, ifx_targe
         cur.execute(f"INSERT INTO {table} VALUES (2, NULL)")
     try:
         query = f"SELECT who, id FROM {table} ORDER BY id"
-        records = jdbc_client.run(ifx_target, "composite", query).check().records
+        records = jdbc.run(ifx_target, "composite", query).check().records
         assert not [r for r in records if r[0] == "ERROR"], records
         for how in ("stmt", "pstmt"):
             assert ("meta", how, "1", "2002", tname) in records

@@ -12,20 +12,11 @@ import pytest
 
 import informix_stream
 
-from .jdbc_runner import JdbcClient, JdbcUnavailable, build_client
 
 pytestmark = pytest.mark.timeout(240)
 
 DOC = bytes.fromhex("0c0000001061000100000000")      # {"a": 1} as BSON
 JDBC_DOC = bytes.fromhex("0c0000001062000200000000")  # {"b": 2}, what the Java side binds
-
-
-@pytest.fixture(scope="module")
-def jdbc_client() -> JdbcClient:
-    try:
-        return build_client()
-    except JdbcUnavailable as exc:
-        pytest.skip(f"JDBC document interop skipped: {exc}")
 
 
 def _ours(target: Any) -> informix_stream.Connection:
@@ -47,9 +38,9 @@ def table(ifx_target: Any):
         conn.cursor().execute(f"DROP TABLE {name}")
 
 
-def _both(jdbc_client: Any, target: Any, table: str) -> tuple[list, list]:
+def _both(jdbc: Any, target: Any, table: str) -> tuple[list, list]:
     """JDBC's records (it inserts rows 10 and 11 first), then our driver's rows."""
-    records = jdbc_client.run(target, "documents", table).check().records
+    records = jdbc.run(target, "documents", table).check().records
     with _ours(target) as conn:
         cur = conn.cursor()
         cur.execute(f"SELECT id, j, b FROM {table} ORDER BY id")
@@ -57,8 +48,8 @@ def _both(jdbc_client: Any, target: Any, table: str) -> tuple[list, list]:
 
 
 def test_jdbc_and_our_driver_read_and_write_the_same_documents(
-        jdbc_client: Any, ifx_target: Any, table: str) -> None:
-    records, ours = _both(jdbc_client, ifx_target, table)
+        jdbc: Any, ifx_target: Any, table: str) -> None:
+    records, ours = _both(jdbc, ifx_target, table)
     assert ("insert", "setString/setBytes", "1") in records
     assert ("insert", "setObject", "1") in records
     # JDBC describes them as opaque types named as IfxTypes names them
@@ -82,7 +73,7 @@ def test_jdbc_and_our_driver_read_and_write_the_same_documents(
 # IBM's JDBC decodes a JSON value's bytes in the database's code set (8859-1
 # here): the emulator and our driver follow it (docs/protocol.md 10.8).
 def test_jdbc_reads_non_ascii_json_as_our_driver_does(
-        jdbc_client: Any, ifx_target: Any, table: str) -> None:
-    records, ours = _both(jdbc_client, ifx_target, table)
+        jdbc: Any, ifx_target: Any, table: str) -> None:
+    records, ours = _both(jdbc, ifx_target, table)
     docs = {int(r[1]): r[2] for r in records if r[0] == "doc"}
     assert [docs[row_id] for row_id, _j, _b in ours] == [j for _id, j, _b in ours]

@@ -11,17 +11,9 @@ from typing import Any
 
 import pytest
 
-from .jdbc_runner import JdbcClient, JdbcUnavailable, build_client
+from .jdbc_runner import JdbcClient
 
 Records = list[tuple[str | None, ...]]
-
-
-@pytest.fixture(scope="module")
-def jdbc() -> JdbcClient:
-    try:
-        return build_client()
-    except JdbcUnavailable as exc:
-        pytest.skip(f"JDBC interop suite skipped: {exc}")
 
 
 def records_of(records: Records, kind: str) -> list[tuple[str | None, ...]]:

@@ -28,7 +28,6 @@ from .jdbc_runner import (
     JdbcClient,
     JdbcUnavailable,
     RunResult,
-    build_client,
     compile_client,
     jdbc_classpath,
     parse_output,
@@ -36,15 +35,6 @@ from .jdbc_runner import (
 )
 
 Records = list[tuple[str | None, ...]]
-
-
-@pytest.fixture(scope="session")
-def jdbc() -> JdbcClient:
-    """The compiled client; skips everything that needs it when Java or the jar is missing."""
-    try:
-        return build_client()
-    except JdbcUnavailable as exc:
-        pytest.skip(f"JDBC interop suite skipped: {exc}")
 
 
 def run_ok(jdbc: JdbcClient, target: Any, scenario: str, *args: str, **kwargs: Any) -> Records:

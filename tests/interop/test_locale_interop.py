@@ -18,7 +18,7 @@ import pytest
 import informix_stream
 from informix_stream.emulator import EmulatorServer
 
-from .jdbc_runner import URL_EXTRA_ENV, JdbcClient, JdbcUnavailable, build_client
+from .jdbc_runner import URL_EXTRA_ENV
 
 USER, PASSWORD = "informix", "in4mix"
 CASES = {
@@ -35,14 +35,6 @@ class _Target:
     user: str = USER
     password: str = PASSWORD
     server: str = "informix"
-
-
-@pytest.fixture(scope="module")
-def jdbc() -> JdbcClient:
-    try:
-        return build_client()
-    except JdbcUnavailable as exc:
-        pytest.skip(f"JDBC interop suite skipped: {exc}")
 
 
 @pytest.fixture(scope="module")

@@ -10,15 +10,7 @@ from typing import Any
 
 import pytest
 
-from .jdbc_runner import JdbcClient, JdbcUnavailable, build_client
-
-
-@pytest.fixture(scope="module")
-def jdbc() -> JdbcClient:
-    try:
-        return build_client()
-    except JdbcUnavailable as exc:
-        pytest.skip(f"JDBC interop suite skipped: {exc}")
+from .jdbc_runner import JdbcClient
 
 
 @pytest.mark.interop

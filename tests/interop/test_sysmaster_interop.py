@@ -15,17 +15,9 @@ import pytest
 
 from test_driver import connect
 
-from .jdbc_runner import JdbcClient, JdbcUnavailable, build_client
+from .jdbc_runner import JdbcClient
 
 PROBE = "select is_ansi, is_logging from sysmaster:informix.sysdatabases where name='{}'"
-
-
-@pytest.fixture(scope="module")
-def jdbc() -> JdbcClient:
-    try:
-        return build_client()
-    except JdbcUnavailable as exc:
-        pytest.skip(f"JDBC interop suite skipped: {exc}")
 
 
 @pytest.mark.interop

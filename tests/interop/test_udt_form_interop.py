@@ -20,7 +20,7 @@ from informix_db import _resultset
 import informix_stream
 from informix_stream.codec import slob
 
-from .jdbc_runner import JdbcClient, JdbcUnavailable, build_client
+from .jdbc_runner import JdbcClient
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -109,14 +109,6 @@ def test_informix_driver_gets_hex_locators_and_t_f_booleans(
             assert cur.fetchall() == [r[:3] for r in ROWS if r[1] is not None]
         finally:
             cur.execute(f"DROP TABLE {copy}")
-
-
-@pytest.fixture(scope="module")
-def jdbc() -> JdbcClient:
-    try:
-        return build_client()
-    except JdbcUnavailable as exc:
-        pytest.skip(f"JDBC interop suite skipped: {exc}")
 
 
 def _digest(data: bytes | None) -> str | None:
