@@ -73,8 +73,15 @@ def _clean(ddl: str):
     elif base in ("char", "nchar", "varchar", "nvarchar"):
         width = ctype.length if base in ("char", "nchar") else ctype.length & 0xFF
         values = st.text(st.characters(max_codepoint=255), max_size=width)
+    elif base == "decimal":             # floating: any exponent
+        values = st.builds(lambda n, shift: Decimal(n).scaleb(shift),
+                           st.integers(-(10**ctype.precision - 1), 10**ctype.precision - 1),
+                           st.integers(-12, 12))
+    elif base == "int8":
+        values = st.integers(-(2**63 - 1), 2**63 - 1)
     else:
-        return st.none()
+        assert base == "boolean", ddl
+        values = st.booleans()
     return st.none() | values.filter(value_check(ctype, "iso-8859-1"))
 
 
@@ -169,6 +176,14 @@ def test_a_negative_zero_and_carries_of_the_complement() -> None:
             (Decimal("-0.01"), Decimal("-9999.9")), (Decimal("-99.99"), Decimal("-0.5"))]
     images = put.encode_batch(rows)
     assert images == [put.item(r, None, 2, "iso-8859-1") for r in rows]
+
+
+def test_cells_of_two_widths_in_a_generic_column() -> None:
+    """BOOLEAN takes the value-by-value path: a NULL's envelope is a byte
+    shorter than a value's, and a column of values only is one width."""
+    put = _cursor(["integer", "boolean", "boolean"])
+    for rows in ([(1, True, True), (2, False, False)], [(1, True, None), (2, None, False)]):
+        assert put.encode_batch(rows) == [put.item(r, None, 3, "iso-8859-1") for r in rows]
 
 
 def test_rows_of_the_wrong_shape_are_declined_whole() -> None:

@@ -216,8 +216,9 @@ def _generic(ctype: ColumnType, check: Callable[[Any], bool], encoding: str
                 except Exception:  # the reference decides this row, error and all
                     bad.add(i)
             cells.append(data)
-        if len(set(map(len, cells))) == 1:     # one width: a struct field
-            return f"{len(null)}s", [cells], bad
+        widths = set(map(len, cells))
+        if len(widths) == 1:                   # one width: a struct field
+            return f"{widths.pop()}s", [cells], bad
         return None, [cells], bad
     return encode
 
