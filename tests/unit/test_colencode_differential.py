@@ -9,8 +9,10 @@ clean forms the fast column paths take (which must then decline nothing)
 and from the odd ones they must hand over: subclasses, bool for int, NaN
 and infinities, too many digits or digits beyond the scale, zeros with odd
 exponents, aware datetimes, texts too long or outside the code set, wrong
-types.  Also: the bench's shapes through ``batch_items`` equal the items of
-``item``; errors carry the same type and text.
+types; texts in UTF-8, GB18030 and cp1252, where bytes and not characters
+decide what fits.  A row is declined exactly when the reference does not
+put it either, and ``batch_items`` gives the reference's items and errors
+(same type and text).
 """
 
 from __future__ import annotations
@@ -103,9 +105,9 @@ def _cursor(ddls: list[str]) -> InsertCursor:
     return InsertCursor(1, types, checks, "iso-8859-1", lambda blocks: b"")
 
 
-def _outcome(put: InsertCursor, row: tuple, count: int):
+def _outcome(put: InsertCursor, row: tuple, count: int, encoding: str = "iso-8859-1"):
     try:
-        return put.item(row, None, count, "iso-8859-1")
+        return put.item(row, None, count, encoding)
     except Error as exc:
         return type(exc), str(exc)
 
@@ -151,8 +153,9 @@ def test_odd_values_give_the_reference_items_and_errors(data) -> None:
     rows = data.draw(st.lists(st.tuples(*cells), min_size=1, max_size=30))
     put = _cursor(ddls)
     for row, image in zip(rows, put.encode_batch(rows)):
-        if image is not None:
-            assert image == put.item(row, None, len(ddls), "iso-8859-1"), row
+        reference = _outcome(put, row, len(ddls))
+        # declined exactly when the reference does not put the row either
+        assert image == (reference if type(reference) is bytes else None), row
     assert _batch_outcomes(put, rows, len(ddls)) == _reference_outcomes(put, rows, len(ddls))
 
 
@@ -203,3 +206,25 @@ def test_utf8_texts_count_bytes() -> None:
     for row, image in zip(rows, images):
         if image is not None:
             assert image == put.item(row, None, 2, "utf-8")
+
+
+@_SETTINGS
+@given(st.data())
+def test_texts_in_other_code_sets_equal_the_reference(data) -> None:
+    """Byte lengths, not characters, decide what fits (issue 12): UTF-8 and
+    GB18030 text in CHAR/VARCHAR, and cp1252 (single-byte, with characters
+    it lacks), against the reference row by row."""
+    encoding = data.draw(st.sampled_from(["utf-8", "cp1252", "gb18030", "iso-8859-1"]))
+    ddls = data.draw(st.lists(st.sampled_from(["char(1)", "char(6)", "varchar(5)",
+                                               "nvarchar(12)", "integer"]),
+                              min_size=1, max_size=3))
+    texts = st.text(st.characters(codec=None, blacklist_categories=("Cs",)), max_size=8)
+    cells = [st.none() | (st.integers(-5, 5) if d == "integer" else texts) for d in ddls]
+    rows = data.draw(st.lists(st.tuples(*cells), min_size=1, max_size=20))
+    types = [parse_type(d) for d in ddls]
+    put = InsertCursor(1, types, [value_check(t, encoding) for t in types], encoding,
+                       lambda blocks: b"")
+    for row, image in zip(rows, put.encode_batch(rows)):
+        reference = _outcome(put, row, len(ddls), encoding)
+        # declined exactly when the reference does not put the row either
+        assert image == (reference if type(reference) is bytes else None), (row, encoding)
