@@ -228,3 +228,17 @@ def test_texts_in_other_code_sets_equal_the_reference(data) -> None:
         reference = _outcome(put, row, len(ddls), encoding)
         # declined exactly when the reference does not put the row either
         assert image == (reference if type(reference) is bytes else None), (row, encoding)
+
+
+def test_the_callers_decimal_context_changes_nothing() -> None:
+    """str() of a Decimal follows the thread's context (capitals=0 writes
+    "1e-7"); the encoder's own context and checks make the same images."""
+    import decimal
+    put = _cursor(["decimal(12,2)", "decimal(30,9)", "decimal(8,7)"])
+    rows = [(Decimal("-1.5"), Decimal("1E-9"), Decimal("1E-7")),
+            (Decimal("12.25"), Decimal("-0.000000001"), Decimal("-0.0000001")),
+            (Decimal("100"), Decimal("1E+10"), None)]
+    expected = [put.item(r, None, 3, "iso-8859-1") for r in rows]
+    with decimal.localcontext() as ctx:
+        ctx.capitals, ctx.prec = 0, 3
+        assert put.encode_batch(rows) == expected

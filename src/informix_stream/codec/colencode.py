@@ -282,14 +282,21 @@ def _day_pairs(head: int, ordinals: list[int]) -> list[bytes]:
         return list(map(cache.__getitem__, ordinals))   # a day seen before: most of them
     except KeyError:
         pass
-    missing = set(ordinals).difference(cache)
-    if missing:
-        if len(cache) + len(missing) > _DAY_PAIRS_MAX:
-            cache.clear()
-        for k in missing:
-            d = datetime.date.fromordinal(k)
-            cache[k] = bytes((head, d.year // 100, d.year % 100, d.month, d.day))
-    return list(map(cache.__getitem__, ordinals))
+    days = set(ordinals)
+    fresh = {}
+    for k in days.difference(cache):
+        fresh[k] = _day(head, k)
+    if len(cache) + len(fresh) > _DAY_PAIRS_MAX:
+        cache.clear()
+    cache.update(fresh)
+    # read from this batch's own table: another thread may clear the cache
+    lookup = {k: fresh[k] if k in fresh else cache.get(k) or _day(head, k) for k in days}
+    return list(map(lookup.__getitem__, ordinals))
+
+
+def _day(head: int, ordinal: int) -> bytes:
+    d = datetime.date.fromordinal(ordinal)
+    return bytes((head, d.year // 100, d.year % 100, d.month, d.day))
 
 
 def _datetime_column(ctype: ColumnType) -> Callable[[list], _Column | None]:
@@ -348,7 +355,9 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
     ctx_add = decimal.Context(prec=precision + 1).add
 
     def pair_fields(texts: str, table: dict, n: int) -> tuple | None:
-        if "E" in texts or "N" in texts or "I" in texts or len(texts) != n * (chars + odd):
+        # E-notation ("e" under a context with capitals=0), NaN, Infinity
+        if "E" in texts or "e" in texts or "N" in texts or "I" in texts \
+                or len(texts) != n * (chars + odd):
             return None
         return _fields(pairs, n)(bytes.fromhex(texts.translate(table)).translate(_BCD))
 
