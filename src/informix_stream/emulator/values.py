@@ -113,12 +113,8 @@ def _int_writer(code: TypeCode) -> Converter:
 def _float_writer(v: object) -> object:
     if v is None or v.__class__ is float:
         return v
-    if isinstance(v, (int, Decimal)):
-        return float(v)
-    # Text, and anything that is no number (a DATE, bytes), goes the way
-    # an INTEGER or DECIMAL column takes it: -1213 for what is no number,
-    # never a Python error from inside the engine.
-    return float(to_decimal(v))
+    # not float(v): a DATE or bytes is -1213 here as in an INTEGER column
+    return float(v) if isinstance(v, (int, Decimal)) else float(to_decimal(v))
 
 
 def _decimal_writer(ctype: ColumnType) -> Converter:
@@ -130,8 +126,8 @@ def _decimal_writer(ctype: ColumnType) -> Converter:
             return None
         d = to_decimal(v)
         if quantum is not None:
-            if d and d.adjusted() >= precision - scale:    # too many whole digits:
-                raise _conversion_error(-1226, v)    # quantize would overflow its context
+            if d and d.adjusted() >= precision - scale:   # else quantize may overflow
+                raise _conversion_error(-1226, v)
             d = d.quantize(quantum, context=_DEC_CONTEXT)
             whole_digits = d.adjusted() + 1 if d else 0
             if whole_digits > precision - scale:
@@ -217,19 +213,13 @@ def parse_date(text: str) -> dt.date:
         raise _conversion_error(-1206, text) from None
 
 
-_MIN_DAY = dt.date(1, 1, 1).toordinal() - DAY0
-_MAX_DAY = dt.date(9999, 12, 31).toordinal() - DAY0
-
-
 def _date_writer(v: object) -> object:
     if v is None:
         return v
     if v.__class__ is int:
-        # A day number (Informix casts INTEGER to DATE); DATE holds 0001-01-01
-        # to 9999-12-31 (Guide to SQL: Reference, "DATE data type").  The
-        # code for one outside is -1210 "date could not be converted to
-        # month/day/year format" (from Informix's error list; unconfirmed).
-        if not _MIN_DAY <= v <= _MAX_DAY:
+        # A day number, in DATE's 0001-01-01..9999-12-31; -1210 outside
+        # (Informix's error list: "cannot convert to month/day/year"; unconfirmed)
+        if not -693594 <= v <= 2958464:
             raise _conversion_error(-1210, v)
         return v
     if isinstance(v, dt.datetime):
