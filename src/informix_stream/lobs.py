@@ -27,7 +27,7 @@ from .core import requests as rq
 from .core import statement as st
 from .core.session import ClientSession
 from .errors import DataError, ProtocolError
-from .messages import ValueSink
+from .lobsinks import ValueSink
 
 LOB_CODES = (TypeCode.BYTE, TypeCode.TEXT, TypeCode.BLOB, TypeCode.CLOB)
 # Room for the chunk headers of a blob reply beyond its declared size.

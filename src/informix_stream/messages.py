@@ -19,7 +19,6 @@ past the limit.
 
 from __future__ import annotations
 
-import io
 import struct
 from enum import IntEnum
 from typing import NamedTuple
@@ -27,6 +26,7 @@ from typing import NamedTuple
 from . import fastpath
 from .errors import DataError, ProtocolError
 from .framing import MAX_FIELD, Incomplete, Reader, Writer
+from .lobsinks import ValueSink
 
 
 class Tag(IntEnum):
@@ -455,53 +455,6 @@ class ServerError(NamedTuple):
     sqlstate: str = ""      # -937: the routine's own SQLSTATE; message is its text
 
 
-class ValueSink:
-    """Collects a large value's bytes as they arrive (``+=`` a buffer; the
-    buffer is copied, never kept) into one buffer, handed out by
-    ``getvalue`` as bytes without another copy (``io.BytesIO`` shares its
-    buffer): one pass over the value, where a list of pieces joined at the
-    end costs two (bench/lobs/read_rate.py).
-
-    ``reserve(n)`` makes room for ``n`` more bytes at once: the buffer
-    starts as ``bytes(capacity)`` (calloc: pages are touched only when
-    written), and grows by doubling, where BytesIO's own growth by an
-    eighth would copy a value eight times over."""
-
-    __slots__ = ("_out", "size", "_capacity")
-
-    def __init__(self, capacity: int = 0) -> None:
-        self._out = io.BytesIO(bytes(capacity)) if capacity > 0 else io.BytesIO()
-        self._capacity = capacity
-        self.size = 0
-
-    def __len__(self) -> int:
-        return self.size
-
-    def reserve(self, n: int) -> None:
-        want = self.size + n
-        if want <= self._capacity:
-            return
-        capacity = max(want, 2 * self._capacity)
-        old = self._out.getbuffer()
-        grown = io.BytesIO(bytes(capacity))
-        try:
-            grown.write(old[:self.size])
-        finally:
-            old.release()
-        grown.seek(self.size)
-        self._out, self._capacity = grown, capacity
-
-    def __iadd__(self, data) -> ValueSink:
-        self.size += self._out.write(data)
-        return self
-
-    def getvalue(self) -> bytes:
-        out = self._out
-        if self.size != len(out.getbuffer()):
-            out.truncate(self.size)
-        return out.getvalue()
-
-
 class Reply:
     """Everything one reply said, up to its SQ_EOT."""
 
@@ -537,7 +490,7 @@ class Reply:
         # values or SQ_LODATA's LoReply; lo_wanted: the bytes an SQ_LODATA read asked
         self.routine: object = None
         self.lo_wanted = 0
-        self.lo_sink: ValueSink | None = None   # where an SQ_LODATA read's bytes go
+        self.lo_sink = None     # where an SQ_LODATA read's bytes go (lobsinks)
         self.lo_left = 0                        # bytes of that read still to come
         self.xactstat: tuple[int, int, int] | None = None  # SQ_XACTSTAT (event, new, old)
         # warnings an SQ_ERR carried: (SQLSTATE, text) of sqlcode 0 and 100

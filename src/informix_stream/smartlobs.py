@@ -24,7 +24,7 @@ from .codec import slob
 from .core import statement as st
 from .core.session import ClientSession
 from .errors import DataError, ProtocolError
-from .messages import ValueSink
+from .lobsinks import ValueSink
 
 # Bytes asked for by one SQ_LODATA read of a stream (a reader's chunk): large
 # enough that round trips do not dominate on loopback.

@@ -40,7 +40,8 @@ from .codegen import FixedCell
 from .scalars import IntervalYM, packed_converter, temporal_exponent
 from .typeinfo import TU_DAY, TU_HOUR, TU_MONTH, TU_SECOND, TU_YEAR, ColumnType, TypeCode
 
-__all__ = ["packed_cell", "packed_namespace"]
+__all__ = ["datetime_args", "packed_cell", "packed_namespace", "temporal_head",
+           "temporal_layout"]
 
 # byte -> its value as a base-100 digit pair, None for 100..255
 _PAIRS = tuple(range(100)) + (None,) * 156
@@ -176,25 +177,42 @@ def _scaled_lines(v: str, slow: str, width: int, cut: str, unit: str) -> list[st
             f"        {v} = {slow}"]
 
 
-def _temporal_cell(ctype: ColumnType, k: int, ns: dict) -> FixedCell | None:
+def temporal_layout(ctype: ColumnType) -> tuple[str, list[int], str, int] | None:
+    """How the fast code reads a DATETIME/INTERVAL cell after its head byte:
+    (struct letters of the leading field, the units of the one-pair fields
+    after it, struct letters of the fraction pairs, fraction pairs), or None
+    where the pairs do not match the qualifier's width (the plain converter
+    serves).  The block decoder (rowblock.py) reads the same layout."""
     start, end, lead = ctype.start, ctype.end, ctype.leading_digits
-    dt = ctype.code == TypeCode.DATETIME
-    if dt and lead != (4 if start == TU_YEAR else 2):
+    if ctype.code == TypeCode.DATETIME and lead != (4 if start == TU_YEAR else 2):
         return None
-    lead_fmt = _group_fmt((lead + 1) // 2)
     units = list(range(start + 2, min(end, TU_SECOND) + 1, 2))
     nfrac = (end - TU_SECOND + 1) // 2 if end > TU_SECOND else 0
-    frac_fmt = _group_fmt(nfrac)
-    fmt = lead_fmt + "B" * len(units) + frac_fmt
     if 1 + (lead + 1) // 2 + len(units) + nfrac != ctype.wire_width:
         return None
+    return _group_fmt((lead + 1) // 2), units, _group_fmt(nfrac), nfrac
+
+
+def temporal_head(ctype: ColumnType) -> int:
+    """The head byte of a DATETIME/INTERVAL value in its qualifier's form."""
+    return 0x80 | (temporal_exponent(ctype.length) + 64)
+
+
+def _temporal_cell(ctype: ColumnType, k: int, ns: dict) -> FixedCell | None:
+    start, end = ctype.start, ctype.end
+    dt = ctype.code == TypeCode.DATETIME
+    layout = temporal_layout(ctype)
+    if layout is None:
+        return None
+    lead_fmt, units, frac_fmt, nfrac = layout
+    fmt = lead_fmt + "B" * len(units) + frac_fmt
     c = _Cell(ctype, k, ns, fmt)
     names = iter(c.names)
     lead_names = [next(names) for _ in lead_fmt]
     field_names = [next(names) for _ in units]
     frac_names = [next(names) for _ in frac_fmt]
-    micro = (f"({_number(frac_names, frac_fmt)}) * {10 ** (6 - 2 * nfrac)}"
-             if nfrac else "0")
+    micro: str | int = (f"({_number(frac_names, frac_fmt)}) * {10 ** (6 - 2 * nfrac)}"
+                        if nfrac else 0)
     if dt:
         # a 2-digit first field is checked by the constructor, like the rest
         first = _number(lead_names, lead_fmt) if lead_fmt == "H" else lead_names[0]
@@ -202,16 +220,19 @@ def _temporal_cell(ctype: ColumnType, k: int, ns: dict) -> FixedCell | None:
     else:
         fields = [_number(lead_names, lead_fmt)] + [f"_D[{n}]" for n in field_names]
         expr = _interval_call(ctype, fields, micro)
-    head = 0x80 | (temporal_exponent(ctype.length) + 64)
+    head = temporal_head(ctype)
     return c.cell(f"({expr} if {c.head} == {head} else None if {c.head} == 0 and "
                   f"{c.first_zero} else {c.slow})")
 
 
-def _datetime_call(start: int, end: int, fields: list[str], micro: str) -> str:
-    """datetime/date/time of the fields present, the rest from 2000-01-01
-    00:00 as scalars.datetime_value fills them."""
-    parts = {TU_YEAR: "2000", TU_MONTH: "1", TU_DAY: "1", TU_HOUR: "0",
-             TU_SECOND - 2: "0", TU_SECOND: "0"}
+def datetime_args(start: int, end: int, fields: list, micro: object) -> tuple[str, list]:
+    """The constructor (``_datetime``, ``_date`` or ``_time``) of a DATETIME
+    qualifier and its arguments: the fields present (any objects: source
+    text here, columns in rowblock.py), the rest int constants from
+    2000-01-01 00:00 as scalars.datetime_value fills them, trailing zero
+    constants dropped."""
+    parts: dict = {TU_YEAR: 2000, TU_MONTH: 1, TU_DAY: 1, TU_HOUR: 0,
+                   TU_SECOND - 2: 0, TU_SECOND: 0}
     parts.update(zip(range(start, TU_SECOND + 1, 2), fields))
     values = [parts[u] for u in sorted(parts)] + [micro]
     if start >= TU_HOUR:
@@ -220,9 +241,15 @@ def _datetime_call(start: int, end: int, fields: list[str], micro: str) -> str:
         name, values = "_date", values[:3]
     else:
         name = "_datetime"
-    while len(values) > (3 if name != "_time" else 1) and values[-1] == "0":
+    while len(values) > (3 if name != "_time" else 1) and type(values[-1]) is int \
+            and values[-1] == 0:
         values.pop()
-    return f"{name}({', '.join(values)})"
+    return name, values
+
+
+def _datetime_call(start: int, end: int, fields: list[str], micro: str | int) -> str:
+    name, values = datetime_args(start, end, fields, micro)
+    return f"{name}({', '.join(map(str, values))})"
 
 
 def _interval_call(ctype: ColumnType, fields: list[str], micro: str) -> str:

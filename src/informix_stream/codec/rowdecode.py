@@ -40,6 +40,7 @@ from .codegen import SHAPE_CACHE_SIZE, FixedCell, compile_function, indent, stru
 from .composite import value_decoder
 from .lob import DESCRIPTOR_SIZE, cell_decoder
 from .packedcells import packed_cell, packed_namespace
+from .rowblock import block_hook
 from .rowdecode_ref import RowDecoder, check_encoding, reference_decoder
 from .slob import cell_locator
 from .scalars import (EPOCH_ORDINAL, FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, REAL, TRUE_BYTES,
@@ -280,9 +281,18 @@ def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str, rows: str
                 "_SMALLFLOAT_NULL": _SMALLFLOAT_NULL, "_double_nan_or_null": _double_nan_or_null,
                 "_slow_row": _slow_row, "_Locator": cell_locator,
                 "_reference": reference_decoder(columns, encoding, rows)}
+    block_ns = dict(ns)
     source = _decoder_source(columns, ns, rows)
-    if codecs.lookup(encoding).name == "utf-8":
+    utf8 = codecs.lookup(encoding).name == "utf-8"
+    if utf8:
         # bytes.decode() without arguments is CPython's UTF-8 fast path: no
         # codec-name lookup per cell (15-25 ns of a 150-byte VARCHAR's ~120).
         source = source.replace(".decode(_enc)", ".decode()")
-    return compile_function(source, ns, "decode_row")
+    decode_row = compile_function(source, ns, "decode_row")
+    # fixed-width shapes also decode whole runs of tuples a column at a time
+    # (rowblock.py); parse_reply finds the hook as decode_row.bulk
+    cells = [_fixed_cell(ctype, k, block_ns) for k, ctype in enumerate(columns)]
+    bulk = block_hook(columns, cells, block_ns, decode_row, utf8)
+    if bulk is not None:
+        decode_row.bulk = bulk
+    return decode_row

@@ -1,0 +1,267 @@
+"""The tuple path's block decoder (codec/rowblock.py, the ``bulk`` hook of a
+fixed-width shape's row decoder) against the per-row decoder it speeds up:
+the same fetch reply bytes, fed to ``messages.parse_reply`` in the same
+pieces, give the same rows (types, Decimal exponents, NaN bits), the same
+stop offsets, the same recorded decode errors and warnings, and the same
+raised errors (class and message) -- for generated values with NULLs, for
+hostile cells (digit pairs over 99, odd heads, bad text) and for damaged
+framing (tags, flags, sizes, truncation), split across receives."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import struct
+from decimal import Decimal
+
+import pytest
+from codec_harness import cells, column_types, packed_images
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from informix_stream.codecs import make_row_decoder, make_row_encoder, parse_type
+from informix_stream.codec.typeinfo import PACKED_CODES, ColumnType, TypeCode
+from informix_stream.errors import DataError, ProtocolError
+from informix_stream.framing import MAX_FIELD
+from informix_stream.messages import Reply, parse_reply
+
+_SETTINGS = settings(max_examples=200, deadline=None,
+                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+_VARIABLE = (TypeCode.VARCHAR, TypeCode.NVARCHAR, TypeCode.LVARCHAR, TypeCode.BOOLEAN)
+
+
+class PerRow:
+    """The per-row decoder alone: the same function without its bulk hook."""
+
+    def __init__(self, decode) -> None:
+        self.decode = decode
+
+    def __call__(self, buf, start, stop=None):
+        return self.decode(buf, start, stop)
+
+
+def tuple_msg(image: bytes, size: int | None = None, warn: int = 0) -> bytes:
+    size = len(image) if size is None else size
+    return struct.pack("!hhi", 14, warn, size) + image + (b"\x00" if len(image) & 1 else b"")
+
+
+def tail(rows: int) -> bytes:
+    return struct.pack("!hhiii", 15, 0, rows, 0, 0) + struct.pack("!h", 12)
+
+
+def _value(v: object) -> object:
+    if isinstance(v, float):
+        return ("float", struct.pack("!d", v).hex())      # NaN bits too
+    return (type(v).__name__, repr(v))
+
+
+def feed(decoder, pieces: list[bytes], max_size: int) -> tuple:
+    """parse_reply over the pieces as the session runs it: bytes appended to
+    one buffer, parsing resumed where it stopped."""
+    reply, buf, pos, stops = Reply(), bytearray(), 0, []
+    try:
+        for piece in pieces:
+            buf += piece
+            pos, done = parse_reply(buf, pos, reply, decoder, max_size)
+            stops.append((pos, done, len(reply.rows)))
+            if done:
+                break
+        raised = None
+    except (DataError, ProtocolError) as exc:
+        raised = (type(exc).__name__, str(exc))
+    error = reply.decode_error
+    return (stops, raised, reply.warnings,
+            None if error is None else (type(error).__name__, str(error)),
+            [tuple(map(_value, row)) for row in reply.rows])
+
+
+def same(types, data: bytes, cuts=(), max_size: int = MAX_FIELD) -> tuple:
+    cuts = sorted({c for c in cuts if 0 < c < len(data)})
+    pieces = [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)])]
+    decode = make_row_decoder(types)
+    assert hasattr(decode, "bulk")
+    want = feed(PerRow(decode), pieces, max_size)
+    got = feed(decode, pieces, max_size)
+    assert got == want
+    return got
+
+
+def fixed_types() -> st.SearchStrategy[ColumnType]:
+    return column_types().filter(lambda c: c.code not in _VARIABLE)
+
+
+@st.composite
+def fixed_rows(draw, max_columns: int = 5, max_rows: int = 90):
+    """(columns, stored rows): enough rows for several growing blocks."""
+    columns = draw(st.lists(fixed_types(), min_size=1, max_size=max_columns))
+    count = draw(st.integers(1, max_rows))
+    null_free = draw(st.booleans())          # clean columns take the fast forms
+    rows = []
+    for _ in range(count):
+        row = []
+        for c in columns:
+            stored, _ = draw(cells(c))
+            while null_free and stored is None:
+                stored, _ = draw(cells(c))
+            row.append(stored)
+        rows.append(tuple(row))
+    return columns, rows
+
+
+@_SETTINGS
+@given(fixed_rows(), st.lists(st.integers(0, 6000), max_size=3))
+def test_generated_replies_give_the_same_rows(case, cuts):
+    columns, rows = case
+    encode = make_row_encoder(columns)
+    data = b"".join(tuple_msg(encode(r)) for r in rows) + tail(len(rows))
+    stops, raised, _, error, got = same(columns, data, cuts)
+    assert raised is None and error is None and stops[-1][1] is True and len(got) == len(rows)
+
+
+@_SETTINGS
+@given(fixed_rows(max_rows=70), st.data())
+def test_hostile_cells_give_the_same_rows_and_errors(case, data):
+    """Cells replaced by near-valid and invalid bytes (a pair over 99, any
+    head, text with a NUL or bytes no UTF-8 has) in some rows."""
+    columns, rows = case
+    encode = make_row_encoder(columns)
+    images = [bytearray(encode(r)) for r in rows]
+    offsets, at = [], 0
+    for c in columns:
+        offsets.append(at)
+        at += c.wire_width
+    for _ in range(data.draw(st.integers(1, 6))):
+        image = images[data.draw(st.integers(0, len(images) - 1))]
+        k = data.draw(st.integers(0, len(columns) - 1))
+        c, start = columns[k], offsets[k]
+        if c.code in PACKED_CODES:
+            cell = data.draw(packed_images(c))
+        else:
+            cell = data.draw(st.binary(min_size=c.wire_width, max_size=c.wire_width))
+        image[start:start + c.wire_width] = cell
+    blob = b"".join(tuple_msg(bytes(i)) for i in images) + tail(len(images))
+    encoding = data.draw(st.sampled_from(["iso-8859-1", "utf-8"]))
+    cuts = data.draw(st.lists(st.integers(0, len(blob)), max_size=2))
+    _same_encoding(columns, blob, cuts, encoding)
+
+
+def _same_encoding(types, data: bytes, cuts, encoding: str) -> None:
+    cuts = sorted({c for c in cuts if 0 < c < len(data)})
+    pieces = [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)])]
+    decode = make_row_decoder(types, encoding)
+    assert feed(decode, pieces, MAX_FIELD) == feed(PerRow(decode), pieces, MAX_FIELD)
+
+
+@_SETTINGS
+@given(fixed_rows(max_rows=60), st.data())
+def test_damaged_framing_fails_alike(case, data):
+    """Tags, warning flags and sizes changed, bytes cut or inserted, a
+    smaller max_size: the per-row path's errors, stops and warnings."""
+    columns, rows = case
+    encode = make_row_encoder(columns)
+    msgs = [bytearray(tuple_msg(encode(r))) for r in rows]
+    for _ in range(data.draw(st.integers(1, 4))):
+        m = msgs[data.draw(st.integers(0, len(msgs) - 1))]
+        action = data.draw(st.sampled_from(["tag", "warn", "size", "flip", "cut", "insert"]))
+        if action == "tag":
+            m[0:2] = struct.pack("!h", data.draw(st.sampled_from([15, 12, 99, -14, 0])))
+        elif action == "warn":
+            m[2:4] = struct.pack("!H", data.draw(st.integers(1, 0xFFFF)))
+        elif action == "size":
+            size = struct.unpack_from("!I", m, 4)[0]
+            new = data.draw(st.sampled_from([size - 1, size + 1, size + 2, 0, 0x7FFFFFFF,
+                                             0xFFFFFFF8]))
+            m[4:8] = struct.pack("!I", new % 2**32)
+        elif action == "flip":
+            m[data.draw(st.integers(0, len(m) - 1))] = data.draw(st.integers(0, 255))
+        elif action == "cut":
+            at = data.draw(st.integers(0, len(m) - 1))
+            del m[at:at + data.draw(st.integers(1, 6))]
+        else:
+            at = data.draw(st.integers(0, len(m)))
+            m[at:at] = data.draw(st.binary(min_size=1, max_size=6))
+    blob = b"".join(msgs) + tail(len(msgs))
+    max_size = data.draw(st.sampled_from([MAX_FIELD, 64, 9]))
+    cuts = data.draw(st.lists(st.integers(0, len(blob)), max_size=3))
+    same(columns, blob, cuts, max_size)
+
+
+_TYPES = {
+    "integer": lambda i: i * 100_003 - 10**9, "smallint": lambda i: i - 16000,
+    "bigint": lambda i: i * 10**13 - 7 * 10**17, "int8": lambda i: i * 10**13 - 7 * 10**17,
+    "smallfloat": lambda i: i / 8 + 0.5, "float": lambda i: i / 7 + 0.5,
+    "decimal(12,2)": lambda i: Decimal(i * 1_000_003 + 17) / 100 * (-1 if i & 1 else 1),
+    "money(16,2)": lambda i: Decimal(i * 7919 + 3) / 100,
+    "date": lambda i: dt.date(1900, 1, 1) + dt.timedelta(days=i),
+    "datetime year to second": lambda i: dt.datetime(1990, 1, 1) + dt.timedelta(seconds=i * 3601),
+    "datetime year to fraction(5)":
+        lambda i: dt.datetime(1990, 1, 1) + dt.timedelta(seconds=i * 3601, microseconds=i * 10),
+    "datetime hour to minute": lambda i: dt.time((i // 60) % 24, i % 60),
+    "datetime year to day": lambda i: dt.date(1990, 1, 1) + dt.timedelta(days=i),
+    "interval day(9) to second": lambda i: dt.timedelta(days=i % 90000, seconds=(i * 7) % 86400),
+    "interval hour(3) to fraction(3)": lambda i: dt.timedelta(seconds=i * 7, milliseconds=i),
+    "char(20)": lambda i: f"c{i:019d}",
+}
+
+
+@pytest.mark.parametrize("null_every", [0, 10])
+@pytest.mark.parametrize("spec", list(_TYPES))
+def test_block_takes_whole_runs(spec, null_every):
+    """The hook itself consumes every clean tuple of a long run (so the
+    block path, not the per-row fallback, is what the cursor runs) and its
+    rows equal the per-row decoder's."""
+    ctype = parse_type(spec)
+    values = [None if null_every and i % null_every == 0 else _TYPES[spec](i)
+              for i in range(500)]
+    encode = make_row_encoder([ctype])
+    data = b"".join(tuple_msg(encode((v,))) for v in values)
+    decode = make_row_decoder([ctype])
+    reply = Reply()
+    assert decode.bulk(bytearray(data), 0, len(data), reply, MAX_FIELD) == len(data)
+    want = [decode(data, at + 8, at + 8 + size)[0] for at, size in _spans(data)]
+    assert [tuple(map(_value, r)) for r in reply.rows] == [tuple(map(_value, r)) for r in want]
+    assert [r[0] for r in reply.rows][1:4] == [v if not isinstance(v, float) else
+                                               pytest.approx(v) for v in values[1:4]]
+
+
+def _spans(data: bytes):
+    at = 0
+    while at < len(data):
+        size = struct.unpack_from("!I", data, at + 4)[0]
+        yield at, size
+        at += 8 + size + (size & 1)
+
+
+def test_a_bad_value_mid_block_is_recorded_and_the_rest_decoded():
+    ctype = parse_type("datetime year to second")
+    encode = make_row_encoder([ctype])
+    images = [bytearray(encode((dt.datetime(2000, 1, 1) + dt.timedelta(hours=i),))) for i in
+              range(100)]
+    images[40][3] = 13                        # month 13: no value of the type
+    data = b"".join(tuple_msg(bytes(i)) for i in images) + tail(100)
+    stops, raised, _, error, rows = same([ctype], data)
+    assert raised is None and error[0] == "DataError" and len(rows) == 99
+
+
+def test_warning_flags_are_recorded_by_the_per_row_path():
+    ctype = parse_type("integer")
+    encode = make_row_encoder([ctype])
+    data = b"".join(tuple_msg(encode((i,)), warn=0x0102 if i == 50 else 0)
+                    for i in range(100)) + tail(100)
+    stops, raised, warnings, error, rows = same([ctype], data)
+    assert warnings == 0x0102 and len(rows) == 100 and stops[-1][1] is True
+
+
+def test_variable_width_shapes_have_no_hook():
+    assert not hasattr(make_row_decoder([parse_type("integer"), parse_type("varchar(10)")]),
+                       "bulk")
+    assert not hasattr(make_row_decoder([parse_type("boolean")]), "bulk")
+
+
+def test_nan_that_is_not_null_stays_a_float():
+    types = [parse_type("float"), parse_type("smallfloat")]
+    nan_f = struct.pack("!d", math.nan)
+    image = nan_f + struct.pack("!f", math.nan)
+    data = tuple_msg(image) * 40 + tuple_msg(b"\xff" * 12) + tail(41)
+    *_, rows = same(types, data)
+    assert rows[0][0][0] == "float" and rows[-1] == (("NoneType", "None"),) * 2
