@@ -217,10 +217,10 @@ def _date_writer(v: object) -> object:
     if v is None:
         return v
     if v.__class__ is int:
-        # A day number, in DATE's 0001-01-01..9999-12-31; -1210 outside
-        # (Informix's error list: "cannot convert to month/day/year"; unconfirmed)
+        # A day number, in DATE's 0001-01-01..9999-12-31; outside, its year
+        # is none a DATE holds: -1204 (the code is a guess, unconfirmed)
         if not -693594 <= v <= 2958464:
-            raise _conversion_error(-1210, v)
+            raise _conversion_error(-1204, v)
         return v
     if isinstance(v, dt.datetime):
         return v.date().toordinal() - DAY0
