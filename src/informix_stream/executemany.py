@@ -323,7 +323,8 @@ class Plan:
             items = put_images.put_items(source, self.order, self.count, self.put,
                                          self.session.encoding, ic.BadRow)
             return ic.item_chunks(items, self.put, self.chunk_size, self.chunk_bytes, _at_row)
-        rows = ingest.encoded_rows(source, self.order, self.count, Unencodable)
+        rows = ingest.encoded_rows(source, self.order, self.count, Unencodable,
+                                    self.session.encoding)
         return chunk(rows, BindExecute(self.stmt_id), self.chunk_size, self.chunk_bytes)
 
     async def async_chunks(self, rows) -> Any:

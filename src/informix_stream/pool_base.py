@@ -39,6 +39,14 @@ class Slot:
     conn: Any
     created: float = field(default_factory=time.monotonic)
     last_used: float = field(default_factory=time.monotonic)
+    # The session's count of DATABASE / CLOSE DATABASE statements when the
+    # pool opened it: a connection a user moved to another database is not
+    # handed to the next user, whose writes would land in that database.
+    database_changes: int = -1
+
+    def __post_init__(self) -> None:
+        if self.database_changes < 0:
+            self.database_changes = self.conn._session.database_changes
 
 
 class PoolBase:
@@ -129,11 +137,15 @@ class PoolBase:
         now = time.monotonic()
         self._stats["usage_ms"] += int((now - slot.last_used) * 1000)
         slot.last_used = now
-        keep = not conn.closed and not self._closed and not self._expired(slot, now)
+        keep = not conn.closed and not self._closed and not self._expired(slot, now) \
+            and conn._session.database_changes == slot.database_changes
         if conn.closed:
             self._stats["returns_bad"] += 1
         if keep:
             del self._used[id(conn)]
+            # what the pool's connect options set, whatever the last user chose
+            # (its transaction is over: reset_state rolled it back)
+            conn._session.autocommit = self.params.autocommit
         return slot, keep
 
     def _forget(self, conn: Any) -> None:

@@ -27,13 +27,25 @@ class ScrollFetches:
         return self._total
 
     def _scroll_fetch_gen(self, target: int):
-        if target < 1 or (self._total is not None and target > self._total):
+        """Row ``target`` (1-based), or None with the cursor before the first
+        row or after the last one, as JDBC's ResultSet.absolute/relative
+        leave it: the next fetchone then gives the first or nothing, and
+        fetch_prior the last.  An empty reply only says the result has fewer
+        than ``target`` rows, so the row count is asked for, never guessed."""
+        if target < 1:
+            self._position = 0
+            return None
+        if self._total is not None and target > self._total:
+            self._position = self._total + 1
             return None
         reply = yield from self._sfetch_gen(rq.SCROLL_ABSOLUTE, target)
-        self._position = target
         if not reply.rows:
-            self._total = target - 1
+            if target == 1:
+                self._total = 0
+            total = yield from self._row_total_gen()
+            self._position = total + 1
             return None
+        self._position = target
         row = reply.rows[0]
         return row if self._make_row is None else self._make_row(row)
 

@@ -85,10 +85,12 @@ class Unencodable(Exception):
 
 
 def encoded_rows(source: Any, order: list[int] | None, count: int,
-                 unencodable: type[Exception]) -> Iterator[tuple[bytes, ...]]:
+                 unencodable: type[Exception], encoding: str = "iso-8859-1"
+                 ) -> Iterator[tuple[bytes, ...]]:
     """Each row's parameter blocks, encoded a column at a time.  A cell that
     cannot be bound ends the rows just before its row with ``unencodable``
-    (the executemany row source's exception type) carrying its DataError."""
+    (the executemany row source's exception type) carrying its DataError.
+    Text goes in ``encoding``, the session's code set, as tuple rows do."""
     np, _ = load()
     picked: list[int] | None = None
     for batch in record_batches(source):
@@ -98,26 +100,29 @@ def encoded_rows(source: Any, order: list[int] | None, count: int,
         first_bad, error = batch.num_rows, None
         for index in picked:
             try:
-                columns.append(encode_column(np, batch.column(index), batch.schema.names[index]))
+                columns.append(encode_column(np, batch.column(index),
+                                             batch.schema.names[index], encoding))
             except Unencodable as bad:
                 if bad.row < first_bad:
                     first_bad, error = bad.row, bad.error
                 columns.append([])
         if error is not None:
-            yield from zip(*_encode_prefix(np, batch, picked, first_bad))
+            yield from zip(*_encode_prefix(np, batch, picked, first_bad, encoding))
             raise unencodable(error)
         yield from zip(*columns)
 
 
-def _encode_prefix(np, batch, picked: list[int], rows: int) -> list[list[bytes]]:
+def _encode_prefix(np, batch, picked: list[int], rows: int,
+                   encoding: str) -> list[list[bytes]]:
     """The rows of a slice before its first bad cell, encoded again alone."""
     if rows == 0:
         return [[] for _ in picked]
     head = batch.slice(0, rows)
-    return [encode_column(np, head.column(i), head.schema.names[i]) for i in picked]
+    return [encode_column(np, head.column(i), head.schema.names[i], encoding)
+            for i in picked]
 
 
-def encode_column(np, array, name: str) -> list[bytes]:
+def encode_column(np, array, name: str, encoding: str = "iso-8859-1") -> list[bytes]:
     """One column's parameter blocks, as ``encode_param`` makes them."""
     kind = str(array.type)
     fast = _FAST.get(kind)
@@ -130,7 +135,7 @@ def encode_column(np, array, name: str) -> list[bytes]:
     out = []
     for row, value in enumerate(values):
         try:
-            out.append(encode_param(value))
+            out.append(encode_param(value, encoding))
         except DataError as exc:
             raise Unencodable(DataError(f"column {name!r}: {exc}"), row) from None
     return out
@@ -175,13 +180,14 @@ _FAST = {"int8": _ints, "int16": _ints, "int32": _ints, "int64": _ints, "uint8":
          "date32[day]": _dates}
 
 
-def reference_rows(source: Any, order: list[int] | None, count: int) -> Iterator[list[bytes]]:
+def reference_rows(source: Any, order: list[int] | None, count: int,
+                   encoding: str = "iso-8859-1") -> Iterator[list[bytes]]:
     """The plain path: each cell as a Python value through ``encode_param``."""
     for batch in record_batches(source):
         picked = column_order(batch.schema.names, order, count)
         for row in batch.to_pylist():
             values = list(row.values())
-            yield [encode_param(values[i]) for i in picked]
+            yield [encode_param(values[i], encoding) for i in picked]
 
 
 def insert_statement(table: str, names: Sequence[str]) -> str:

@@ -113,9 +113,8 @@ def _int_writer(code: TypeCode) -> Converter:
 def _float_writer(v: object) -> object:
     if v is None or v.__class__ is float:
         return v
-    if isinstance(v, str):
-        return float(to_decimal(v))
-    return float(v)
+    # not float(v): a DATE or bytes is -1213 here as in an INTEGER column
+    return float(v) if isinstance(v, (int, Decimal)) else float(to_decimal(v))
 
 
 def _decimal_writer(ctype: ColumnType) -> Converter:
@@ -127,6 +126,8 @@ def _decimal_writer(ctype: ColumnType) -> Converter:
             return None
         d = to_decimal(v)
         if quantum is not None:
+            if d and d.adjusted() >= precision - scale:   # else quantize may overflow
+                raise _conversion_error(-1226, v)
             d = d.quantize(quantum, context=_DEC_CONTEXT)
             whole_digits = d.adjusted() + 1 if d else 0
             if whole_digits > precision - scale:
@@ -213,7 +214,13 @@ def parse_date(text: str) -> dt.date:
 
 
 def _date_writer(v: object) -> object:
-    if v is None or v.__class__ is int:
+    if v is None:
+        return v
+    if v.__class__ is int:
+        # A day number, in DATE's 0001-01-01..9999-12-31; outside, its year
+        # is none a DATE holds: -1204 (the code is a guess, unconfirmed)
+        if not -693594 <= v <= 2958464:
+            raise _conversion_error(-1204, v)
         return v
     if isinstance(v, dt.datetime):
         return v.date().toordinal() - DAY0
