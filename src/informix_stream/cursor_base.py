@@ -219,6 +219,8 @@ class CursorBase(CursorWarnings, ScrollFetches):
         elif kind in INVALIDATING:
             for body in cache.clear():
                 session.defer_cleanup(body)
+        if prepared.sets_session or kind == StmtType.SELECT_INTO:
+            session.state_changes += 1
         opened = kind in (StmtType.DATABASE, StmtType.CREATE_DATABASE)
         self._note_warnings(reply, opened)
         if opened:

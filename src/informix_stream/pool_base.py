@@ -43,10 +43,18 @@ class Slot:
     # pool opened it: a connection a user moved to another database is not
     # handed to the next user, whose writes would land in that database.
     database_changes: int = -1
+    # Likewise its count of statements that leave session state behind (a
+    # session-wide SET such as SET ISOLATION or SET LOCK MODE, a temporary
+    # table): the next user would read at the last user's isolation level or
+    # see the last user's temporary tables, so such a connection is closed.
+    state_changes: int = -1
 
     def __post_init__(self) -> None:
+        session = self.conn._session
         if self.database_changes < 0:
-            self.database_changes = self.conn._session.database_changes
+            self.database_changes = session.database_changes
+        if self.state_changes < 0:
+            self.state_changes = session.state_changes
 
 
 class PoolBase:
@@ -137,8 +145,10 @@ class PoolBase:
         now = time.monotonic()
         self._stats["usage_ms"] += int((now - slot.last_used) * 1000)
         slot.last_used = now
+        session = conn._session
         keep = not conn.closed and not self._closed and not self._expired(slot, now) \
-            and conn._session.database_changes == slot.database_changes
+            and session.database_changes == slot.database_changes \
+            and session.state_changes == slot.state_changes
         if conn.closed:
             self._stats["returns_bad"] += 1
         if keep:

@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 from .errors import ProgrammingError
 
-__all__ = ["Marker", "scan", "opaque_regions", "first_keyword"]
+__all__ = ["Marker", "scan", "opaque_regions", "first_keyword", "leading_words"]
 
 _SCANNER = re.compile(r"""
     (?P<sq>'(?:[^']|'')*'?)
@@ -151,3 +151,18 @@ def first_keyword(sql: str) -> str:
     pos = _LEADING.match(sql).end()
     m = _WORD.match(sql, pos)
     return m.group(0).upper() if m else ""
+
+
+def leading_words(sql: str, n: int) -> tuple[str, ...]:
+    """The statement's first ``n`` words in upper case (fewer if it has
+    fewer), each after comments and parentheses."""
+    words: list[str] = []
+    pos = 0
+    while len(words) < n:
+        pos = _LEADING.match(sql, pos).end()
+        m = _WORD.match(sql, pos)
+        if not m:
+            break
+        words.append(m.group(0).upper())
+        pos = m.end()
+    return tuple(words)

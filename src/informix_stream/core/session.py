@@ -127,6 +127,10 @@ class ClientSession:
         # on the server every cursor not declared WITH HOLD.
         self.tx_ends = 0
         self.database_changes = 0      # DATABASE / CREATE / CLOSE DATABASE answered
+        # statements answered that leave state in the session beyond their
+        # transaction (a session-wide SET, a temporary table: statement.py
+        # sets_session_state); a pool does not hand such a connection on
+        self.state_changes = 0
         # the sqlwarn flags that answered the open of the current database
         # (logged, ANSI, ...: sqlwarn.py); 0 with no database open
         self.open_flags = 0

@@ -25,6 +25,7 @@ from ..errtext import message_for
 from ..fastpath import locator_param
 from ..messages import Describe, Reply
 from ..placeholders import convert, convert_named, first_keyword
+from ..sqllex import leading_words
 from . import requests as rq
 from .session import ClientSession, Expect
 
@@ -69,7 +70,7 @@ class Prepared:
     """A statement the server has prepared: its id and description."""
 
     __slots__ = ("stmt_id", "describe", "markers", "epoch", "warnings", "shape", "row_texts",
-                 "bulk")
+                 "bulk", "sets_session")
 
     def __init__(self, describe: Describe, markers: int, epoch: int = 0,
                  warnings: int = 0) -> None:
@@ -78,6 +79,9 @@ class Prepared:
         self.markers = markers
         self.warnings = warnings     # the PREPARE reply's sqlwarn flags
         self.epoch = epoch          # session.database_changes when prepared
+        # whether running it changes the session for later users of the
+        # connection (sets_session_state): a pool does not hand it on
+        self.sets_session = False
         # what a cursor derives from the description (decoder, PEP 249
         # description), kept for the next execute of a cached statement
         self.shape: tuple | None = None
@@ -161,6 +165,27 @@ def opens_transaction(sql: str) -> bool:
     return word not in _NO_IMPLICIT_BEGIN
 
 
+# SET statements whose effect ends with the transaction (IBM Informix Guide to
+# SQL: Syntax, "SET TRANSACTION" lasts for the transaction, "SET CONSTRAINTS"
+# modes set to DEFERRED end with it, or change the table's objects for every
+# session alike); every other SET (ISOLATION, LOCK MODE, EXPLAIN, PDQPRIORITY,
+# ENVIRONMENT, ROLE, ...) lasts for the session.
+_TRANSACTION_SETS = frozenset({"TRANSACTION", "CONSTRAINTS"})
+
+
+def sets_session_state(sql: str) -> bool:
+    """Whether the statement leaves state in the session that outlives its
+    transaction: a session-wide SET, or a temporary table (CREATE TEMP
+    TABLE; SELECT ... INTO TEMP is known by its statement type).  A pool
+    closes a connection that ran one instead of handing it to the next
+    user, who would otherwise read at another isolation level, wait on
+    locks differently, or see the last user's temporary tables."""
+    words = leading_words(sql, 2)
+    if words[:1] == ("SET",):
+        return not (len(words) > 1 and words[1] in _TRANSACTION_SETS)
+    return words == ("CREATE", "TEMP")
+
+
 def ansi_autocommit(session: ClientSession, sql: str) -> Op:
     """In autocommit mode on an ANSI-compliant database, COMMIT WORK after
     the statement: the server left it in an implicit transaction (IBM
@@ -199,7 +224,9 @@ def prepare(session: ClientSession, sql: str, markers: int) -> Op:
         why = "the server answered PREPARE without describing the statement"
         session.mark_broken(f"protocol error: {why}")
         raise ProtocolError(why)
-    return Prepared(reply.describe, markers, session.database_changes, reply.warnings)
+    prepared = Prepared(reply.describe, markers, session.database_changes, reply.warnings)
+    prepared.sets_session = sets_session_state(sql)
+    return prepared
 
 
 def column_types(prepared: Prepared) -> list:

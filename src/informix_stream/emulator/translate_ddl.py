@@ -73,6 +73,7 @@ class DdlRules:
 
     def set_option(self) -> Translation:
         words = tuple(t.text for t in self.toks[1:])
+        check_set(words)
         return Translation(StatementKind.OTHER, option=("SET",) + words)
 
     # -- DDL -----------------------------------------------------------------
@@ -410,3 +411,39 @@ class DdlRules:
         if self.word(i) != "RESTRICT" or i + 1 != len(self.toks):
             raise SqlError(-201, message="DROP ROW TYPE name RESTRICT expected")
         return Translation(StatementKind.DDL, ddl=Drop("ROW TYPE", name, if_exists))
+
+
+# SET statements (IBM Informix Guide to SQL: Syntax).  ISOLATION and LOCK
+# MODE are checked word by word, so a misspelt level is -201 as on the
+# server instead of a silent success; the options below only tune a real
+# server's plans, logging or diagnostics, which the emulator does not have,
+# and succeed as no-ops (IBM's JDBC sends several of them when it resets a
+# pooled connection: IfxSqliConnect.resetDatabaseProperties).  Any other
+# SET is refused as not supported rather than pretended.
+_NO_OP_SETS = frozenset({"DATASKIP", "EXPLAIN", "OPTIMIZATION", "PDQPRIORITY", "ROLE",
+                         "ENVIRONMENT", "DEFERRED_PREPARE", "STATEMENT", "AUTOFREE",
+                         "ALL_MUTABLES", "DEBUG", "TRANSACTION", "CONSTRAINTS"})
+_ISOLATIONS = (("DIRTY", "READ", "WITH", "WARNING"), ("DIRTY", "READ"),
+               ("COMMITTED", "READ", "LAST", "COMMITTED"), ("COMMITTED", "READ"),
+               ("CURSOR", "STABILITY"), ("REPEATABLE", "READ"))
+
+
+def check_set(words: tuple[str, ...]) -> None:
+    """-201 for a malformed SET ISOLATION / SET LOCK MODE, -9999 for a SET
+    the emulator does not know (see above)."""
+    head = words[:1]
+    if head == ("ISOLATION",):
+        rest = words[2:] if words[1:2] == ("TO",) else words[1:]
+        if rest[-3:] == ("RETAIN", "UPDATE", "LOCKS"):
+            rest = rest[:-3]
+        if rest not in _ISOLATIONS:
+            raise SqlError(-201, message="SET ISOLATION [TO] DIRTY READ | COMMITTED READ | "
+                           "CURSOR STABILITY | REPEATABLE READ expected")
+    elif head == ("LOCK",):
+        if not (words[1:4] == ("MODE", "TO", "WAIT") and len(words) <= 5
+                and all(w.isdigit() for w in words[4:])) \
+                and words[1:] != ("MODE", "TO", "NOT", "WAIT"):
+            raise SqlError(-201, message="SET LOCK MODE TO WAIT [seconds] | NOT WAIT expected")
+    elif not head or head[0] not in _NO_OP_SETS:
+        raise SqlError(NOT_SUPPORTED, message=f"SET {' '.join(words[:2])} is not supported "
+                       "by the emulator")
