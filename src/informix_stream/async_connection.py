@@ -112,6 +112,15 @@ class AsyncConnection(ConnectionBase):
             session.close()
             self._io.close()
 
+    def _abort(self) -> None:
+        """Close at once, with no await (no goodbye to the server, which
+        rolls back an open transaction when the socket closes): for a task
+        cancelled while the connection was mid-request, where the socket's
+        state is unknown and another await could be cancelled again."""
+        self._session.in_transaction = False
+        self._session.close()
+        self._io.close()
+
     async def __aenter__(self) -> AsyncConnection:
         return self
 
