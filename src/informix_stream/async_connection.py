@@ -14,7 +14,7 @@ from typing import Any
 from .asyncio_io import AsyncIO, open_stream
 from .connect_params import ConnectParams
 from .connection import connect_params
-from .connection_base import ConnectionBase, log, login_gen
+from .connection_base import ConnectionBase, login_gen
 from .core.session import ClientSession
 from .errors import OperationalError
 
@@ -56,12 +56,6 @@ class AsyncConnection(ConnectionBase):
             self._io.cancel()
         except OSError as exc:
             raise OperationalError(f"could not send the cancel request: {exc}") from exc
-
-    def _cancel_quietly(self) -> None:
-        try:
-            self.cancel()
-        except OperationalError:
-            log.debug("statement timeout: the cancel could not be sent")
 
     @property
     def autocommit(self) -> bool:
