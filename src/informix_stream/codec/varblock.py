@@ -1,14 +1,13 @@
-"""The block path of the tuple decoder for shapes with variable-width cells:
-VARCHAR/NVARCHAR (``[length byte][text]``), LVARCHAR and BOOLEAN (the
-opaque-type envelope ``[null flag][length][bytes]``) among fixed-width
-columns -- the realistic tables (issue 13's sales table) that rowblock.py,
+"""The block path of the tuple decoder for shapes with one or two VARCHAR/
+NVARCHAR cells (``[length byte][text]``) among fixed-width columns -- the
+realistic tables (issue 13's sales table) that rowblock.py,
 fixed strides only, leaves to the per-row decoder.
 
 A block is a run of complete, clean SQ_TUPLEs (tag 14, no warning flags,
 size <= max_size, all in the buffer).  Its tuples differ in size, so a
 generated per-shape loop (``walk``) steps through them: it checks the head,
-reads each variable cell's length (at a fixed offset plus the lengths
-before it; an envelope's read unsigned, so none is negative), compares the
+reads each VARCHAR's length byte (at a fixed offset plus the lengths
+before it), compares the
 row's length (fixed part + lengths) with the tuple's size -- so every cell
 lies inside its tuple -- and reads all the row's fields with one struct made
 for those lengths (cached).  That is the only per-row Python work.  The
@@ -16,15 +15,18 @@ fields are then transposed (``zip``) and each column converted at once:
 fixed-width cells by rowblock.py's column converters (``map`` over
 constructors, the per-row cell code when a column is not clean), text cells
 by ``map(bytes.decode, ...)`` with the VARCHAR NULL form (length 1, byte 0)
-and the envelope's NULL flag found by C-level ``in``/``index``.
+found by C-level ``in``/``index``.
 
 Measured (bench/README.md): the gain is the per-row decoder's call, its
 inline conversions and parse_reply's per-tuple checks; the fields' Python
 objects and the walk remain, so a VARCHAR shape gains less than a fixed
 one (narrow table ~1.35x, sales table ~1.1x in parse_reply over fetch
-buffers).  Other ways were measured slower: cutting every row's fixed runs
-and texts out by slices into a fixed-stride buffer (a slice costs ~80 ns,
-more than the struct read it saves).
+buffers).  Measured slower, so left to the per-row path: shapes with more
+than two VARCHARs (a struct per combination of lengths misses its cache),
+LVARCHAR and BOOLEAN envelopes (8 BOOLEAN columns: ~200 vs ~92 ns a cell),
+and cutting every row's fixed runs and texts out by slices into a
+fixed-stride buffer (a slice costs ~80 ns, more than the struct read it
+saves).
 
 The per-row decoder (rowdecode.py) stays the reference: anything raised
 while converting a block hands the block to it row by row up to the first
@@ -43,8 +45,7 @@ from itertools import repeat
 
 from .codegen import STRUCT_CACHE_SIZE, FixedCell, compile_function, indent
 from .rowblock import BLOCK_SIZES, blockable, fixed_plan
-from .scalars import TRUE_BYTES
-from .typeinfo import VARCHAR_CODES, ColumnType, TypeCode
+from .typeinfo import VARCHAR_CODES, ColumnType
 
 __all__ = ["var_block_hook"]
 
@@ -54,12 +55,14 @@ _FIRST_BLOCK, _GROWTH, _MOST_BLOCK = BLOCK_SIZES
 _HEAD = struct.Struct("!Q").unpack_from
 _TAG = 14 << 48
 _NUL = b"\x00"
-_TRUE = frozenset(b[0] for b in TRUE_BYTES)
-_ENVELOPES = (TypeCode.LVARCHAR, TypeCode.BOOLEAN)
+# Measured (see the module docstring): up to two VARCHARs a row the block is
+# faster than the per-row decoder; with more, or with LVARCHAR/BOOLEAN
+# envelopes, it was not, so those shapes keep the per-row path.
+_MOST_VARIABLE = 2
 
 # The per-tuple step, generated per shape: the tuple's head checked, the
 # lengths of its variable cells read (each at a fixed offset plus the
-# lengths before it; an envelope's unsigned, so none is negative), their sum
+# lengths before it; bytes, so none is negative), their sum
 # with the fixed part compared with the tuple's size (so every cell lies in
 # its tuple), then one struct read of the row's fields, made per lengths.
 _WALK = """\
@@ -88,12 +91,11 @@ def walk(buf, pos, end, take, max_size, raws):
 def var_block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | None], ns: dict,
                    decode_row: Callable, encoding: str, utf8: bool) -> Callable | None:
     """The ``bulk`` hook of ``decode_row`` for a shape of fixed-width and
-    VARCHAR/NVARCHAR/LVARCHAR/BOOLEAN columns with at least one of the
-    latter, or None for other shapes (``cells`` as rowblock.block_hook)."""
+    one or two VARCHAR/NVARCHAR columns, or None for other shapes (``cells`` as rowblock.block_hook)."""
     if not columns or not blockable(columns) or None not in cells:
         return None
-    if any(cell is None and c.code not in VARCHAR_CODES and c.code not in _ENVELOPES
-           for c, cell in zip(columns, cells)):
+    variable_codes = [c.code for c, cell in zip(columns, cells) if cell is None]
+    if len(variable_codes) > _MOST_VARIABLE or any(c not in VARCHAR_CODES for c in variable_codes):
         return None
     fmt, lengths, offset, names = "8x", [], 8, []
     fields, fixed, variable = 0, [], []
@@ -104,27 +106,16 @@ def var_block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | No
             fmt, offset, fields = fmt + cell.fmt, offset + size, fields + len(cell.raws)
             continue
         n, at = f"n{len(names)}", " + ".join([f"pos + {offset}", *names])
-        if ctype.code in VARCHAR_CODES:
-            lengths.append(f"{n} = buf[{at}]")
-            fmt, offset = fmt + "x{}s", offset + 1
-            variable.append((k, ctype.code, None, fields))
-            fields += 1
-        else:
-            lengths.append(f"{n} = _uint(buf, {at} + 1)[0]")
-            fmt, offset = fmt + "B4x{}s", offset + 5
-            variable.append((k, ctype.code, fields, fields + 1))
-            fields += 2
+        lengths.append(f"{n} = buf[{at}]")
+        fmt, offset = fmt + "x{}s", offset + 1
+        variable.append((k, fields))
+        fields += 1
         names.append(n)
-    if len(names) == 1:
-        key = names[0]
-    elif len(variable) == sum(1 for v in variable if v[2] is None):
-        # VARCHAR lengths are bytes: one int keys the struct (no tuple per row)
-        key = " | ".join(f"{n} << {8 * (len(names) - 1 - i)}" for i, n in enumerate(names))
-    else:
-        key = f"({', '.join(names)})"
+    # the length bytes in one int key the struct (no tuple per row)
+    key = " | ".join(f"{n} << {8 * (len(names) - 1 - i)}" for i, n in enumerate(names))
     total = " + ".join([str(offset - 8), *names])
     cache: dict = {}
-    walk_ns = {"_head": _HEAD, "_TAG": _TAG, "_uint": struct.Struct("!I").unpack_from,
+    walk_ns = {"_head": _HEAD, "_TAG": _TAG,
                "_cache": cache, "_new": _struct_maker("!" + fmt, cache, len(names))}
     walk = compile_function(_WALK.format(lengths=indent(lengths, 12), total=total, key=key),
                             walk_ns, "walk")
@@ -136,19 +127,14 @@ def var_block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | No
 
 
 def _struct_maker(fmt: str, cache: dict, count: int) -> Callable:
-    """The row struct for one key of ``count`` variable-cell lengths (a
-    tuple, or VARCHAR length bytes packed in an int), made on first use (the
-    cache cleared when it reaches STRUCT_CACHE_SIZE entries)."""
-    def lengths(value: object) -> tuple:
-        if isinstance(value, tuple):
-            return value
-        return tuple(value >> 8 * (count - 1 - i) & 0xFF for i in range(count)) \
-            if count > 1 else (value,)
-
-    def make(value: object) -> Callable:
+    """The row struct for one key (``count`` VARCHAR length bytes packed in
+    an int), made on first use (the cache cleared when it reaches
+    STRUCT_CACHE_SIZE entries)."""
+    def make(key: int) -> Callable:
         if len(cache) >= STRUCT_CACHE_SIZE:
             cache.clear()
-        cache[value] = read = struct.Struct(fmt.format(*lengths(value))).unpack_from
+        lengths = [key >> 8 * (count - 1 - i) & 0xFF for i in range(count)]
+        cache[key] = read = struct.Struct(fmt.format(*lengths)).unpack_from
         return read
     return make
 
@@ -188,27 +174,20 @@ class _VarBlock:
         out: list = [None] * self.ncols
         for k, convert, at in self.converters:
             out[k] = convert([fields[i] for i in at], n)
-        for k, code, flags, texts in self.variable:
-            out[k] = self._values(code, None if flags is None else fields[flags], fields[texts])
+        for k, texts in self.variable:
+            out[k] = self._values(fields[texts])
         return out
 
-    def _values(self, code: TypeCode, flags: Sequence[int] | None, texts: Sequence[bytes]
-                ) -> Iterable:
-        """A variable column's values, as the per-row decoder's cell code."""
-        if code == TypeCode.BOOLEAN:
-            if 1 in flags or any(len(t) != 1 for t in texts):
-                return [None if z == 1 else (t[0] if t else -1) in _TRUE
-                        for z, t in zip(flags, texts)]
-            return map(_TRUE.__contains__, b"".join(texts))
+    def _values(self, texts: Sequence[bytes]) -> Iterable:
+        """A VARCHAR column's values, as the per-row decoder's cell code."""
         decode, enc = bytes.decode, self.encoding
         values = list(map(decode, texts) if enc is None else map(decode, texts, repeat(enc)))
-        nulls, marker = (texts, _NUL) if flags is None else (flags, 1)
-        if marker in nulls:                # VARCHAR NULL: length 1, byte 0
-            i = nulls.index(marker)
+        if _NUL in texts:                  # VARCHAR NULL: length 1, byte 0
+            i = texts.index(_NUL)
             while True:
                 values[i] = None
                 try:
-                    i = nulls.index(marker, i + 1)
+                    i = texts.index(_NUL, i + 1)
                 except ValueError:
                     break
         return values
