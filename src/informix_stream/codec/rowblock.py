@@ -56,7 +56,7 @@ from .packedcells import datetime_args, temporal_head, temporal_layout
 from .scalars import EPOCH_ORDINAL, INT_NULL, INT_STRUCT
 from .typeinfo import TU_DAY, TU_HOUR, TU_MONTH, TU_SECOND, ColumnType, TypeCode
 
-__all__ = ["BLOCK_SIZES", "block_hook", "blockable", "fixed_columns", "fixed_plan"]
+__all__ = ["block_hook"]
 
 # A column converter: the field columns of one cell -> its values (any
 # iterable, consumed once), or None when the column is not in its clean form.
@@ -66,7 +66,7 @@ Column = Callable[[list, int], Iterable]
 _HEAD = struct.Struct("!hhI").unpack_from
 # Blocks grow from 32 tuples by 4x up to 8192 (a block's temporaries stay
 # a few hundred KB whatever the fetch buffer size).
-_FIRST_BLOCK, _GROWTH, _MOST_BLOCK = BLOCK_SIZES = 32, 4, 8192
+_FIRST_BLOCK, _GROWTH, _MOST_BLOCK = 32, 4, 8192
 _UNIT_SECONDS = {TU_DAY: 86400, TU_HOUR: 3600, TU_SECOND - 2: 60, TU_SECOND: 1}
 _NO_BLOCK = (TypeCode.BYTE, TypeCode.TEXT)   # descriptors: their values come later
 
@@ -76,44 +76,21 @@ def block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | None],
     """The ``bulk`` hook of ``decode_row`` (see messages.parse_reply) for a
     shape of fixed-width columns, or None for other shapes.  ``cells`` are
     the per-row decoder's cells, ``ns`` the namespace their code runs in."""
-    if not columns or None in cells or not blockable(columns):
+    if not columns or None in cells or any(c.code in _NO_BLOCK for c in columns) \
+            or not _ARRAYS_FIT:
         return None
+    converters = [_column(ctype, cell, k, ns, utf8)
+                  for k, (ctype, cell) in enumerate(zip(columns, cells))]
     width = struct.calcsize("!" + "".join(cell.fmt for cell in cells))
-    plan = fixed_plan(columns, cells, range(len(columns)), ns, utf8, 8)
-    return _Block(width, plan, decode_row).bulk
-
-
-def blockable(columns: Sequence[ColumnType]) -> bool:
-    """Whether a shape's fixed-width columns may be read in blocks: not
-    BYTE/TEXT (descriptors whose values come later), and this platform's
-    arrays hold the wire's number sizes."""
-    return _ARRAYS_FIT and not any(c.code in _NO_BLOCK for c in columns)
-
-
-def fixed_plan(columns: Sequence[ColumnType], cells: Sequence[FixedCell], numbers: Iterable[int],
-               ns: dict, utf8: bool, at: int) -> list:
-    """How a block's fixed-width cells are read: per cell, its column
-    converter and its fields' (offset, struct letter, size) in a row whose
-    first cell starts at ``at`` (the cells packed one after another);
-    ``numbers`` are the cells' column numbers in the row decoder's names.
-    (The variable-width block path, varblock.py, reads its rows' fixed cells
-    packed this way too.)"""
-    plan = []
-    for k, ctype, cell in zip(numbers, columns, cells):
+    at, plan = 8, []
+    for convert, cell in zip(converters, cells):
         fields = []
         for count, letter in _FIELD.findall(cell.fmt):
             size = struct.calcsize(f"!{count}{letter}")
             fields.append((at, letter, size))
             at += size
-        plan.append((_column(ctype, cell, k, ns, utf8), fields))
-    return plan
-
-
-def fixed_columns(plan: list, data: bytes, stride: int, n: int) -> list[Iterable]:
-    """The values of each cell of ``plan`` over the ``n`` rows of ``stride``
-    bytes in ``data``, a column at a time (raises on a bad value)."""
-    return [convert([_field(data, *f, stride, n) for f in fields], n)
-            for convert, fields in plan]
+        plan.append((convert, fields))
+    return _Block(width, plan, decode_row).bulk
 
 
 # struct letters of a cell's format: "B", "H", "20s", ...
@@ -190,7 +167,8 @@ class _Block:
             data = data[:n * stride]
         before = len(rows)
         try:
-            rows.extend(zip(*fixed_columns(self.plan, data, stride, n)))
+            rows.extend(zip(*[convert([_field(data, *f, stride, n) for f in fields], n)
+                              for convert, fields in self.plan]))
         except Exception:
             # some cell is no value of its type, or one the fast forms leave:
             # the per-row decoder answers for this block (extend may have

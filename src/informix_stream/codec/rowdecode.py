@@ -42,7 +42,6 @@ from .lob import DESCRIPTOR_SIZE, cell_decoder
 from .packedcells import packed_cell, packed_namespace
 from .rowblock import block_hook
 from .rowdecode_ref import RowDecoder, check_encoding, reference_decoder
-from .varblock import var_block_hook
 from .slob import cell_locator
 from .scalars import (EPOCH_ORDINAL, FLOAT_STRUCT, INT, INT_NULL, INT_STRUCT, REAL, TRUE_BYTES,
                       packed_converter)
@@ -290,12 +289,10 @@ def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str, rows: str
         # codec-name lookup per cell (15-25 ns of a 150-byte VARCHAR's ~120).
         source = source.replace(".decode(_enc)", ".decode()")
     decode_row = compile_function(source, ns, "decode_row")
-    # whole runs of tuples also decode a column at a time: fixed-width shapes
-    # by rowblock.py, shapes with VARCHAR/LVARCHAR/BOOLEAN cells by
-    # varblock.py; parse_reply finds the hook as decode_row.bulk
+    # fixed-width shapes also decode whole runs of tuples a column at a time
+    # (rowblock.py); parse_reply finds the hook as decode_row.bulk
     cells = [_fixed_cell(ctype, k, block_ns) for k, ctype in enumerate(columns)]
-    bulk = (block_hook(columns, cells, block_ns, decode_row, utf8)
-            or var_block_hook(columns, cells, block_ns, decode_row, encoding, utf8))
+    bulk = block_hook(columns, cells, block_ns, decode_row, utf8)
     if bulk is not None:
         decode_row.bulk = bulk
     return decode_row
