@@ -14,7 +14,7 @@ from typing import Any
 from .asyncio_io import AsyncIO, open_stream
 from .connect_params import ConnectParams
 from .connection import connect_params
-from .connection_base import ConnectionBase, log, login_gen
+from .connection_base import ConnectionBase, login_gen
 from .core.session import ClientSession
 from .errors import OperationalError
 
@@ -56,12 +56,6 @@ class AsyncConnection(ConnectionBase):
             self._io.cancel()
         except OSError as exc:
             raise OperationalError(f"could not send the cancel request: {exc}") from exc
-
-    def _cancel_quietly(self) -> None:
-        try:
-            self.cancel()
-        except OperationalError:
-            log.debug("statement timeout: the cancel could not be sent")
 
     @property
     def autocommit(self) -> bool:
@@ -111,6 +105,15 @@ class AsyncConnection(ConnectionBase):
             session.in_transaction = False
             session.close()
             self._io.close()
+
+    def _abort(self) -> None:
+        """Close at once, with no await (no goodbye to the server, which
+        rolls back an open transaction when the socket closes): for a task
+        cancelled while the connection was mid-request, where the socket's
+        state is unknown and another await could be cancelled again."""
+        self._session.in_transaction = False
+        self._session.close()
+        self._io.close()
 
     async def __aenter__(self) -> AsyncConnection:
         return self

@@ -37,6 +37,7 @@ class AsyncConnectionPool(PoolBase):
                          max_lifetime=max_lifetime, max_idle=max_idle,
                          check_after=check_after, name=name)
         self._cond: asyncio.Condition | None = None
+        self._wakers: set[asyncio.Task] = set()    # _give_up's wake-up tasks, kept alive
 
     async def open(self) -> None:
         if not self._closed:
@@ -108,10 +109,15 @@ class AsyncConnectionPool(PoolBase):
                     await cond.wait()
                     self._stats["requests_wait_ms"] += int((time.monotonic() - start) * 1000)
                     continue
-            for old in discard:
+            for k, old in enumerate(discard):
                 if old.conn.closed:
                     self._lost()
-                await old.conn.close()
+                try:
+                    await old.conn.close()
+                except BaseException:
+                    for rest in discard[k:]:      # cancelled: no more awaits
+                        rest.conn._abort()
+                    raise
             if grow:
                 return await self._grow()
             if slot is not None:
@@ -143,8 +149,28 @@ class AsyncConnectionPool(PoolBase):
                 self._lost(slot)
                 self._cond.notify()
             return None
+        except BaseException:
+            # cancelled mid-ping (e.g. getconn's timeout): the connection is
+            # mid-request and its slot reserved; both are given up now
+            self._give_up(conn)
+            raise
         async with self._cond:
             return self._checked_out(slot)
+
+    def _give_up(self, conn: AsyncConnection) -> None:
+        """Close a connection and free its place in the pool with no await,
+        for a task cancelled while vetting or returning it; a waiter is woken
+        by a task of its own (waking needs the condition's lock)."""
+        conn._abort()
+        self._forget(conn)
+        self._lost()
+        task = asyncio.get_running_loop().create_task(self._wake())
+        self._wakers.add(task)
+        task.add_done_callback(self._wakers.discard)
+
+    async def _wake(self) -> None:
+        async with self._cond:
+            self._cond.notify_all()
 
     async def putconn(self, conn: AsyncConnection) -> None:
         try:
@@ -152,13 +178,28 @@ class AsyncConnectionPool(PoolBase):
                 await conn.rollback()
         except Error:
             await conn.close()
-        async with self._cond:
-            slot, keep = self._returned(conn)
-            if keep:
-                self._idle.append(slot)
-                self._cond.notify()
-                return
-        await conn.close()
+        except BaseException:
+            # cancelled mid-rollback: never kept, never left counted as in use
+            self._returned(conn)
+            self._give_up(conn)
+            raise
+        try:
+            async with self._cond:
+                slot, keep = self._returned(conn)
+                if keep:
+                    self._idle.append(slot)
+                    self._cond.notify()
+                    return
+        except BaseException:
+            if id(conn) in self._used:           # cancelled before it was accounted
+                self._returned(conn)
+                self._give_up(conn)
+            raise
+        try:
+            await conn.close()
+        except BaseException:
+            self._give_up(conn)
+            raise
         async with self._cond:
             self._forget(conn)     # a closing pool waits for this one to be closed
             self._cond.notify_all()

@@ -62,12 +62,6 @@ class Connection(ConnectionBase):
         except OSError as exc:
             raise OperationalError(f"could not send the cancel request: {exc}") from exc
 
-    def _cancel_quietly(self) -> None:
-        try:
-            self.cancel()
-        except OperationalError:
-            log.debug("statement timeout: the cancel could not be sent")
-
     # -- PEP 249 ---------------------------------------------------------------
     @property
     def server_version(self) -> str:

@@ -81,6 +81,15 @@ def login_gen(session: ClientSession, params: ConnectParams):
 class ConnectionBase:
     """State shared by both connection classes (see module docstring)."""
 
+    def _cancel_quietly(self) -> None:
+        """A statement timeout's cancel: the timer that fires it has no
+        caller to tell, so a cancel that cannot be sent is only logged (the
+        statement then runs to its end or to the read timeout)."""
+        try:
+            self.cancel()
+        except OperationalError:
+            log.debug("statement timeout: the cancel could not be sent")
+
     def __init__(self, session: ClientSession, params: ConnectParams) -> None:
         self._session = session
         self._params = params

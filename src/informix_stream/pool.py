@@ -152,6 +152,11 @@ class ConnectionPool(PoolBase):
                 self._lost(slot)
                 self._cond.notify()
             return None
+        except BaseException:
+            # interrupted mid-ping (Ctrl-C, a signal handler's exception): the
+            # connection is mid-request and its slot reserved; give both up
+            self._give_up(conn)
+            raise
         with self._cond:
             return self._checked_out(slot)
 
@@ -163,6 +168,12 @@ class ConnectionPool(PoolBase):
                 conn.rollback()
         except Error:
             conn.close()
+        except BaseException:
+            # interrupted mid-rollback: never kept, never left counted as in use
+            with self._cond:
+                self._returned(conn)
+            self._give_up(conn)
+            raise
         with self._cond:
             slot, keep = self._returned(conn)
             if keep:
@@ -172,6 +183,15 @@ class ConnectionPool(PoolBase):
         conn.close()
         with self._cond:
             self._forget(conn)           # a closing pool waits for this one to be closed
+            self._cond.notify_all()
+
+    def _give_up(self, conn: Connection) -> None:
+        """Close a connection interrupted mid-request (closing a broken one
+        sends nothing) and free its place in the pool."""
+        conn.close()
+        with self._cond:
+            self._forget(conn)
+            self._lost()
             self._cond.notify_all()
 
     @contextmanager
