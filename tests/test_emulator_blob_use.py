@@ -84,3 +84,21 @@ def test_allowed_uses(cur):
 def test_subscript_is_an_emulator_gap(cur):
     with pytest.raises(ifx.NotSupportedError, match="not supported by the emulator"):
         cur.execute(f"SELECT t[1,2] FROM {cur.table}")
+
+
+@pytest.mark.parametrize("column", ["CHAR(10)", "VARCHAR(10)", "LVARCHAR(100)", "BOOLEAN"])
+@pytest.mark.parametrize("value", [b"ab", ifx.Text("tf")], ids=["byte", "text"])
+def test_a_byte_or_text_parameter_into_another_type_is_608(cur, column, value):
+    """-608 "Illegal attempt to convert Text/Byte blob type." (IBM JDBC
+    15.0.1.0 message catalog): no built-in cast converts BYTE/TEXT to another
+    built-in type (HCL OneDB Guide to SQL: Reference, "Using Built-in
+    Casts").  The emulator stored b"ab" as the text 'ab', and any non-empty
+    bytes as TRUE."""
+    t = f"{cur.table}_x"
+    cur.execute(f"CREATE TABLE {t} (id INTEGER, v {column})")
+    with pytest.raises(ifx.DatabaseError) as info:
+        cur.execute(f"INSERT INTO {t} VALUES (1, ?)", (value,))
+    assert info.value.sqlcode == -608
+    cur.execute(f"INSERT INTO {t} VALUES (2, ?)", ("t",))   # a character value converts
+    cur.execute(f"SELECT id FROM {t}")
+    assert cur.fetchall() == [(2,)]

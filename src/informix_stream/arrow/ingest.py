@@ -76,6 +76,29 @@ def column_order(names: Sequence[str], order: list[int] | None, count: int) -> l
     return wanted
 
 
+def zoned_column_error(schema, picked: list[int]) -> DataError | None:
+    """The error for the first bound timestamp column that has a time zone.
+
+    Such a column is refused whole, before any of its rows is sent, as an
+    aware ``datetime`` is refused on the Python paths (scalars.refuse_zone):
+    Informix DATETIME has no zone, so storing each cell's wall time would
+    file 12:00+02:00 and 12:00-05:00 alike, and choosing a zone is the
+    caller's decision.  Its type says so for every row, NULLs included.
+    """
+    _, pa = load()
+    for index in picked:
+        atype = schema.field(index).type
+        if pa.types.is_timestamp(atype) and atype.tz is not None:
+            return DataError(
+                f"column {schema.names[index]!r}: an Arrow {atype} column carries a time "
+                "zone and Informix DATETIME has none, so it cannot be loaded (dropping the "
+                "zone would store 12:00+02:00 and 12:00-05:00 alike); give the wall time "
+                "you mean to store: pyarrow.compute.local_timestamp(column) for the wall "
+                f"time in {atype.tz}, or column.cast(pyarrow.timestamp({atype.unit!r})) "
+                "for UTC wall time")
+    return None
+
+
 class Unencodable(Exception):
     """Cell ``row`` of a slice cannot be bound (see executemany.Unencodable)."""
 
@@ -96,6 +119,9 @@ def encoded_rows(source: Any, order: list[int] | None, count: int,
     for batch in record_batches(source):
         if picked is None:
             picked = column_order(batch.schema.names, order, count)
+            zoned = zoned_column_error(batch.schema, picked)
+            if zoned is not None:
+                raise unencodable(zoned)
         columns: list[list[bytes]] = []
         first_bad, error = batch.num_rows, None
         for index in picked:
@@ -185,6 +211,9 @@ def reference_rows(source: Any, order: list[int] | None, count: int,
     """The plain path: each cell as a Python value through ``encode_param``."""
     for batch in record_batches(source):
         picked = column_order(batch.schema.names, order, count)
+        zoned = zoned_column_error(batch.schema, picked)
+        if zoned is not None:
+            raise zoned
         for row in batch.to_pylist():
             values = list(row.values())
             yield [encode_param(values[i], encoding) for i in picked]

@@ -31,7 +31,7 @@ from ..errors import DataError, Error
 from ..insert_cursor import InsertCursor
 from . import base100, civil
 from ._deps import load
-from .ingest import column_order, record_batches
+from .ingest import column_order, record_batches, zoned_column_error
 
 _DATE_SHIFT = 719163 - EPOCH_ORDINAL          # date32 day 0 (1970-01-01) as an Informix day
 _MIN_DATE32, _MAX_DATE32 = -719162, 2932896   # 0001-01-01 and 9999-12-31 (Python's range)
@@ -61,6 +61,9 @@ def put_items(source: Any, order: list[int] | None, count: int, put: InsertCurso
     for batch in record_batches(source):
         if picked is None:
             picked = column_order(batch.schema.names, order, count)
+            zoned = zoned_column_error(batch.schema, picked)
+            if zoned is not None:
+                raise unencodable(zoned)
         yield from batch_items(np, batch, picked, put, encoding, unencodable)
 
 
@@ -93,6 +96,9 @@ def reference_items(source: Any, order: list[int] | None, count: int, put: Inser
     """The plain path: ``InsertCursor.item`` on each row's Python values."""
     for batch in record_batches(source):
         picked = column_order(batch.schema.names, order, count)
+        zoned = zoned_column_error(batch.schema, picked)
+        if zoned is not None:
+            raise zoned
         for row in range(batch.num_rows):
             yield put.item(_row_values(batch, picked, row), None, len(picked), encoding)
 

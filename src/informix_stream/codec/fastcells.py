@@ -138,6 +138,8 @@ def _datetime_source(names: tuple[str, ...], fraction: int) -> str:
         "def encode(v):\n"
         "    if v is None:\n"
         "        return null\n"
+        "    if getattr(v, 'tzinfo', None) is not None:\n"
+        "        return slow(v)\n"        # the reference refuses it (scalars.refuse_zone)
         "    try:\n"
         f"        return pack(head, {', '.join(fields)})\n"
         "    except Exception:\n"

@@ -246,7 +246,38 @@ _DT_ATTRS = {TU_YEAR: "year", TU_MONTH: "month", TU_DAY: "day",
 _DT_DEFAULTS = {"year": 2000, "month": 1, "day": 1}
 
 
+def refuse_zone(value: object) -> None:
+    """DataError for a datetime or time that carries a time zone.
+
+    Informix DATETIME has no time zone, and neither informix-driver (its
+    converters._encode_datetime writes the wall time and drops the zone)
+    nor IBM's JDBC driver defines a conversion: no class of the 15.0.1.0
+    jar names OffsetDateTime, ZonedDateTime, OffsetTime or Instant, and
+    setObject finds a ``from<Class>`` method by reflection
+    (IfxObject.fromObject; IfxDateTime has fromTimestamp, fromLocalDateTime,
+    fromLocalTime ...) or maps the class name (IfxTypes.FromJavaToIfxType,
+    unknown -> -79728 "Unknown object type"), so it refuses them (javap).  Dropping the zone would store 12:00+02:00 and
+    12:00-05:00 as the same 12:00, and converting to some zone would be a
+    guess, so the value is refused and the message says how to choose.
+    """
+    zone = getattr(value, "tzinfo", None)
+    if zone is None:
+        return
+    if isinstance(value, datetime.datetime):
+        how = ("value.astimezone(zone).replace(tzinfo=None) for its wall time in a "
+               "zone of your choice (datetime.timezone.utc for UTC)")
+    else:
+        how = "value.replace(tzinfo=None) for its own wall time"
+    raise DataError(f"the {type(value).__name__} {value} carries a time zone (tzinfo={zone}) "
+                    "and cannot be bound: Informix DATETIME has no time zone, and dropping it would store "
+                    "12:00+02:00 and 12:00-05:00 alike; bind the naive wall time you mean "
+                    f"to store, e.g. {how}")
+
+
 def datetime_bytes(value: object, ctype: ColumnType) -> bytes:
+    """A DATETIME value's bytes; a value carrying a time zone is refused
+    (``refuse_zone``) on every path, since every path comes here."""
+    refuse_zone(value)
     start, end = ctype.start, ctype.end
     units = range(start, min(end, TU_SECOND) + 1, 2)
     try:

@@ -43,6 +43,16 @@ TBLSPACE = 1
 CANNOT_READ, CANNOT_CONVERT, BAD_HOST_VARIABLE, SCROLL_WITH_BLOBS = -604, -608, -609, -611
 
 
+def refuse_bytes(value: object, target: str) -> None:
+    """-608 for a BYTE/TEXT value (a parameter sent as BYTE or TEXT) meeting
+    a column of another type: "Built-in casts are unavailable for converting
+    large (BYTE, BLOB, CLOB, and TEXT) built-in types to other built-in data
+    types" (HCL OneDB Guide to SQL: Reference, "Using Built-in Casts")."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        raise SqlError(CANNOT_CONVERT, 0, "",
+                       f"cannot convert a BYTE/TEXT value of {len(value)} bytes to {target}")
+
+
 def has_blobs(columns: Sequence[ColumnDef]) -> bool:
     return any(c.type.code in STORED_CODES for c in columns)
 

@@ -2,7 +2,7 @@
 
 The storage choices (see engine's docstring) are made here: a writer per
 column type turns a bound Python value into what is stored, raising the
-server's conversion error (-1213/-1214/-1215/-1218/-1262...) for a value the
+server's conversion error (-608/-1213/-1214/-1215/-1218/-1262...) for a value the
 type cannot hold; a reader per result column turns a stored value into the
 Python value the row encoder takes.  Also the SQL helpers SQLite calls over
 stored values (the decimal collation, exact SUM/AVG).
@@ -181,8 +181,7 @@ def _text_writer(ctype: ColumnType, codec: str, ansi: bool, cut: bool = True) ->
 
 
 def _text_of(v: object) -> str:
-    if isinstance(v, bytes):
-        return v.decode("utf-8", "replace")
+    blobs.refuse_bytes(v, "a character type")   # bytes were decoded and stored
     if isinstance(v, dt.date) and not isinstance(v, dt.datetime):
         return v.strftime("%m/%d/%Y")
     return str(v)
@@ -351,6 +350,7 @@ def _parse_interval(text: str, ctype: ColumnType) -> int:
 def _bool_writer(v: object) -> object:
     if v is None:
         return None
+    blobs.refuse_bytes(v, "BOOLEAN")          # any non-empty bytes were stored TRUE
     if isinstance(v, str):
         word = v.strip().lower()
         if word in ("t", "true", "1"):
