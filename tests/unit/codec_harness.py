@@ -147,6 +147,15 @@ def _ints(code: TypeCode) -> st.SearchStrategy[Cell]:
     return st.one_of(edges, st.integers(-top, top)).map(lambda v: (v, v))
 
 
+def _pairs_spanned(coeff: int, exp: int) -> int:
+    """Base-100 pairs from the lowest non-zero digit of ``coeff * 10**exp``
+    to its highest."""
+    while coeff % 10 == 0:
+        coeff, exp = coeff // 10, exp + 1
+    top = exp + len(str(coeff)) - 1
+    return top // 2 - exp // 2 + 1
+
+
 def _decimals(ctype: ColumnType) -> st.SearchStrategy[Cell]:
     p, s = ctype.precision, ctype.scale
     if s is None:
@@ -157,6 +166,12 @@ def _decimals(ctype: ColumnType) -> st.SearchStrategy[Cell]:
             coeff = draw(st.integers(0, 10**digits - 1) | st.just(10**digits - 1))
             exp = draw(st.integers(-100, 90))
             sign = draw(st.sampled_from([0, 1]))
+            # A dec_t holds (p + 1) // 2 base-100 pairs aligned on even powers
+            # of ten, so p digits fit only when they start on a pair boundary
+            # (32 nines at 10**1..10**32 need 17 pairs): drop low digits
+            # until the value fits, as the value a DECIMAL(p) can hold.
+            while coeff and _pairs_spanned(coeff, exp) > (p + 1) // 2:
+                coeff, exp = coeff // 10, exp + 1
             value = Decimal((sign, tuple(int(d) for d in str(coeff)), exp))
             return value, value
         return floating()
