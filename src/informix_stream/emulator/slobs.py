@@ -363,6 +363,10 @@ def _read(session, lo: _Open, n: int) -> bytes | lob_serve.Pieces:
         if n:
             blob.seek(lo.pos)
             data = blob.read(n)
+    except BaseException:
+        if kept and state.kept is not None:
+            _drop_kept(state)       # a handle that failed is not used again
+        raise
     finally:
         if not kept:
             blob.close()
