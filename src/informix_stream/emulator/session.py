@@ -154,6 +154,7 @@ class Session(DatabaseStatements):
         """
         w = Writer()
         handlers = _HANDLERS
+        slobs.before_request(self, messages)     # a kept LO read handle goes first
         try:
             i, n = 0, len(messages)
             while i < n:
@@ -261,6 +262,7 @@ class Session(DatabaseStatements):
 
     def _run_batch(self, run: list[list], out: bytearray) -> bool:
         st = self.statements[run[0][0].id]
+        slobs.before_request(self, run[0])       # as ``handle`` does: an INSERT closes it
         try:
             self.db.check_current(st.prepared)
             result = self.db.execute_many(st.prepared, [req[1].values for req in run])

@@ -95,13 +95,45 @@ class _Open:
 
 
 @dataclass
+class _Kept:
+    """The blob handle of the last SQ_LODATA read, kept for the next one.
+
+    A fresh handle's seek walks the object's chain of overflow pages from
+    its start, so a stream of 1 MiB reads cost O(size) each (a 200 MB BLOB
+    streamed at a quarter of the rate of a 50 MB one); a kept handle has
+    SQLite's overflow-page cache, so a read costs what it reads.  The handle
+    pins its connection's read snapshot, so it is kept only between requests
+    made of SQ_LODATA reads alone (``before_request`` closes it first thing
+    in any other), and ``probe`` (a connection of its own to the database
+    file) tells whether another session committed since it was opened: then
+    the next read opens a fresh handle and sees exactly what it saw before
+    handles were kept."""
+    lo: _Open                   # the descriptor it serves
+    blob: sqlite3.Blob
+    probe: sqlite3.Connection
+    version: int
+
+    def current(self, lo: _Open) -> bool:
+        """Is this handle the one a read of ``lo`` may use?"""
+        return lo is self.lo and _data_version(self.probe) == self.version
+
+    def close(self) -> None:
+        try:
+            self.blob.close()
+        finally:
+            self.probe.close()
+
+
+@dataclass
 class LoState:
     """One session's fast-path state: routine handles, open objects, the
-    objects it created (dropped when it ends)."""
+    objects it created (dropped when it ends), the kept read handle."""
     handles: dict = field(default_factory=dict)     # handle -> routine name
     fds: dict = field(default_factory=dict)         # fd -> _Open
     created: set = field(default_factory=set)
     next_fd: int = 0
+    kept: _Kept | None = None
+    keep: bool = False          # may this request's reads keep their handle?
 
 
 def _state(session) -> LoState:
@@ -314,27 +346,104 @@ def _read(session, lo: _Open, n: int) -> bytes | lob_serve.Pieces:
     lob_serve.STREAM_AT they are pieces read as they are sent).  The size is the
     open blob handle's, not a ``length(data)`` query: that one cost a 200 MB
     object's stream ten times the reading itself."""
+    state = _state(session)
+    blob = _read_handle(session, state, lo)
+    kept = state.kept is not None and state.kept.blob is blob
     try:
-        blob = _conn(session).blobopen("_ifx_blobs", "data", lo.oid, readonly=True)
-    except sqlite3.Error:               # no such row
-        raise SqlError(SLOB_ERROR, 0, "", "the locator names no smart large object") from None
-    n = max(0, min(n, len(blob) - lo.pos))
-    if n > lob_serve.STREAM_AT:
-        pieces = lob_serve.lo_chunks(blob, lo.pos, n)
-        lo.pos += n
-        return pieces
-    with blob:
+        n = max(0, min(n, len(blob) - lo.pos))
+        if n > lob_serve.STREAM_AT:
+            pieces = lob_serve.lo_chunks(blob, lo.pos, n)   # closes the handle when sent
+            if kept:
+                state.kept.probe.close()
+                state.kept = None
+            kept = True             # ``pieces`` owns it now
+            lo.pos += n
+            return pieces
         data = b""
         if n:
             blob.seek(lo.pos)
             data = blob.read(n)
+    except BaseException:
+        if kept and state.kept is not None:
+            _drop_kept(state)       # a handle that failed is not used again
+        raise
+    finally:
+        if not kept:
+            blob.close()
     lo.pos += len(data)
     return data
+
+
+def _read_handle(session, state: LoState, lo: _Open) -> sqlite3.Blob:
+    """The kept handle if it still serves ``lo`` (see _Kept), else a fresh
+    one, kept in turn if this request may keep it."""
+    if state.kept is not None:
+        if state.kept.current(lo):
+            return state.kept.blob
+        _drop_kept(state)
+    conn = _conn(session)
+    probe = _open_probe(session) if state.keep else None
+    version = _data_version(probe) if probe is not None else 0
+    try:
+        blob = conn.blobopen("_ifx_blobs", "data", lo.oid, readonly=True)
+    except sqlite3.Error:               # no such row
+        if probe is not None:
+            probe.close()
+        raise SqlError(SLOB_ERROR, 0, "", "the locator names no smart large object") from None
+    if probe is not None:
+        state.kept = _Kept(lo, blob, probe, version)
+    return blob
+
+
+def _open_probe(session) -> sqlite3.Connection | None:
+    """A connection of its own to the session's database file, that only
+    reads ``PRAGMA data_version`` (None if the database has no file)."""
+    path = getattr(getattr(session._need_db(), "_db", None), "path", None)  # noqa: SLF001
+    if not path or str(path).startswith(":memory:") or str(path).startswith("file::memory:"):
+        return None
+    try:
+        return sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error:
+        return None
+
+
+def _data_version(probe: sqlite3.Connection) -> int:
+    """Changes whenever a connection other than ``probe`` commits to the
+    database (SQLite's PRAGMA data_version), a kept handle's included: but
+    while one is kept, its session runs nothing else."""
+    return probe.execute("PRAGMA data_version").fetchone()[0]
+
+
+def _drop_kept(state: LoState) -> None:
+    kept, state.kept = state.kept, None
+    if kept is not None:
+        kept.close()
+
+
+def before_request(session, messages: list) -> None:
+    """The one rule of kept read handles, run first thing in every request
+    (emulator.session): a request made only of SQ_LODATA reads may use and
+    keep one; any other request closes it before anything of it runs, so
+    no SQLite statement of the session stays open across a statement, a
+    commit or rollback, a write to the object, lo_close, lo_seek, or the
+    session's end (it would pin a read snapshot, lock its table against
+    DROP/ALTER, and be expired by writes)."""
+    state = getattr(session, "lo_state", None)
+    if state is None:
+        return
+    state.keep = all(type(m) is LoData and m.subcommand == slob.LO_READ for m in messages)
+    if not state.keep:
+        _drop_kept(state)
 
 
 def end_session(session) -> None:
     """The client went away: drop the objects it created (rows hold copies)."""
     state = getattr(session, "lo_state", None)
+    if state is not None:
+        try:
+            _drop_kept(state)
+        except sqlite3.Error:  # the database may already be closed
+            pass
     if state is None or not state.created or session.db is None:
         return
     try:
