@@ -148,9 +148,8 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 def first_keyword(sql: str) -> str:
     """The statement's first word in upper case, after comments and parentheses."""
-    pos = _LEADING.match(sql).end()
-    m = _WORD.match(sql, pos)
-    return m.group(0).upper() if m else ""
+    words = leading_words(sql, 1)
+    return words[0] if words else ""
 
 
 def leading_words(sql: str, n: int) -> tuple[str, ...]:

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from informix_stream.core.statement import opens_transaction
 from informix_stream.errors import ProgrammingError
 from informix_stream.placeholders import convert, convert_named, first_keyword
-from informix_stream.sqllex import scan
+from informix_stream.sqllex import leading_words, scan
 
 
 @pytest.mark.parametrize("sql, count", [
@@ -134,3 +135,27 @@ def test_the_emulator_reads_the_same_markers(parts):
     emulator = sum(1 for t in tokenize(sql) if t.kind == "param")
     emulator += sum(t.raw.count("?") for t in tokenize(sql) if t.kind == "coll")
     assert driver == emulator
+
+
+@pytest.mark.parametrize("sql, words", [
+    ("  -- hi\n /* x */ {y} ((SELECT a FROM t", ("SELECT", "A")),
+    ("-- set\nset /* c */ isolation to dirty read", ("SET", "ISOLATION")),
+    ("COMMIT", ("COMMIT",)),
+    ("", ()),
+])
+def test_leading_words(sql, words):
+    assert leading_words(sql, 2) == words
+
+
+@pytest.mark.parametrize("sql, opens", [
+    ("CREATE DATABASE d", False),
+    # the second word is found after comments too: a leading comment once
+    # made CREATE DATABASE look like a statement that opens a transaction
+    ("-- make it\nCREATE /* here */ DATABASE d", False),
+    ("CREATE TABLE t (a INT)", True),
+    ("INSERT INTO t VALUES (1)", True),
+    ("BEGIN WORK", False),
+    ("DATABASE d", False),
+])
+def test_which_statements_open_a_transaction(sql, opens):
+    assert opens_transaction(sql) is opens

@@ -24,7 +24,7 @@ from ..errors import (DatabaseError, DataError, Error, NotSupportedError,
 from ..errtext import message_for
 from ..fastpath import locator_param
 from ..messages import Describe, Reply
-from ..placeholders import convert, convert_named, first_keyword
+from ..placeholders import convert, convert_named
 from ..sqllex import leading_words
 from . import requests as rq
 from .session import ClientSession, Expect
@@ -158,11 +158,10 @@ def _named_values(params, names: tuple[str, ...]) -> list[Any]:
 
 def opens_transaction(sql: str) -> bool:
     """Whether the statement may start a transaction (gets an SQ_BEGIN)."""
-    word = first_keyword(sql)
-    if word == "CREATE":
-        rest = sql.split(None, 2)
-        return not (len(rest) > 1 and rest[1].upper() == "DATABASE")
-    return word not in _NO_IMPLICIT_BEGIN
+    words = leading_words(sql, 2)
+    if words == ("CREATE", "DATABASE"):
+        return False
+    return (words[0] if words else "") not in _NO_IMPLICIT_BEGIN
 
 
 # SET statements whose effect ends with the transaction (IBM Informix Guide to
