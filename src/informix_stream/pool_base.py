@@ -155,7 +155,7 @@ class PoolBase:
             del self._used[id(conn)]
             # what the pool's connect options set, whatever the last user chose
             # (its transaction is over: reset_state rolled it back)
-            conn._session.autocommit = self.params.autocommit
+            session.autocommit = self.params.autocommit
         return slot, keep
 
     def _forget(self, conn: Any) -> None:
