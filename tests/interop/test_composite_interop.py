@@ -15,7 +15,7 @@ from typing import Any
 import informix_db
 import pytest
 
-import informix_stream
+from test_driver import connect
 from informix_stream.codec import composite as cc
 
 
@@ -27,27 +27,21 @@ ROWS = ["(1, SET{3,1}, MULTISET{'a','a'}, LIST{1.5,2}, ROW(7,'it''s'), 'xyz')",
         "(2, NULL, NULL, NULL, NULL, 'after')"]
 
 
-def _ours(target: Any) -> informix_stream.Connection:
-    return informix_stream.connect(host=target.host, port=target.port, user=target.user,
-                                   password=target.password, database=target.database,
-                                   server=target.server, autocommit=True, read_timeout=60)
-
-
 @pytest.fixture
 def table(ifx_target: Any):
     name = f"cmp_{uuid.uuid4().hex[:10]}"
-    with _ours(ifx_target) as conn:
+    with connect(ifx_target, autocommit=True) as conn:
         cur = conn.cursor()
         cur.execute(f"CREATE TABLE {name} ({COLUMNS})")
         for values in ROWS:
             cur.execute(f"INSERT INTO {name} VALUES {values}")
     yield name
-    with _ours(ifx_target) as conn:
+    with connect(ifx_target, autocommit=True) as conn:
         conn.cursor().execute(f"DROP TABLE {name}")
 
 
 def test_informix_driver_reads_what_our_driver_reads(ifx_target: Any, table: str) -> None:
-    with _ours(ifx_target) as conn:
+    with connect(ifx_target, autocommit=True) as conn:
         cur = conn.cursor()
         cur.execute(f"SELECT s, m, l, r, tail FROM {table} ORDER BY id")
         ours = cur.fetchall()
@@ -114,13 +108,13 @@ NESTED_ROWS = ["(1, LIST{SET{2,1},SET{}}, SET{ROW(1,'ab'),ROW(NULL,'c')}, "
 @pytest.fixture
 def nested_table(ifx_target: Any):
     name = f"cmpn_{uuid.uuid4().hex[:10]}"
-    with _ours(ifx_target) as conn:
+    with connect(ifx_target, autocommit=True) as conn:
         cur = conn.cursor()
         cur.execute(f"CREATE TABLE {name} ({NESTED_COLUMNS})")
         for values in NESTED_ROWS:
             cur.execute(f"INSERT INTO {name} VALUES {values}")
     yield name
-    with _ours(ifx_target) as conn:
+    with connect(ifx_target, autocommit=True) as conn:
         conn.cursor().execute(f"DROP TABLE {name}")
 
 
@@ -136,7 +130,7 @@ def test_jdbc_reads_what_our_driver_reads(jdbc: Any, ifx_target: Any, table: str
     else:
         query = f"SELECT ls, sr, rn, mb FROM {nested_table} ORDER BY id"
         kinds = {1: "ARRAY", 2: "ARRAY", 3: "STRUCT", 4: "ARRAY"}
-    with _ours(ifx_target) as conn:
+    with connect(ifx_target, autocommit=True) as conn:
         cur = conn.cursor()
         cur.execute(query)
         ours = cur.fetchall()
@@ -176,7 +170,7 @@ def test_named_row_type_read_by_both_outside_clients(jdbc: Any, ifx_target: Any)
     reads the fields from sysattrtypes (as JDBC's loadStructInfo does) and
     returns the same value as a named tuple."""
     tname, table = f"pt_{uuid.uuid4().hex[:8]}", f"np_{uuid.uuid4().hex[:8]}"
-    with _ours(ifx_target) as conn:
+    with connect(ifx_target, autocommit=True) as conn:
         cur = conn.cursor()
         cur.execute(f"CREATE ROW TYPE {tname} (name VARCHAR(20), age INT NOT NULL,"
                     " tags SET(INT NOT NULL))")
@@ -206,7 +200,7 @@ def test_named_row_type_read_by_both_outside_clients(jdbc: Any, ifx_target: Any)
         shape = cc.parse_shape("ROW(name VARCHAR(20), age INT NOT NULL, tags SET(INT NOT NULL))")
         assert cc.parse_value(shape, first[0].raw.decode()) == ("Al", 30, {1, 2})
         assert tuple(second) == (None, 2)
-        with _ours(ifx_target) as conn:
+        with connect(ifx_target, autocommit=True) as conn:
             cur = conn.cursor()
             cur.execute(query)
             mine = cur.fetchall()
@@ -214,6 +208,6 @@ def test_named_row_type_read_by_both_outside_clients(jdbc: Any, ifx_target: Any)
         assert mine[0][0]._fields == ("name", "age", "tags")
         assert _render(mine[0][0]) == "ROW('Al',30,{1,2})"
     finally:
-        with _ours(ifx_target) as conn:
+        with connect(ifx_target, autocommit=True) as conn:
             conn.cursor().execute(f"DROP TABLE {table}")
             conn.cursor().execute(f"DROP ROW TYPE {tname} RESTRICT")

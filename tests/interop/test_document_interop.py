@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import informix_stream
+from test_driver import connect
 
 
 pytestmark = pytest.mark.timeout(240)
@@ -19,29 +19,23 @@ DOC = bytes.fromhex("0c0000001061000100000000")      # {"a": 1} as BSON
 JDBC_DOC = bytes.fromhex("0c0000001062000200000000")  # {"b": 2}, what the Java side binds
 
 
-def _ours(target: Any) -> informix_stream.Connection:
-    return informix_stream.connect(host=target.host, port=target.port, user=target.user,
-                                   password=target.password, database=target.database,
-                                   server=target.server, autocommit=True, read_timeout=60)
-
-
 @pytest.fixture
 def table(ifx_target: Any):
     name = f"doc_{uuid.uuid4().hex[:10]}"
-    with _ours(ifx_target) as conn:
+    with connect(ifx_target, autocommit=True) as conn:
         cur = conn.cursor()
         cur.execute(f"CREATE TABLE {name} (id INT, j JSON, b BSON)")
         cur.execute(f"INSERT INTO {name} VALUES (?, ?, ?)", (1, '{"a": "é"}', DOC))
         cur.execute(f"INSERT INTO {name} VALUES (2, NULL, NULL)")
     yield name
-    with _ours(ifx_target) as conn:
+    with connect(ifx_target, autocommit=True) as conn:
         conn.cursor().execute(f"DROP TABLE {name}")
 
 
 def _both(jdbc: Any, target: Any, table: str) -> tuple[list, list]:
     """JDBC's records (it inserts rows 10 and 11 first), then our driver's rows."""
     records = jdbc.run(target, "documents", table).check().records
-    with _ours(target) as conn:
+    with connect(target, autocommit=True) as conn:
         cur = conn.cursor()
         cur.execute(f"SELECT id, j, b FROM {table} ORDER BY id")
         return records, cur.fetchall()
