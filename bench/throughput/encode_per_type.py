@@ -39,7 +39,7 @@ README = HERE.parent / "README.md"
 START, END = "<!-- encode_per_type:start -->", "<!-- encode_per_type:end -->"
 sys.path.insert(0, str(HERE.parent))
 
-from common import write_readme_block  # noqa: E402  (also puts src/ on the path)
+from common import best_ns, write_readme_block  # noqa: E402  (also puts src/ on the path)
 
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
@@ -77,14 +77,9 @@ TYPES: list[tuple[str, str, object, Callable[[int], object], Callable[[object], 
 ]
 
 
-def best_ns(run, repeat: int) -> float:
+def cpu_best_ns(run, repeat: int) -> float:
     """The least CPU time of ``repeat`` runs of ``run()``, in nanoseconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.thread_time_ns()
-        run()
-        best = min(best, time.thread_time_ns() - t0)
-    return best
+    return best_ns(run, repeat, time.thread_time_ns)
 
 
 def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
@@ -116,13 +111,13 @@ def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
     def read_fields():
         for v in present:
             fields(v)
-    encode_ns = best_ns(python_encode, repeat) / (len(rows) * WIDE)
-    row_ns = best_ns(row_encode, repeat) / (len(rows) * WIDE)
-    fields_ns = best_ns(read_fields, repeat) / n
+    encode_ns = cpu_best_ns(python_encode, repeat) / (len(rows) * WIDE)
+    row_ns = cpu_best_ns(row_encode, repeat) / (len(rows) * WIDE)
+    fields_ns = cpu_best_ns(read_fields, repeat) / n
     return {
-        "arrow": best_ns(lambda: put_images.column_cells(np, array, ctype, check, ENC),
+        "arrow": cpu_best_ns(lambda: put_images.column_cells(np, array, ctype, check, ENC),
                        repeat) / n,
-        "arrow_ref": best_ns(lambda: put_images._python_cells(np, array, ctype, check, ENC),
+        "arrow_ref": cpu_best_ns(lambda: put_images._python_cells(np, array, ctype, check, ENC),
                            1) / n,
         "python": encode_ns, "row": row_ns, "fields": fields_ns, "ratio": encode_ns / fields_ns,
     }
