@@ -42,19 +42,17 @@ class Slot:
     # The session's count of DATABASE / CLOSE DATABASE statements when the
     # pool opened it: a connection a user moved to another database is not
     # handed to the next user, whose writes would land in that database.
-    database_changes: int = -1
+    database_changes: int = field(init=False)
     # Likewise its count of statements that leave session state behind (a
     # session-wide SET such as SET ISOLATION or SET LOCK MODE, a temporary
     # table): the next user would read at the last user's isolation level or
     # see the last user's temporary tables, so such a connection is closed.
-    state_changes: int = -1
+    state_changes: int = field(init=False)
 
     def __post_init__(self) -> None:
         session = self.conn._session
-        if self.database_changes < 0:
-            self.database_changes = session.database_changes
-        if self.state_changes < 0:
-            self.state_changes = session.state_changes
+        self.database_changes = session.database_changes
+        self.state_changes = session.state_changes
 
 
 class PoolBase:
