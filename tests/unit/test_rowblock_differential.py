@@ -174,10 +174,14 @@ def _same_when_damaged(columns, rows, data) -> None:
         elif action == "warn":
             m[2:4] = struct.pack("!H", data.draw(st.integers(1, 0xFFFF)))
         elif action == "size":
+            if len(m) < 8:                      # a cut took the size
+                continue
             size = struct.unpack_from("!I", m, 4)[0]
             new = data.draw(st.sampled_from([size - 1, size + 1, size + 2, 0, 0x7FFFFFFF,
                                              0xFFFFFFF8]))
             m[4:8] = struct.pack("!I", new % 2**32)
+        elif action in ("flip", "cut") and not m:
+            continue
         elif action == "flip":
             m[data.draw(st.integers(0, len(m) - 1))] = data.draw(st.integers(0, 255))
         elif action == "cut":

@@ -198,12 +198,15 @@ def _fixed_cell(ctype: ColumnType, k: int, ns: dict) -> FixedCell | None:
 class _DecoderPlan:
     """Columns grouped into struct reads.  A read covers fixed-width
     columns and at most one VARCHAR (``B{0}s``, its length byte and text);
-    a second VARCHAR or an opaque-type envelope starts a new read."""
+    a second VARCHAR or an opaque-type envelope starts a new read.  With
+    ``head`` (the run hook) the tuple's head, read at ``at_``, opens the
+    first read when the row starts with one (``fused``)."""
 
-    def __init__(self, ns: dict) -> None:
+    def __init__(self, ns: dict, head: bool = False) -> None:
         self.ns, self.body, self.cells, self.conversions = ns, [], [], []
         self._fmt, self._raws = "", []
         self._varchar: tuple[int, str] | None = None
+        self._head, self.fused = head, False
 
     def fixed(self, fmt: str, raws: list[str]) -> None:
         self._fmt += fmt
@@ -219,28 +222,35 @@ class _DecoderPlan:
 
     def statements(self, lines: list[str]) -> None:
         self.flush()
+        self._head = False          # the row opens with an envelope: no read to fuse
         self.body += lines
 
     def flush(self) -> None:
         if not self._raws:
             return
-        name, target = f"_u{len(self.body)}", ", ".join(self._raws) + ","
+        head, self._head = self._head, False
+        self.fused = self.fused or head
+        fmt = "!" + ("hhI" if head else "") + self._fmt
+        raws = (["tag_", "warn_", "size_"] if head else []) + self._raws
+        base = "at_" if head else "pos"
+        advance = f"pos = {base} + " if head else "pos += "
+        name, target = f"_u{len(self.body)}", ", ".join(raws) + ","
         if self._varchar is None:
-            packer = struct.Struct("!" + self._fmt)
+            packer = struct.Struct(fmt)
             self.ns[name] = packer.unpack_from
-            self.body += [f"{target} = {name}(buf, pos)", f"pos += {packer.size}"]
+            self.body += [f"{target} = {name}(buf, {base})", f"{advance}{packer.size}"]
         else:
             cache: list = [None] * 256
             self.ns[name], self.ns[f"{name}_new"] = cache, struct_maker(
-                "!" + self._fmt, cache, method="unpack_from")
-            fixed = struct.calcsize("!" + self._fmt.replace("{0}s", ""))
+                fmt, cache, method="unpack_from")
+            fixed = struct.calcsize(fmt.replace("{0}s", ""))
             offset, n = self._varchar
-            at = f"pos + {offset}" if offset else "pos"
+            offset += 8 if head else 0
+            at = f"{base} + {offset}" if offset else base
             self.body += [f"{n} = buf[{at}]",
-                          f"{target} = ({name}[{n}] or {name}_new({n}))(buf, pos)",
-                          f"pos += {fixed} + {n}"]
+                          f"{target} = ({name}[{n}] or {name}_new({n}))(buf, {base})",
+                          f"{advance}{fixed} + {n}"]
         self._fmt, self._raws, self._varchar = "", [], None
-
 
 
 # The run hook of a shape that has no block hook (variable-width rows): the
@@ -260,14 +270,10 @@ def decode_run(buf, at_, end_, reply_, max_size_):
     append_ = reply_.rows.append
     try:
         while at_ + 8 <= end_:
-            tag_, warn_, size_ = _head(buf, at_)
-            if tag_ != 14 or warn_ or size_ > max_size_:
+{body}            if tag_ != 14 or warn_ or size_ > max_size_:
                 break
             stop_ = at_ + 8 + size_
-            if stop_ + (size_ & 1) > end_:
-                break
-            pos = at_ + 8
-{body}            if pos != stop_:
+            if pos != stop_ or stop_ + (size_ & 1) > end_:
                 break
 {conversions}            append_({row})
             at_ = stop_ + (size_ & 1)
@@ -275,6 +281,11 @@ def decode_run(buf, at_, end_, reply_, max_size_):
         pass
     return at_
 """
+# The run's framing reads the tuple's head with the row's first struct read
+# (one call a row fewer) and checks it after the row's reads, which are
+# bounded by the buffer whatever the head says (a struct read past it
+# raises); a row that opens with an envelope reads the head alone first.
+_RUN_HEAD = ["tag_, warn_, size_ = _head(buf, at_)", "pos = at_ + 8"]
 
 
 def _decoder_source(columns: tuple[ColumnType, ...], ns: dict, rows: str) -> str:
@@ -285,15 +296,16 @@ def _decoder_source(columns: tuple[ColumnType, ...], ns: dict, rows: str) -> str
 
 def _run_source(columns: tuple[ColumnType, ...], ns: dict, rows: str) -> str:
     """The run hook's source (``_RUN``): the same parts in a loop."""
-    body, conversions, row = _decoder_parts(columns, ns, rows)
+    body, conversions, row = _decoder_parts(columns, ns, rows, head=True)
     return _RUN.format(body=indent(body, 12), conversions=indent(conversions, 12), row=row)
 
 
-def _decoder_parts(columns: tuple[ColumnType, ...], ns: dict, rows: str
+def _decoder_parts(columns: tuple[ColumnType, ...], ns: dict, rows: str, head: bool = False
                    ) -> tuple[list[str], list[str], str]:
     """(framing lines, conversion lines, row expression) of a shape; the
-    helpers they name go into ``ns``."""
-    plan = _DecoderPlan(ns)
+    helpers they name go into ``ns``.  ``head``: the lines read the tuple's
+    head into ``tag_, warn_, size_`` too (the run hook)."""
+    plan = _DecoderPlan(ns, head)
     for k, ctype in enumerate(columns):
         if ctype.code in COMPOSITE_CODES:
             ns[f"_cv{k}"] = value_decoder(ctype, ns["_enc"], rows)
@@ -320,7 +332,8 @@ def _decoder_parts(columns: tuple[ColumnType, ...], ns: dict, rows: str
             raise ValueError(f"no row decoding for {ctype.code!r}")
     plan.flush()
     row = f"({', '.join(plan.cells)},)" if plan.cells else "()"
-    return plan.body, plan.conversions, row
+    body = plan.body if plan.fused or not head else _RUN_HEAD + plan.body
+    return body, plan.conversions, row
 
 
 @functools.lru_cache(maxsize=SHAPE_CACHE_SIZE)
