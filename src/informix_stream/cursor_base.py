@@ -179,13 +179,7 @@ class CursorBase(CursorWarnings, ScrollFetches):
         # the PREPARE's own flags (no WHERE clause), again each time it runs
         self._note_warnings(prepared.warnings)
         kind = prepared.describe.stmt_type
-        if kind == StmtType.EXECUTE_PROCEDURE:
-            # The routine may run SET ISOLATION / SET LOCK MODE, CREATE TEMP
-            # TABLE or SELECT ... INTO TEMP (SQL statements valid in SPL),
-            # which outlive it; the client cannot see which, nor whether it
-            # did so before it failed.  Counted before it runs, so a pool
-            # never hands the connection on (sets_session_state).
-            self._session.state_changes += 1
+        self._session.state_changes += kind == StmtType.EXECUTE_PROCEDURE  # sets_session_state
         if kind == StmtType.SELECT or (kind == StmtType.EXECUTE_PROCEDURE
                                        and prepared.describe.columns):
             yield from self._open_result(prepared, encoded)
