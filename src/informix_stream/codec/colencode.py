@@ -27,7 +27,7 @@ count gives the exponent.  A negative value's L pairs are the complement
 makes M - 1 of every negative field of the column's BCD at once, and one
 ``bytes.translate`` complements its pairs (no pass per negative row).
 The other columns: integers and floats go to the struct as they are
-(range and NaN checked by ``min``/``max``/``map``); DATE by a map of
+(range checked by ``min``/``max``, NaN by one ``sum``); DATE by a map of
 ``toordinal``; DATETIME YEAR TO SECOND by attribute columns and a cache of
 each day's head and pairs; CHAR in a single-byte code set padded by one
 format of the whole column and cut by one struct; VARCHAR as its length
