@@ -12,6 +12,7 @@ _TEXTS = {
     -107: "ISAM error: record is locked.",
     -111: "ISAM error: no record found.",
     -201: "A syntax error has occurred.",
+    -202: "An illegal character was found in the statement or its values.",
     -206: "The specified table is not in the database.",
     -213: "Statement interrupted by user.",
     -217: "Column not found in any table in the query (or SLV is undefined).",
