@@ -9,6 +9,7 @@ from __future__ import annotations
 
 _TEXTS = {
     -100: "ISAM error: duplicate value for a record with unique key.",
+    -106: "ISAM error: the table is in use; exclusive access is not possible.",
     -107: "ISAM error: record is locked.",
     -111: "ISAM error: no record found.",
     -201: "A syntax error has occurred.",

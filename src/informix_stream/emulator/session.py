@@ -433,6 +433,7 @@ class Session(DatabaseStatements):
         db.check_current(st.prepared)
         source = db.open_cursor(st.prepared, lob_fill.materialized(st.params), hold=hold)
         st.cursor = ServerCursor(source, st.columns, scroll, hold, self.encoding)
+        st.cursor.release_use = db.hold_tables(st.prepared)
         if st.binary:
             st.cursor.send_binary(st.binary)
 
