@@ -9,9 +9,11 @@ from __future__ import annotations
 
 _TEXTS = {
     -100: "ISAM error: duplicate value for a record with unique key.",
+    -106: "ISAM error: the table is in use; exclusive access is not possible.",
     -107: "ISAM error: record is locked.",
     -111: "ISAM error: no record found.",
     -201: "A syntax error has occurred.",
+    -202: "An illegal character was found in the statement or its values.",
     -206: "The specified table is not in the database.",
     -213: "Statement interrupted by user.",
     -217: "Column not found in any table in the query (or SLV is undefined).",
