@@ -4,7 +4,7 @@ The server has no implicit number-to-INTERVAL conversion: "explicit casts
 with the UNITS operator are required for number-to-INTERVAL conversion"
 (IBM Informix Guide to SQL: Reference, "Using Built-in Casts"), so it
 refuses the value with -1260 "It is not possible to convert between the
-specified types" (IBM JDBC 15.0.1.0 message catalog, sql_en_US.properties;
+specified types" (IBM JDBC 15.0.1.0 message catalog, rds_en_US.properties;
 not observed on a server).  The emulator used to store an int as that many
 microseconds.  Checked on the BIND path (execute, UPDATE, a number literal)
 and through executemany, with nothing stored and the connection usable
@@ -92,3 +92,27 @@ def test_the_intervals_a_client_means_are_still_stored(table):
         cur.execute(f"INSERT INTO {t} VALUES (?, ?, ?)", r)
     assert _rows(cur, t) == [(1, dt.timedelta(days=3, seconds=7), IntervalYM(-25)),
                              (2, dt.timedelta(days=4, seconds=18367), IntervalYM(147))]
+
+
+@pytest.mark.parametrize("column, value", [
+    ("ym_iv", dt.timedelta(days=40)),
+    ("ym_iv", dt.timedelta(0)),
+    ("dt_iv", IntervalYM(14)),
+    ("dt_iv", IntervalYM(0)),
+])
+def test_an_interval_of_the_other_class_is_refused(table, column, value):
+    """A day-time INTERVAL (timedelta) into a year-month column or the
+    reverse: a month has no fixed number of days, so the classes do not
+    convert; -1266 "Intervals or datetimes are incompatible for the
+    operation" (IBM JDBC 15.0.1.0 message catalog, rds_en_US.properties).
+    The emulator once stored the microseconds as months (and the months as
+    microseconds)."""
+    cur, t = table
+    with pytest.raises(ifx.DatabaseError) as info:
+        cur.execute(f"INSERT INTO {t} (id, {column}) VALUES (?, ?)", (1, value))
+    assert info.value.sqlcode == -1266
+    assert _rows(cur, t) == []
+    with pytest.raises(ifx.DatabaseError) as info:
+        cur.executemany(f"INSERT INTO {t} (id, {column}) VALUES (?, ?)", [(2, value)])
+    assert info.value.sqlcode == -1266
+    assert _rows(cur, t) == []

@@ -143,6 +143,7 @@ _TEXTS = {
     -1264: "Extra characters at the end of a datetime or interval.",
     -1279: "Value exceeds string column length.",
     -1260: "The value cannot be converted between these types.",
+    -1266: "These INTERVAL or DATETIME values cannot be combined: their classes differ.",
     -23101: "The locale's files cannot be loaded.",
     -23103: "A code-set conversion failed.",
 }

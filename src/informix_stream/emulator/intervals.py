@@ -24,8 +24,12 @@ def writer(ctype: ColumnType) -> Callable[[object], object]:
         if v is None:
             return None
         if isinstance(v, IntervalYM):
+            if not ctype.is_year_month:
+                raise other_class(v, ctype)
             return v.months
         if isinstance(v, dt.timedelta):
+            if ctype.is_year_month:
+                raise other_class(v, ctype)
             return _day_time_stored((v.days * 86_400 + v.seconds) * 1_000_000 + v.microseconds)
         if isinstance(v, str):
             return _day_time_stored(_parse_interval(v, ctype))
@@ -43,11 +47,25 @@ def number_to_interval(v: object) -> SqlError:
     conversion": no automatic conversion from numeric variables to DATETIME
     and INTERVAL columns), so the server refuses the conversion: -1260 "It
     is not possible to convert between the specified types" (IBM JDBC
-    15.0.1.0 message catalog, sql_en_US.properties; the code is taken from
+    15.0.1.0 message catalog, rds_en_US.properties; the code is taken from
     the catalog, not observed on a server).  The emulator once stored the
     number as microseconds: a silently wrong INTERVAL."""
     return SqlError(-1260, message=f"cannot convert the number {v!r} to an INTERVAL "
                                    "without UNITS")
+
+
+def other_class(v: object, ctype: ColumnType) -> SqlError:
+    """A day-time INTERVAL (``timedelta``) where a year-month one is wanted,
+    or the reverse: the two classes do not convert into each other (a month
+    has no fixed number of days; IBM Informix Guide to SQL: Reference,
+    "INTERVAL data type": year-month and day-time classes), so the server
+    refuses: -1266 "Intervals or datetimes are incompatible for the
+    operation" (IBM JDBC 15.0.1.0 message catalog, rds_en_US.properties; the
+    code is the catalog's, not observed on a server).  The emulator once
+    stored the one's count (months or microseconds) as the other's."""
+    kind = "year-month" if ctype.is_year_month else "day-time"
+    return SqlError(-1266, message=f"a {type(v).__name__} is not a {kind} INTERVAL "
+                                   f"({ctype.sql()})")
 
 
 _STORED_INTERVAL_LIMIT = 2 ** 63
