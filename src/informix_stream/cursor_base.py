@@ -179,6 +179,7 @@ class CursorBase(CursorWarnings, ScrollFetches):
         # the PREPARE's own flags (no WHERE clause), again each time it runs
         self._note_warnings(prepared.warnings)
         kind = prepared.describe.stmt_type
+        self._session.state_changes += kind == StmtType.EXECUTE_PROCEDURE  # sets_session_state
         if kind == StmtType.SELECT or (kind == StmtType.EXECUTE_PROCEDURE
                                        and prepared.describe.columns):
             yield from self._open_result(prepared, encoded)

@@ -62,6 +62,11 @@ _BEGIN = Writer().short(Tag.BEGIN).getvalue()
 SAVEPOINT = "SAVEPOINT _ifxs_executemany"
 ROLLBACK_TO_SAVEPOINT = "ROLLBACK WORK TO SAVEPOINT _ifxs_executemany"
 
+# Statements whose run may leave state in the session beyond the call: a
+# routine (it may SET ISOLATION or create a temporary table, unseen by the
+# client) and SELECT ... INTO TEMP; a session-wide SET is Prepared.sets_session.
+_SESSION_STATE_KINDS = frozenset({StmtType.EXECUTE_PROCEDURE, StmtType.SELECT_INTO})
+
 # The insert cursor's state when a call ends (Plan.put_cursor).
 OPEN, CLOSED, UNKNOWN = "open", "closed", "unknown"
 
@@ -280,6 +285,8 @@ class Plan:
         self.prepared, self.stmt_id = prepared, prepared.stmt_id
         self.cursor._note_warnings(prepared.warnings)
         self.is_insert = prepared.describe.stmt_type == StmtType.INSERT
+        if prepared.sets_session or prepared.describe.stmt_type in _SESSION_STATE_KINDS:
+            session.state_changes += 1      # a pool does not hand the connection on
         self.mode = self._choose_mode()
         if self.want_put is not False and self.order is None:
             bulk = prepared.bulk

@@ -242,3 +242,37 @@ def test_the_callers_decimal_context_changes_nothing() -> None:
     with decimal.localcontext() as ctx:
         ctx.capitals, ctx.prec = 0, 3
         assert put.encode_batch(rows) == expected
+
+
+def _signed_decimals(precision: int, scale: int):
+    """Decimals of every pair count, negative more often than not, with the
+    ones whose complement carries (a last pair 00) or starts with 00 (a
+    first pair 99), at the limits of the column, and NULLs."""
+    top = 10**precision - 1
+    magnitudes = st.one_of(st.integers(1, top), st.sampled_from([m for m in (1, 99, 100, top, top - 99) if 1 <= m <= top]),
+                           st.builds(lambda k, lead: lead * 100**k, st.integers(0, precision // 2),
+                                     st.integers(1, 99)).filter(lambda m: m <= top))
+    values = st.builds(lambda m, neg: Decimal(f"{'-' if neg else ''}{m}E-{scale}"),
+                       magnitudes, st.booleans() | st.just(True))
+    return st.none() | values | st.sampled_from([Decimal(f"-0E-{scale}"), Decimal(0)])
+
+
+@_SETTINGS
+@given(st.data())
+def test_negative_decimals_of_every_length_equal_the_reference(data) -> None:
+    """The whole-column complement (M - 1 by one subtraction, the byte mask)
+    gives each negative row the reference's pairs, next to positives,
+    zeros, -0 and NULLs in any order, and declines exactly the rows the
+    reference binds (a value too wide: 0 or -1.00 in DECIMAL(2,2))."""
+    ddl = data.draw(st.sampled_from(["decimal(12,2)", "money(16,2)", "decimal(5,1)",
+                                     "decimal(7,3)", "decimal(2,2)", "decimal(31,0)",
+                                     "decimal(30,9)", "decimal(1,0)"]))
+    ctype = parse_type(ddl)
+    column = data.draw(st.lists(_signed_decimals(ctype.precision, ctype.scale),
+                                min_size=1, max_size=40))
+    put = _cursor([ddl, "integer"])
+    rows = [(v, i) for i, v in enumerate(column)]
+    reference = [put.item(r, None, 2, "iso-8859-1") for r in rows]
+    images = put.encode_batch(rows)
+    for v, image, item in zip(column, images, reference):
+        assert image == (item if type(item) is bytes else None), v

@@ -22,13 +22,12 @@ no digit was dropped); the column's texts are formatted right-aligned into
 one string, sign and point translated away, read as BCD by
 ``bytes.fromhex``, the BCD bytes translated to base-100 pairs and cut into
 fixed-width fields by one struct.  Leading zero pairs are stripped, their
-count gives the exponent.  A negative value's pairs are the complement
-100**L - M: the nines' complement of its pairs (one ``bytes.translate``)
-with the last pair 100 - d; where M ends in a zero pair (the +1 carries)
-it is the nines' complement of M - 1, the texts of ``v + ulp`` going
-through the same steps with a table mapping d -> 9 - d.
+count gives the exponent.  A negative value's L pairs are the complement
+100**L - M, the nines' complement of M - 1: one big-integer subtraction
+makes M - 1 of every negative field of the column's BCD at once, and one
+``bytes.translate`` complements its pairs (no pass per negative row).
 The other columns: integers and floats go to the struct as they are
-(range and NaN checked by ``min``/``max``/``map``); DATE by a map of
+(range checked by ``min``/``max``, NaN by one ``sum``); DATE by a map of
 ``toordinal``; DATETIME YEAR TO SECOND by attribute columns and a cache of
 each day's head and pairs; CHAR in a single-byte code set padded by one
 format of the whole column and cut by one struct; VARCHAR as its length
@@ -49,7 +48,7 @@ import struct
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, repeat
-from operator import add, attrgetter, eq, getitem, is_, mul, ne, not_, setitem, sub
+from operator import add, attrgetter, getitem, is_, mul, ne, not_, setitem, sub
 from typing import Any
 
 from .rowencode import _float_null
@@ -66,14 +65,11 @@ _NONE = type(None)
 _BCD = bytes((b >> 4) * 10 + (b & 0xF) if (b >> 4) < 10 and (b & 0xF) < 10 else 0
              for b in range(256))
 _POS_DIGITS = str.maketrans({" ": "0", "-": "0", ".": None})
-_NEG_DIGITS = str.maketrans({**{str(d): str(9 - d) for d in range(10)},
-                             " ": "9", "-": "9", ".": None})
 _LEN_BYTE = [bytes((n,)) for n in range(256)]
-# base-100 pairs: 99 - d, and the last non-zero pair's 100 - d (one byte)
-_NINETY_NINE = bytes(99 - d if d < 100 else 0 for d in range(256))
-_LAST_COMPLEMENT = {b"": b"", b"\x00": b"",
-                    **{bytes((d,)): bytes((100 - d,)) for d in range(1, 100)}}
-_LAST, _BUT_LAST = slice(-1, None), slice(None, -1)
+# a BCD byte (a borrowed nibble F read as 9) -> 99 minus its pair
+_BCD_NINES = bytes(99 - min(b >> 4, 9) * 10 - min(b & 0xF, 9) for b in range(256))
+_NONZERO = bytes(min(b, 1) for b in range(256))
+_ALL_ONES = bytes((0, 0xFF)) + bytes(254)
 _INT_LIMIT = {TypeCode.SMALLINT: 2**15 - 1, TypeCode.INTEGER: 2**31 - 1,
               TypeCode.SERIAL: 2**31 - 1, TypeCode.BIGINT: 2**63 - 1,
               TypeCode.BIGSERIAL: 2**63 - 1}
@@ -247,7 +243,8 @@ def _float_column(ctype: ColumnType) -> Callable[[list], _Column | None]:
         if not kinds <= {float}:
             return None
         values = _filled(values, nulls, 0.0)
-        if any(map(ne, values, values)):
+        total = sum(values)               # NaN if a value is (or +inf meets -inf)
+        if total != total and any(map(ne, values, values)):
             return None                   # a NaN goes by bind, as _float_check says
         _scatter(values, nulls, repeat(null))
         return "d", [values], set()
@@ -338,9 +335,9 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
     # str() never writes E-notation for an exponent of -6 or more; past it,
     # format's "f" (three times slower) spells the digits out
     spec = f"%{chars}s" if scale <= 6 else f"{{:>{chars}f}}"
-    pos_fmt, neg_fmt = spec + ("0" if odd else ""), spec + ("9" if odd else "")
-    texts_of = (lambda form, n, values: (form * n) % tuple(values)) if scale <= 6 else \
-        (lambda form, n, values: (form * n).format(*values))
+    form = spec + ("0" if odd else "")
+    texts_of = (lambda n, values: (form * n) % tuple(values)) if scale <= 6 else \
+        (lambda n, values: (form * n).format(*values))
     frac_pairs = (scale + 1) // 2
     heads_of = [0] * 128               # [pairs + 64 * negative]; zero (no pairs) is 0xC0
     for k in range(pairs + 1):
@@ -351,15 +348,6 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
     exp = decimal.Decimal(1).scaleb(-scale)
     zero = decimal.Decimal(0)
     dec, fmt = decimal.Decimal, f"B{width - 1}s"
-    # exact: v + ulp has no more digits than v (v <= -ulp)
-    ctx_add = decimal.Context(prec=precision + 1).add
-
-    def pair_fields(texts: str, table: dict, n: int) -> tuple | None:
-        # E-notation ("e" under a context with capitals=0), NaN, Infinity
-        if "E" in texts or "e" in texts or "N" in texts or "I" in texts \
-                or len(texts) != n * (chars + odd):
-            return None
-        return _fields(pairs, n)(bytes.fromhex(texts.translate(table)).translate(_BCD))
 
     def encode(values: list) -> _Column | None:
         kinds, nulls = _nulls(values)
@@ -371,9 +359,13 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
         n = len(values)
         if ctx.flags[decimal.Rounded]:
             return None                    # a digit beyond the scale: by bind, rounded there
-        fields = pair_fields(texts_of(pos_fmt, n, quantized), _POS_DIGITS, n)
-        if fields is None:
+        texts = texts_of(n, quantized)
+        # E-notation ("e" under a context with capitals=0), NaN, Infinity
+        if "E" in texts or "e" in texts or "N" in texts or "I" in texts \
+                or len(texts) != n * (chars + odd):
             return None
+        bcd = bytes.fromhex(texts.translate(_POS_DIGITS))
+        fields = _fields(pairs, n)(bcd.translate(_BCD))
         sig = list(map(bytes.lstrip, fields, repeat(b"\x00")))
         lens = list(map(len, sig))
         if max(lens) >= width:
@@ -391,32 +383,32 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
             # the head by pair count and sign: heads_of[count + 64 * negative]
             heads = list(map(heads_of.__getitem__, map(add, lens, map(mul, negative,
                                                                         repeat(64)))))
-            where = list(compress(range(n), negative))
-            if complement(sig, where, list(compress(quantized, negative))) is None:
-                return None
+            sig = _complement(bcd, negative, lens, n)
         _scatter(heads, nulls, repeat(0))
         _scatter(sig, nulls, repeat(b""))
         return fmt, [heads, sig], bad
 
-    def complement(sig: list, where: list[int], less_of: list) -> bool | None:
-        """Negative values' pairs: 100**L - M is the nines' complement of M
-        with one added to its last pair, which carries only where M ends in
-        a zero pair; those take the nines' complement of M - 1 (the value
-        plus one unit of the scale, formatted again).  -0 has no pairs."""
-        mine = [sig[i] for i in where]
-        lasts = list(map(getitem, mine, repeat(_LAST)))
-        done = list(map(add, map(bytes.translate, map(getitem, mine, repeat(_BUT_LAST)),
-                                 repeat(_NINETY_NINE)), map(_LAST_COMPLEMENT.__getitem__, lasts)))
-        if b"\x00" in lasts:
-            carry = list(compress(range(len(mine)), map(eq, lasts, repeat(b"\x00"))))
-            less = [ctx_add(less_of[j], exp) for j in carry]
-            comp = pair_fields(texts_of(neg_fmt, len(less), less), _NEG_DIGITS, len(less))
-            if comp is None:
-                return None
-            for j, c in zip(carry, comp):
-                done[j] = c[tail[len(mine[j])]]
-        _scatter(sig, where, done)
-        return True
+    def _complement(bcd: bytes, negative: list[bool], lens: list[int], n: int) -> list:
+        """Every row's pairs when some are negative.  A negative value's L
+        pairs are 100**L - M, the last L pairs of the nines' complement of
+        M - 1.  M - 1 of every negative field at once is one subtraction on
+        the column's BCD read as a binary number (a field M >= 1 borrows
+        only inside itself; a borrowed nibble F is read as 9 by the table);
+        the complement is one translate, and each field takes the positive
+        or the complemented bytes by a byte mask (-0 has no pairs: not
+        negative here).  Then each row's last L pairs, one slice a row."""
+        flags = bytes(map(mul, negative, lens)).translate(_NONZERO)
+        ones, mask = bytearray(len(bcd)), bytearray(len(bcd))
+        ones[pairs - 1::pairs] = flags
+        flags = flags.translate(_ALL_ONES)
+        for k in range(pairs):
+            mask[k::pairs] = flags
+        value, m = int.from_bytes(bcd, "big"), int.from_bytes(mask, "big")
+        less = (value - int.from_bytes(ones, "big")).to_bytes(len(bcd), "big")
+        merged = ((int.from_bytes(bcd.translate(_BCD), "big") & ~m)
+                  | (int.from_bytes(less.translate(_BCD_NINES), "big") & m))
+        fields = _fields(pairs, n)(merged.to_bytes(len(bcd), "big"))
+        return list(map(getitem, fields, map(tail.__getitem__, lens)))
     return encode
 
 

@@ -179,7 +179,12 @@ def fit_decimal(value: object, ctype: ColumnType) -> decimal.Decimal:
     p, s = ctype.precision, ctype.scale
     if s is None:
         p = floating_decimal_digits(value, p)
-    ctx = decimal.Context(prec=p, rounding=decimal.ROUND_HALF_UP, Emin=-130, Emax=130)
+    # Underflow trapped: a value too small for the exponent range was once
+    # rounded to 0 here (1E-200 into a floating DECIMAL stored 0 through an
+    # insert cursor) where the bind path refuses it (decimal_pairs' range).
+    ctx = decimal.Context(prec=p, rounding=decimal.ROUND_HALF_UP, Emin=-130, Emax=130,
+                          traps=[decimal.InvalidOperation, decimal.DivisionByZero,
+                                 decimal.Overflow, decimal.Underflow])
     try:
         if s is None:
             return ctx.plus(value)

@@ -178,7 +178,10 @@ def sets_session_state(sql: str) -> bool:
     TABLE; SELECT ... INTO TEMP is known by its statement type).  A pool
     closes a connection that ran one instead of handing it to the next
     user, who would otherwise read at another isolation level, wait on
-    locks differently, or see the last user's temporary tables."""
+    locks differently, or see the last user's temporary tables.  A routine
+    call (EXECUTE PROCEDURE/FUNCTION) counts too, before it runs, by its
+    statement type (cursor_base._run_prepared, executemany.Plan._adopt):
+    SPL may run SET or create a temp table, unseen, even if it then fails."""
     words = leading_words(sql, 2)
     if words[:1] == ("SET",):
         return not (len(words) > 1 and words[1] in _TRANSACTION_SETS)
