@@ -384,3 +384,46 @@ def test_no_rows_of_every_type_is_an_empty_batch():
     for decode in (decode_batch, reference_batch):
         batch = decode([], types, _names(types))
         assert batch.num_rows == 0 and batch.num_columns == len(specs)
+
+
+@st.composite
+def _boolean_rows(draw):
+    """Rows of INTEGER and BOOLEAN columns whose BOOLEAN cells mostly have
+    the usual length 1 (so the batch is framed as a matrix) but may have a
+    length of 0 or 2 in any row, or a flag that is neither 0 nor 1 -- also
+    two BOOLEANs of lengths 0 and 2 in one row, whose row is as long as a
+    usual one."""
+    specs = draw(st.lists(st.sampled_from(["boolean", "integer"]), min_size=1, max_size=4)
+                 .filter(lambda s: "boolean" in s))
+    odd = draw(st.booleans())
+    images = []
+    for _ in range(draw(st.integers(1, 8))):
+        image = b""
+        for spec in specs:
+            if spec == "integer":
+                image += draw(st.binary(min_size=4, max_size=4))
+                continue
+            size = draw(st.sampled_from([0, 1, 2])) if odd else 1
+            image += bytes([draw(st.sampled_from([0, 0, 1, 2]))]) + size.to_bytes(4, "big") \
+                + draw(st.binary(min_size=size, max_size=size))
+        images.append(image)
+    return _types(*specs), images
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_boolean_rows())
+def test_boolean_columns_framed_as_a_matrix_or_not_decode_alike(case):
+    types, images = case
+    _same(images, types)
+
+
+def test_booleans_of_swapped_lengths_are_not_taken_as_a_matrix():
+    # two BOOLEANs of lengths 0 and 2: the row has the usual 12 bytes, but
+    # its cells are not where a matrix would read them
+    types = _types("boolean", "boolean")
+    usual = b"\x00\x00\x00\x00\x01t" * 2
+    swapped = b"\x00\x00\x00\x00\x00" + b"\x00\x00\x00\x00\x02ft"
+    assert len(swapped) == len(usual)
+    outcome = _same([usual, swapped], types)
+    assert outcome[0] == "ok"
+    assert [[v for _, v in col] for col in outcome[2]] == [[True, False], [True, False]]

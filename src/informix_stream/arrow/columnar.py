@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..codec.rowdecode_ref import reference_decoder
-from ..codec.scalars import EPOCH_ORDINAL
+from ..codec.scalars import EPOCH_ORDINAL, TRUE_BYTES
 from ..codec.typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode
 from ..errors import DataError, ProtocolError
 from ._deps import load
@@ -112,12 +112,9 @@ class _Frame:
         if lengths is None and width is None:
             raise ValueError("an ImageBlock without lengths for a variable-width shape")
         if lengths is None:
-            self.matrix = self.buf.reshape(n, width)
-            offset = 0
-            for t in types:
-                self.starts.append(offset)       # a constant column offset
-                self.lengths.append(None)
-                offset += cell_width(t)
+            self._as_matrix(types, width)
+            return
+        if self._uniform_booleans(types, lengths):
             return
         self.matrix = None
         ends = np.cumsum(lengths)
@@ -129,6 +126,38 @@ class _Frame:
             raise ProtocolError(f"row image of {int(lengths[row])} bytes decoded as "
                                 f"{int(pos[row] - ends[row] + lengths[row])}: the described "
                                 "columns do not match the row")
+
+    def _as_matrix(self, types: Sequence[ColumnType], width: int) -> None:
+        """Every row is ``width`` bytes with each cell at a constant offset:
+        the buffer is an (n, width) matrix."""
+        self.matrix = self.buf.reshape(self.n, width)
+        offset = 0
+        for t in types:
+            self.starts.append(offset)           # a constant column offset
+            self.lengths.append(None)
+            offset += _BOOLEAN_CELL if t.code == TypeCode.BOOLEAN else cell_width(t)
+
+    def _uniform_booleans(self, types: Sequence[ColumnType], lengths) -> bool:
+        """A shape whose only variable cells are BOOLEANs, each with its usual
+        length 1 in every row, is framed as a matrix; any other row length or
+        BOOLEAN length field leaves the batch to the general framing (which
+        then accepts or refuses it exactly as before)."""
+        widths = [_BOOLEAN_CELL if t.code == TypeCode.BOOLEAN else cell_width(t)
+                  for t in types]
+        n = self.n
+        if not n or None in widths or len(self.buf) != n * sum(widths) or \
+                not (lengths == sum(widths)).all():
+            return False
+        width, offset = sum(widths), 0
+        for t, w in zip(types, widths):
+            if t.code == TypeCode.BOOLEAN:
+                # the big-endian length field at every row's offset + 1
+                size = self.np.ndarray((n,), ">u4", self.buf, offset + 1, (width,))
+                if not (size == 1).all():
+                    return False
+            offset += w
+        self._as_matrix(types, width)
+        return True
 
     def _frame_column(self, k: int, ctype: ColumnType, pos, ends):
         np, buf = self.np, self.buf
@@ -179,6 +208,8 @@ class _Frame:
     def cell_bytes(self, k: int, ctype: ColumnType) -> list[bytes]:
         """Each row's cell of column ``k`` as bytes (the slow path's input)."""
         width = cell_width(ctype)
+        if width is None and self.matrix is not None:
+            width = _BOOLEAN_CELL             # a BOOLEAN framed as a matrix cell
         if width is not None:
             return [bytes(row) for row in self.cells(k, width)]
         head = 1 if ctype.code in VARCHAR_CODES else 5
@@ -275,11 +306,20 @@ class _Column:
         """[null flag][int length][byte]: NULL when the flag is 1, true when
         the first byte is 1, 't' or 'T' (scalars.TRUE_BYTES), else false."""
         np, frame = self.np, self.frame
-        pos, size = frame.starts[self.k], frame.lengths[self.k]
-        null = frame.buf[pos] == 1
-        first = frame.buf[np.where(size > 0, pos + 5, pos)]
-        truth = (size > 0) & ((first == 1) | (first == 0x74) | (first == 0x54))
-        return self.pa.array(truth, mask=null if null.any() else None)
+        pos = frame.starts[self.k]
+        if frame.matrix is not None:          # every length 1 (_uniform_booleans)
+            cells = frame.matrix[:, pos:pos + _BOOLEAN_CELL]
+            null = cells[:, 0] == 1
+            truth = _true_bytes(np).take(cells[:, 5])
+        else:
+            size = frame.lengths[self.k]
+            null = frame.buf[pos] == 1
+            first = frame.buf[np.where(size > 0, pos + 5, pos)]
+            truth = (size > 0) & _true_bytes(np).take(first)
+        validity = (self.pa.py_buffer(np.packbits(~null, bitorder="little"))
+                    if null.any() else None)
+        return self.pa.Array.from_buffers(self.type, frame.n, [validity, self.pa.py_buffer(
+            np.packbits(truth, bitorder="little"))])
 
     def _int(self, fmt: str):
         np = self.np
@@ -387,6 +427,22 @@ class _Column:
         marks[starts + head + sizes] -= 1
         data = frame.buf[np.cumsum(marks[:-1], dtype=np.int8).view(np.bool_)]
         return data, offsets, null
+
+
+# A BOOLEAN cell as a server sends it: [null flag][int length 1][byte].
+_BOOLEAN_CELL = 6
+_TRUE_BYTES = None
+
+
+def _true_bytes(np):
+    """byte -> whether a BOOLEAN whose first byte it is reads as true
+    (scalars.TRUE_BYTES: 1, 't', 'T')."""
+    global _TRUE_BYTES
+    if _TRUE_BYTES is None:
+        table = np.zeros(256, bool)
+        table[[byte for (byte,) in TRUE_BYTES]] = True
+        _TRUE_BYTES = table
+    return _TRUE_BYTES
 
 
 _TEXT_CODES = (*VARCHAR_CODES, TypeCode.LVARCHAR, TypeCode.CHAR, TypeCode.NCHAR)
