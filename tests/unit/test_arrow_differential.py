@@ -427,3 +427,35 @@ def test_booleans_of_swapped_lengths_are_not_taken_as_a_matrix():
     outcome = _same([usual, swapped], types)
     assert outcome[0] == "ok"
     assert [[v for _, v in col] for col in outcome[2]] == [[True, False], [True, False]]
+
+
+_EDGE_MAGNITUDES = [0, 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 63 - 1, 2 ** 63, 2 ** 63 + 1,
+                    2 ** 64 - 1]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from([0, 1, -1, 2, -2, 0x7FFF, -0x8000]),
+                          st.sampled_from(_EDGE_MAGNITUDES) | st.integers(0, 2 ** 64 - 1)),
+                min_size=1, max_size=6))
+def test_int8_cells_at_the_int64_limits_decode_alike(cells):
+    # [sign short][low uint32][high uint32]: NULL (sign 0), signs other than
+    # +-1, magnitudes either side of 2**63 (-2**63 alone fits when negative)
+    images = [sign.to_bytes(2, "big", signed=True) + (mag & 0xFFFFFFFF).to_bytes(4, "big")
+              + (mag >> 32).to_bytes(4, "big") for sign, mag in cells]
+    _same(images, _types("int8"))
+
+
+def test_int8_of_minus_two_to_the_63_is_int64_min():
+    image = (-1).to_bytes(2, "big", signed=True) + bytes(4) + (1 << 31).to_bytes(4, "big")
+    batch = decode_batch([image, bytes(10)], _types("int8"), ["c0"])
+    assert batch.column(0).to_pylist() == [-(1 << 63), None]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from([-0x80000000, -0x7FFFFFFF, -693595, -693594, -693593, 0,
+                                 2958463, 2958464, 2958465, 0x7FFFFFFF])
+                | st.integers(-0x80000000, 0x7FFFFFFF), min_size=1, max_size=6))
+def test_date_cells_at_the_calendar_limits_decode_alike(days):
+    # days since 1899-12-31: 0001-01-01 is -693594, 9999-12-31 is 2958464;
+    # NULL is -2**31 and one past either end is the reference's DataError
+    _same([d.to_bytes(4, "big", signed=True) for d in days], _types("date"))

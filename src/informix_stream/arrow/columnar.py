@@ -41,6 +41,12 @@ _FIXED_SIMPLE = {TypeCode.DATE: 4, TypeCode.FLOAT: 8, TypeCode.SMALLFLOAT: 4,
                  TypeCode.INT8: 10, TypeCode.SERIAL8: 10, TypeCode.SMALLINT: 2,
                  TypeCode.INTEGER: 4, TypeCode.SERIAL: 4, TypeCode.BIGINT: 8,
                  TypeCode.BIGSERIAL: 8}
+# Arrow storage of a numpy (kind, itemsize).
+_STORAGE = {("i", 2): lambda pa: pa.int16(), ("i", 4): lambda pa: pa.int32(),
+            ("i", 8): lambda pa: pa.int64(), ("f", 4): lambda pa: pa.float32(),
+            ("f", 8): lambda pa: pa.float64()}
+# An INT8 cell: sign (0 NULL, negative < 0), then the magnitude's 32-bit halves.
+_INT8_CELL = [("sign", ">i2"), ("low", ">u4"), ("high", ">u4")]
 # Informix DATE 0 is 1899-12-31; Arrow's date32 0 is 1970-01-01.
 _DATE_SHIFT = 719163 - EPOCH_ORDINAL
 _MAX_ORDINAL = 3652059          # 9999-12-31
@@ -259,23 +265,31 @@ class _Column:
         return self.np.ascontiguousarray(self.frame.cells(self.k, self.ctype.wire_width))
 
     # -- building arrays ----------------------------------------------------------
+    def validity(self, null):
+        """Arrow's validity bitmap of ``~null`` (None when nothing is NULL):
+        packbits, several times cheaper than pa.array's ``mask``."""
+        if not null.any():
+            return None
+        return self.pa.py_buffer(self.np.packbits(~null, bitorder="little"))
+
     def array(self, data, null):
         """A primitive Arrow array over ``data`` with ``null`` as its nulls."""
-        pa = self.pa
-        storage = {1: None, 2: pa.int16(), 4: pa.int32(), 8: pa.int64()}
-        if self.np.issubdtype(data.dtype, self.np.floating):
-            arr = pa.array(data, mask=null if null.any() else None)
-            return arr if arr.type == self.type else arr.cast(self.type)
-        arr = pa.array(data, storage[data.dtype.itemsize], mask=null if null.any() else None)
-        return arr.view(self.type)
+        pa, np = self.pa, self.np
+        data = np.ascontiguousarray(data, data.dtype.newbyteorder("<"))
+        kind = "f" if np.issubdtype(data.dtype, np.floating) else "i"
+        storage = _STORAGE[kind, data.dtype.itemsize](pa)
+        arr = pa.Array.from_buffers(storage, len(data), [self.validity(null),
+                                                         pa.py_buffer(data)])
+        if arr.type == self.type:
+            return arr
+        return arr.cast(self.type) if kind == "f" else arr.view(self.type)
 
     def from_buffer(self, data, null):
         """An array of the column's type over ``data`` (its storage, one
         record a row) with ``null`` as its nulls."""
         pa = self.pa
-        validity = (pa.py_buffer(self.np.packbits(~null, bitorder="little"))
-                    if null.any() else None)
-        return pa.Array.from_buffers(self.type, self.frame.n, [validity, pa.py_buffer(data)])
+        return pa.Array.from_buffers(self.type, self.frame.n,
+                                     [self.validity(null), pa.py_buffer(data)])
 
     # -- per type -----------------------------------------------------------------------
     def decode(self):
@@ -316,10 +330,8 @@ class _Column:
             null = frame.buf[pos] == 1
             first = frame.buf[np.where(size > 0, pos + 5, pos)]
             truth = (size > 0) & _true_bytes(np).take(first)
-        validity = (self.pa.py_buffer(np.packbits(~null, bitorder="little"))
-                    if null.any() else None)
-        return self.pa.Array.from_buffers(self.type, frame.n, [validity, self.pa.py_buffer(
-            np.packbits(truth, bitorder="little"))])
+        return self.pa.Array.from_buffers(self.type, frame.n, [
+            self.validity(null), self.pa.py_buffer(np.packbits(truth, bitorder="little"))])
 
     def _int(self, fmt: str):
         np = self.np
@@ -338,35 +350,42 @@ class _Column:
         return self.array(values, null)
 
     def _date(self):
+        """Days since 1899-12-31 -> date32, in int32 throughout: the range
+        check is one unsigned compare of the days shifted to the range's
+        start (NULL, -2**31, is outside it and is excluded after)."""
         np = self.np
         raw = np.ascontiguousarray(self.frame.cells(self.k, 4))
-        days = raw.view(">i4").reshape(-1).astype(np.int64)
+        days = raw.view(">i4").reshape(-1).astype("<i4")
         null = days == -0x80000000
-        ordinal = days + EPOCH_ORDINAL
-        if ((~null) & ((ordinal < 1) | (ordinal > _MAX_ORDINAL))).any():
-            bad = (~null) & ((ordinal < 1) | (ordinal > _MAX_ORDINAL))
-            self.patch(bad, raw, lambda v: v)    # raises the reference DataError
-        return self.array((days - _DATE_SHIFT).astype("<i4"), null)
+        low = 1 - EPOCH_ORDINAL                       # 0001-01-01
+        outside = (days - np.int32(low)).view("<u4") > np.uint32(_MAX_ORDINAL - 1)
+        if outside.any() and (outside & ~null).any():
+            self.patch(outside & ~null, raw, lambda v: v)   # raises the reference DataError
+        np.subtract(days, np.int32(_DATE_SHIFT), out=days)   # NULL's wraps; it is masked
+        return self.array(days, null)
 
     def _int8(self):
         """[sign short][low uint32][high uint32], big-endian: the two words
-        are one strided big-endian uint64 read with its halves swapped."""
+        are read as fields of a record view of the cells and written as the
+        halves of one little-endian uint64 (two converting copies)."""
         np = self.np
         n = self.frame.n
-        # 8 spare bytes: a strided view may not start past its buffer (no rows)
-        flat = np.zeros(n * 10 + 8, np.uint8)
-        flat[:n * 10] = self.frame.cells(self.k, 10).reshape(-1)
-        sign = np.ndarray((n,), ">i2", flat, 0, (10,)).astype(np.int16)
-        words = np.ndarray((n,), ">u8", flat, 2, (10,)).astype(np.uint64)
-        magnitude = (words << np.uint64(32)) | (words >> np.uint64(32))
+        cells = np.ascontiguousarray(self.frame.cells(self.k, 10)).view(_INT8_CELL).reshape(-1)
+        magnitude = np.empty((n, 2), "<u4")
+        magnitude[:, 0] = cells["low"]
+        magnitude[:, 1] = cells["high"]
+        values = magnitude.view(np.int64).reshape(-1)
+        sign = cells["sign"].astype(np.int16)      # compared twice: native first
         null = sign == 0
         negative = sign < 0
-        limit = np.where(negative, np.uint64(1 << 63), np.uint64((1 << 63) - 1))
-        if (magnitude > limit).any() and ((~null) & (magnitude > limit)).any():
+        # past int64: a magnitude of 2**63 or more, but for -2**63 itself
+        # (2**63 read as int64 is its own negative)
+        over = values < 0
+        if over.any() and (over & ~null & ~(negative & (values == -(1 << 63)))).any():
             raise self.fail("an INT8 beyond the int64 range")
-        values = magnitude.view(np.int64)        # 2**63 is its own negative
-        values = np.where(negative, -values, values)
-        values[null] = 0
+        np.negative(values, out=values, where=negative)
+        if null.any():
+            values[null] = 0
         return self.array(values, null)
 
     def _text(self):
@@ -388,9 +407,8 @@ class _Column:
             return self.slow()
         if not large and offsets[-1] >= 1 << 31:
             return self.slow()
-        validity = pa.py_buffer(np.packbits(~null, bitorder="little")) if null.any() else None
         array = pa.Array.from_buffers(self.type, frame.n,
-                                      [validity, pa.py_buffer(np.asarray(
+                                      [self.validity(null), pa.py_buffer(np.asarray(
                                           offsets, "<i8" if large else "<i4")),
                                        pa.py_buffer(data)])
         if high and enc in _UTF8:
