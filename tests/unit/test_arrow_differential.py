@@ -459,3 +459,46 @@ def test_date_cells_at_the_calendar_limits_decode_alike(days):
     # days since 1899-12-31: 0001-01-01 is -693594, 9999-12-31 is 2958464;
     # NULL is -2**31 and one past either end is the reference's DataError
     _same([d.to_bytes(4, "big", signed=True) for d in days], _types("date"))
+
+
+@st.composite
+def _datetime_cells_with_their_exponent(draw):
+    """DATETIME columns whose every cell has the qualifier's exponent (the
+    columns read through civil.pair_tables) and pairs anywhere in 0..255:
+    hours and minutes either side of 23 and 59, months 0 and 13, day 0 and
+    days past the month's end, February 29th of leap and common years,
+    fractions over 99, NULLs."""
+    from informix_stream.codec.scalars import temporal_exponent
+    spec = draw(st.sampled_from([
+        "datetime hour to minute", "datetime hour to second", "datetime hour to fraction(3)",
+        "datetime hour to fraction(5)", "datetime year to day", "datetime year to minute",
+        "datetime year to second", "datetime year to fraction(1)",
+        "datetime year to fraction(5)"]))
+    ctype = parse_type(spec)
+    head = 0x80 | (temporal_exponent(ctype.length) + 64)
+    near = st.sampled_from([0, 1, 2, 12, 13, 19, 20, 23, 24, 28, 29, 30, 31, 32, 59, 60, 99,
+                            100]) | st.integers(0, 255)
+    images = []
+    for _ in range(draw(st.integers(1, 8))):
+        if draw(st.integers(0, 5)) == 0:
+            images.append(bytes(ctype.wire_width))
+        else:
+            images.append(bytes([head] + draw(st.lists(near, min_size=ctype.wire_width - 1,
+                                                       max_size=ctype.wire_width - 1))))
+    return [ctype], images
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_datetime_cells_with_their_exponent())
+def test_datetimes_read_by_pair_tables_decode_alike(case):
+    types, images = case
+    _same(images, types)
+
+
+def test_datetime_february_29th_by_pair_tables():
+    types = _types("datetime year to second")
+    encode = make_row_encoder(types)
+    leap = encode((dt.datetime(2000, 2, 29, 23, 59, 59),))
+    common = bytes([leap[0], 19, 0]) + leap[3:]              # 1900-02-29: no such day
+    assert _same([leap], types)[2] == [[("datetime", dt.datetime(2000, 2, 29, 23, 59, 59))]]
+    assert _same([leap, common], types)[0] == "error"
