@@ -359,9 +359,9 @@ def test_lvarchar_is_large_string_with_nulls(encoding):
                                     max_size=30), min_size=1, max_size=12),
        st.sampled_from(["iso-8859-1", "utf-8"]))
 def test_variable_text_by_views_and_by_mask_decode_alike(texts, encoding):
-    # Text is gathered through an Arrow binary_view array (inline values of
-    # up to 12 bytes and longer ones by offset); the numpy mask path is what
-    # a pyarrow without binary_view takes.  Both against the reference.
+    # Text is gathered by Arrow's take over the buffer read as texts and the
+    # gaps between them; the numpy mask path is what a buffer past 32-bit
+    # offsets takes.  Both against the reference.
     from unittest import mock
 
     from informix_stream.arrow import columnar
@@ -370,7 +370,7 @@ def test_variable_text_by_views_and_by_mask_decode_alike(texts, encoding):
     images = [encode((t, t, k)) for k, t in enumerate(texts)]
     ref = _outcome(lambda i, t, n: reference_batch(i, t, n, encoding), images, types)
     assert _outcome(lambda i, t, n: decode_batch(i, t, n, encoding), images, types) == ref
-    with mock.patch.object(columnar, "_gather_by_views", lambda *a, **k: None):
+    with mock.patch.object(columnar, "_gather_by_take", lambda *a, **k: None):
         assert _outcome(lambda i, t, n: decode_batch(i, t, n, encoding), images, types) == ref
 
 

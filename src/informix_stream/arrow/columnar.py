@@ -426,14 +426,13 @@ class _Column:
         when the flag is 1) column."""
         np, frame = self.np, self.frame
         starts, lengths = frame.starts[self.k], frame.lengths[self.k]
+        padded = frame.padded()
         if head == 1:
-            null = (lengths == 1) & (frame.buf[np.minimum(starts + 1, len(frame.buf) - 1)]
-                                     == 0)
+            null = (lengths == 1) & (padded[starts + 1] == 0)
         else:
             null = frame.buf[starts] == 1
         sizes = np.where(null, 0, lengths)
-        gathered = _gather_by_views(np, self.pa, frame.padded(), starts + head, sizes,
-                                    large=head != 1)
+        gathered = _gather_by_take(np, self.pa, padded, starts + head, sizes, large=head != 1)
         if gathered is not None:
             return (*gathered, null)
         offsets = np.zeros(frame.n + 1, np.int64)
@@ -470,47 +469,36 @@ _UTF8 = ("utf-8", "utf8")
 _ASCII_SUPERSETS = _LATIN1 + ("ascii", "us-ascii", "utf-8", "utf8", "cp1252")
 
 
-def _gather_by_views(np, pa, padded, at, sizes, large: bool):
+def _gather_by_take(np, pa, padded, at, sizes, large: bool):
     """The bytes ``padded[at[r]:at[r] + sizes[r]]`` of every row end to end,
-    and their offsets, gathered by Arrow: each row becomes one element of a
-    binary_view array over the buffer (its length, and either its bytes
-    inline when at most 12, or a 4-byte prefix and its offset), which Arrow
-    casts to (large_)binary with a copy per value in C++, several times
-    faster than any numpy mask over the buffer.  None when this pyarrow
-    cannot (the caller then takes the mask path)."""
-    if not hasattr(pa, "binary_view") or len(padded) >= 1 << 31:
-        return None
+    and their offsets, gathered by Arrow: the buffer is read as a binary
+    array of 2n values, each row's text and then the bytes up to the next
+    row's text (framing puts every text at or after the end of the one
+    before, so the offsets only grow), and Arrow's ``take`` of the even
+    values copies the texts in C++.  Faster than a binary_view array over
+    the buffer (whose inline short values and prefixes cost numpy gathers
+    at unaligned offsets) and than any numpy mask over the buffer.  None
+    when the buffer needs 64-bit offsets for a 32-bit array (the caller then
+    takes the mask path)."""
     n = len(at)
-    words = np.ndarray((len(padded) - 3,), "<i4", padded, 0, (1,))   # 4 bytes at any offset
-    views = np.empty((n, 4), "<i4")
-    views[:, 0] = sizes
-    views[:, 1] = words[at]
-    views[:, 2] = 0                      # the one data buffer
-    views[:, 3] = at
-    short = np.flatnonzero(sizes <= 12)
-    if len(short):
-        where, size = at[short], sizes[short]
-        views[short, 1] &= _keep(np, size, 0)
-        views[short, 2] = words[where + 4] & _keep(np, size, 4)
-        views[short, 3] = words[where + 8] & _keep(np, size, 8)
-    try:
-        array = pa.Array.from_buffers(pa.binary_view(), n, [None, pa.py_buffer(views),
-                                                            pa.py_buffer(padded)])
-        flat = array.cast(pa.large_binary() if large else pa.binary())
-    except (pa.ArrowNotImplementedError, pa.ArrowInvalid):
+    if not n or (not large and len(padded) >= 1 << 31):
         return None
+    bounds = np.empty(2 * n + 1, "<i8" if large else "<i4")
+    bounds[0:-1:2] = at
+    ends = at + sizes
+    bounds[1::2] = ends
+    bounds[-1] = ends[-1]
+    both = pa.Array.from_buffers(pa.large_binary() if large else pa.binary(), 2 * n,
+                                 [None, pa.py_buffer(bounds), pa.py_buffer(padded)])
+    flat = both.take(np.arange(0, 2 * n, 2, dtype=np.int32 if n < 1 << 30 else np.int64))
     _, offsets_buf, data_buf = flat.buffers()
-    offsets = np.frombuffer(offsets_buf, "<i8" if large else "<i4", n + 1)
+    offsets = np.frombuffer(offsets_buf, "<i8" if large else "<i4", n + 1, flat.offset * (
+        8 if large else 4))
     data = np.frombuffer(data_buf, np.uint8, int(offsets[-1])) if data_buf is not None \
         else np.zeros(0, np.uint8)
+    if offsets[0]:
+        data, offsets = data[int(offsets[0]):], offsets - offsets[0]
     return data, offsets
-
-
-def _keep(np, sizes, skip: int):
-    """int32 masks keeping the first ``sizes - skip`` (0..4) bytes of a
-    little-endian word: an inline view's bytes past the value are zeros."""
-    count = np.clip(sizes - skip, 0, 4)
-    return ((np.int64(1) << (8 * count)) - 1).astype(np.uint32).view(np.int32)
 
 
 def _latin1_to_utf8(np, data, offsets):
