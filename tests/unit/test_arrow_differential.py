@@ -502,3 +502,39 @@ def test_datetime_february_29th_by_pair_tables():
     common = bytes([leap[0], 19, 0]) + leap[3:]              # 1900-02-29: no such day
     assert _same([leap], types)[2] == [[("datetime", dt.datetime(2000, 2, 29, 23, 59, 59))]]
     assert _same([leap, common], types)[0] == "error"
+
+
+@pytest.mark.parametrize("images, message", [
+    # the VARCHAR's length runs past its row; the next row's bytes would frame
+    ([b"\x00\x00\x00\x01\x09ab", b"\x00\x00\x00\x02\x02ab"], r"column 2: a value runs past"),
+    # a row one byte longer than its cells
+    ([b"\x00\x00\x00\x01\x02abX"], r"row image of 8 bytes decoded as 7"),
+])
+def test_variable_rows_that_do_not_frame_keep_the_checked_framings_message(images, message):
+    # the unchecked framing declines them and the checked one names the column
+    with pytest.raises(ProtocolError, match=message):
+        decode_batch(images, _types("integer", "varchar(10)"), ["a", "b"])
+
+
+def test_a_negative_lvarchar_length_is_the_checked_framings_error():
+    image = b"\x00" + (-3).to_bytes(4, "big", signed=True) + b"abc"
+    for decode in (decode_batch, reference_batch):
+        with pytest.raises(ProtocolError):
+            decode([image], _types("lvarchar"), ["a"])
+    with pytest.raises(ProtocolError, match="opaque-type value runs past"):
+        decode_batch([image], _types("lvarchar"), ["a"])
+
+
+def test_fixed_cells_of_a_variable_shape_are_gathered_eight_bytes_at_a_time():
+    # cells of 7, 8 and 11 bytes after a VARCHAR, so every cell starts at a
+    # different offset; the last row's last word reads into the padding
+    types = _types("varchar(20)", "decimal(12,2)", "datetime year to second",
+                   "datetime year to fraction(5)", "smallint")
+    encode = make_row_encoder(types)
+    rows = [("x" * i, Decimal(i * 1001) / 100 * (-1) ** i,
+             dt.datetime(2000 + i, 1 + i % 12, 1 + i, i, i, i),
+             dt.datetime(1 + i, 12, 31, 23, 59, 59, 10 * i), i) for i in range(17)]
+    images = [encode(r) for r in rows]
+    batch = decode_batch(images, types, _names(types))
+    assert [tuple(d.values()) for d in batch.to_pylist()] == rows
+    assert _same(images, types)[0] == "ok"
