@@ -222,7 +222,7 @@ def _tuple_buffers(draw):
 def test_the_vectorised_header_walk_takes_the_plain_loops_run(buf, max_size):
     raw = np.frombuffer(buf, np.uint8)
     offs, sizes = tuple_run(np, raw, max_size)
-    plain_offs, plain_sizes = walk_tuples(raw, max_size)
+    plain_offs, plain_sizes = walk_tuples(np, raw, max_size)
     assert offs.tolist() == plain_offs.tolist()
     assert sizes.tolist() == plain_sizes.tolist()
 
@@ -236,4 +236,4 @@ def test_false_headers_inside_images_are_skipped():
     buf = b"".join(tuple_msg(i) for i in real) + tail(3)
     offs, sizes = tuple_run(np, np.frombuffer(buf, np.uint8), MAX_FIELD)
     assert sizes.tolist() == [len(i) for i in real]
-    assert offs.tolist() == walk_tuples(np.frombuffer(buf, np.uint8), MAX_FIELD)[0].tolist()
+    assert offs.tolist() == walk_tuples(np, np.frombuffer(buf, np.uint8), MAX_FIELD)[0].tolist()

@@ -268,7 +268,7 @@ def tuple_run(np, raw, max_size: int):
     size_n = len(raw) - len(raw) % 2
     half = raw[:size_n].view(">u2")                 # the u16 at every even offset
     if len(half) < 4:
-        return walk_tuples(raw, max_size)
+        return walk_tuples(np, raw, max_size)
     # tag 14, flags 0, and the header complete (offset <= len - 8)
     cand = np.flatnonzero((half[:-3] == 14) & (half[1:-2] == 0))
     if not len(cand) or cand[0] != 0:
@@ -318,9 +318,8 @@ def _follow(np, succ, first_break: int):
     return np.concatenate(pieces)
 
 
-def walk_tuples(raw, max_size: int):
+def walk_tuples(np, raw, max_size: int):
     """The plain reference of ``tuple_run``: one header at a time."""
-    import numpy as np
     head = _TAG_SIZE
     at, offs, sizes = 0, [], []
     last = len(raw) - 8
