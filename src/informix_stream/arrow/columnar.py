@@ -428,7 +428,7 @@ class _Column:
         over = values < 0
         if over.any() and (over & ~null & ~(negative & (values == -(1 << 63)))).any():
             raise self.fail("an INT8 beyond the int64 range")
-        np.negative(values, out=values, where=negative)
+        values = np.where(negative, -values, values)    # (a where= ufunc is 5x slower)
         if null.any():
             values[null] = 0
         return self.array(values, null)

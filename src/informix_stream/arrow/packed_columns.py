@@ -51,9 +51,9 @@ def _decimal_parts(col, raw):
     reference."""
     np = col.np
     head = raw[:, 0]
-    null = (head == 0) & (raw[:, 1] == 0)
+    null = _null_cells(np, raw)
     negative = (head < 0x80) & ~null
-    exp = _exponents(np).take(head)
+    exp = _exponents(np).take(head.astype(np.intp))
     high, low, bad = base100.limbs(np, raw[:, :17])
     for j in range(17, raw.shape[1]):
         bad = bad | (raw[:, j] != 0)
@@ -71,6 +71,13 @@ def _decimal_parts(col, raw):
 
 
 _EXPONENTS = None
+
+
+def _null_cells(np, raw):
+    """An all-zero head and first pair: one uint16 compare a cell."""
+    if not len(raw):
+        return np.zeros(0, bool)
+    return np.ndarray((len(raw),), "<u2", raw, 0, (raw.shape[1],)) == 0
 
 
 def _exponents(np):
@@ -99,7 +106,7 @@ def decimal_array(col):
     low_q = low // low_div
     if high is None:                      # N < 10**16: so p <= 18 (k <= 8)
         bad |= ~null & ((drop < 0) | (low_q * low_div != low) | (low_q >= 10 ** p))
-        unscaled = np.where(negative, -low_q, low_q)
+        unscaled = np.where(negative, -low_q, low_q)   # (a where= ufunc is 5x slower)
         words = np.empty((len(raw), 2), "<i8")
         words[:, 0] = unscaled
         words[:, 1] = unscaled >> 63
