@@ -525,8 +525,8 @@ def test_a_negative_lvarchar_length_is_the_checked_framings_error():
         decode_batch([image], _types("lvarchar"), ["a"])
 
 
-def test_fixed_cells_of_a_variable_shape_are_gathered_eight_bytes_at_a_time():
-    # cells of 7, 8 and 11 bytes after a VARCHAR, so every cell starts at a
+def test_fixed_cells_of_a_variable_shape_are_gathered_a_word_at_a_time():
+    # cells of 7, 8, 11 and 2 bytes after a VARCHAR, so every cell starts at a
     # different offset; the last row's last word reads into the padding
     types = _types("varchar(20)", "decimal(12,2)", "datetime year to second",
                    "datetime year to fraction(5)", "smallint")

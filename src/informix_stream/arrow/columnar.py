@@ -249,11 +249,12 @@ class _Frame:
         # read up to 7 bytes past it); an (n, width) index array would cost
         # 8 bytes of memory per cell byte, a gather per byte is 3x slower
         padded = self.padded()
-        words = (width + 7) // 8
-        wide = np.ndarray((len(padded) - 7,), "<u8", padded, 0, (1,))
-        out = np.empty((self.n, words), "<u8")
+        size = 2 if width <= 2 else 4 if width <= 4 else 8    # so INTEGER, DATE... are
+        words = -(-width // size)                              # contiguous as gathered
+        wide = np.ndarray((len(padded) - size + 1,), f"<u{size}", padded, 0, (1,))
+        out = np.empty((self.n, words), f"<u{size}")
         for j in range(words):
-            out[:, j] = wide[start + 8 * j]
+            out[:, j] = wide[start + size * j]
         return out.view(np.uint8)[:, :width]
 
     def cell_bytes(self, k: int, ctype: ColumnType) -> list[bytes]:
