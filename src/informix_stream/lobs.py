@@ -26,7 +26,7 @@ from .codecs import TypeCode
 from .core import requests as rq
 from .core import statement as st
 from .core.session import ClientSession
-from .errors import DataError, ProtocolError
+from .errors import ProtocolError
 from .lobsinks import ValueSink
 
 LOB_CODES = (TypeCode.BYTE, TypeCode.TEXT, TypeCode.BLOB, TypeCode.CLOB)
@@ -78,14 +78,7 @@ def _value(session: ClientSession, ref: LobRef, reply, column: int, encoding: st
         _broken(session, f"the server sent {len(data)} bytes of a {ref.size}-byte blob")
     if not isinstance(data, ValueSink):
         return data             # a spool (stream mode)
-    value = data.getvalue()
-    if not ref.text:
-        return value
-    try:
-        return value.decode(encoding)
-    except UnicodeDecodeError as exc:
-        raise DataError(f"column {column + 1} (TEXT): the value is not valid "
-                        f"{encoding}: {exc}") from None
+    return data.value(ref.text, encoding, column, "TEXT")
 
 
 def _broken(session: ClientSession, why: str) -> None:

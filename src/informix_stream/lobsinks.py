@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import io
 
+from .errors import DataError
+
 
 class ValueSink:
     """Collects a large value's bytes as they arrive (``+=`` a buffer; the
@@ -68,3 +70,17 @@ class ValueSink:
         if self.size != len(out.getbuffer()):
             out.truncate(self.size)
         return out.getvalue()
+
+    def value(self, text: bool, encoding: str, column: int, kind: str) -> bytes | str:
+        """The whole value: its bytes, or for a TEXT/CLOB (``text``) its
+        ``str``, decoded once here; bytes not valid in ``encoding`` raise
+        DataError naming the column (1-based: ``column`` is 0-based) and its
+        ``kind``, never a UnicodeError."""
+        data = self.getvalue()
+        if not text:
+            return data
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise DataError(f"column {column + 1} ({kind}): the value is not valid "
+                            f"{encoding}: {exc}") from None

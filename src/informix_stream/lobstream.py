@@ -203,6 +203,18 @@ class _Reader:
             raise InterfaceError(f"this LOB stream cannot be read: {self._gone}")
         self._cursor._session.check()
 
+    def _read_plan(self, size: int | None):
+        """``(bytes, None)`` when the buffer answers a read of ``size`` without
+        I/O, else ``(None, generator)`` for the connection to run: one place
+        for what the blocking and the asyncio ``read`` decide alike."""
+        n = -1 if size is None or size < 0 else size
+        if n == 0:
+            return b"", None
+        got = self._take(n) if n >= 0 else None
+        if got is not None:
+            return got, None
+        return None, (self._readall_gen() if n < 0 else self._refill_gen(n))
+
     def _take(self, n: int) -> bytes | None:
         """Up to ``n`` buffered bytes, or None when the buffer is empty."""
         buf, at = self._buf, self._at
@@ -249,14 +261,8 @@ class LobStream(_Reader, io.RawIOBase):
         b"" at the end."""
         self._check_closed()
         self._check()
-        n = -1 if size is None or size < 0 else size
-        if n == 0:
-            return b""
-        got = self._take(n) if n >= 0 else None
-        if got is not None:
-            return got
-        gen = self._readall_gen() if n < 0 else self._refill_gen(n)
-        return self._cursor.connection._wait(gen)
+        got, gen = self._read_plan(size)
+        return got if gen is None else self._cursor.connection._wait(gen)
 
     def readall(self) -> bytes:
         return self.read(-1)
@@ -306,14 +312,8 @@ class AsyncLobStream(_Reader):
 
     async def read(self, size: int | None = -1) -> bytes:
         self._check()
-        n = -1 if size is None or size < 0 else size
-        if n == 0:
-            return b""
-        got = self._take(n) if n >= 0 else None
-        if got is not None:
-            return got
-        gen = self._readall_gen() if n < 0 else self._refill_gen(n)
-        return await self._cursor.connection._wait(gen)
+        got, gen = self._read_plan(size)
+        return got if gen is None else await self._cursor.connection._wait(gen)
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         while chunk := await self.read(CHUNK):

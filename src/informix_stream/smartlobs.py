@@ -23,7 +23,7 @@ from . import codecs, fastpath
 from .codec import slob
 from .core import statement as st
 from .core.session import ClientSession
-from .errors import DataError, ProtocolError
+from .errors import ProtocolError
 from .lobsinks import ValueSink
 
 # Bytes asked for by one SQ_LODATA read of a stream (a reader's chunk): large
@@ -161,14 +161,7 @@ def read_gen(session: ClientSession, locator: slob.Locator, encoding: str, colum
             got = yield from read_into_gen(session, fd, asked, sink, room)
     finally:
         close_later(session, fd)
-    value = sink.getvalue()
-    if not locator.text:
-        return value
-    try:
-        return value.decode(encoding)
-    except UnicodeDecodeError as exc:
-        raise DataError(f"column {column + 1} (CLOB): the value is not valid "
-                        f"{encoding}: {exc}") from None
+    return sink.value(locator.text, encoding, column, "CLOB")
 
 
 def close_later(session: ClientSession, fd: int) -> None:
