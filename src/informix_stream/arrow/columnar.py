@@ -421,15 +421,17 @@ class _Column:
         magnitude[:, 0] = cells["low"]
         magnitude[:, 1] = cells["high"]
         values = magnitude.view(np.int64).reshape(-1)
-        sign = cells["sign"].astype(np.int16)      # compared twice: native first
+        sign = cells["sign"].astype(np.int16)      # read twice: native first
         null = sign == 0
-        negative = sign < 0
         # past int64: a magnitude of 2**63 or more, but for -2**63 itself
         # (2**63 read as int64 is its own negative)
         over = values < 0
-        if over.any() and (over & ~null & ~(negative & (values == -(1 << 63)))).any():
+        if over.any() and (over & ~null & ~((sign < 0) & (values == -(1 << 63)))).any():
             raise self.fail("an INT8 beyond the int64 range")
-        values = np.where(negative, -values, values)    # (a where= ufunc is 5x slower)
+        # negated where the sign is negative: x ^ -1 - -1 == -x, x ^ 0 - 0 == x
+        flip = (sign >> 15).astype(np.int64)
+        values ^= flip
+        values -= flip
         if null.any():
             values[null] = 0
         return self.array(values, null)
