@@ -370,7 +370,7 @@ def test_variable_text_by_views_and_by_mask_decode_alike(texts, encoding):
     images = [encode((t, t, k)) for k, t in enumerate(texts)]
     ref = _outcome(lambda i, t, n: reference_batch(i, t, n, encoding), images, types)
     assert _outcome(lambda i, t, n: decode_batch(i, t, n, encoding), images, types) == ref
-    with mock.patch.object(columnar, "_gather_by_take", lambda *a, **k: None):
+    with mock.patch.object(columnar, "gather_ranges", lambda *a, **k: None):
         assert _outcome(lambda i, t, n: decode_batch(i, t, n, encoding), images, types) == ref
 
 

@@ -33,7 +33,7 @@ import struct
 
 from ..errors import ProtocolError
 from ._deps import load
-from .columnar import ImageBlock, concat_blocks, pack_images
+from .columnar import ImageBlock, concat_blocks, gather_ranges, pack_images
 
 # A tuple header's tag, warning flags and (unsigned) size.  A tuple with
 # flags is left to parse_reply's per-row path, which records them.
@@ -231,26 +231,10 @@ class ImageDecoder:
 
 
 def _images_of(np, raw, starts, sizes) -> bytes:
-    """``raw[starts[r]:starts[r] + sizes[r]]`` of every tuple end to end:
-    Arrow's take of the even values of ``raw`` read as a binary array of
-    images and the headers between them (columnar._gather_by_take's trick;
-    the offsets only grow, and a fetch reply is far below 2 GB)."""
-    pa = load()[1]
-    n = len(starts)
-    bounds = np.empty(2 * n + 1, np.int32)
-    bounds[0:-1:2] = starts
-    ends = starts + sizes
-    bounds[1::2] = ends
-    bounds[-1] = ends[-1]
-    both = pa.Array.from_buffers(pa.binary(), 2 * n, [None, pa.py_buffer(bounds),
-                                                      pa.py_buffer(raw)])
-    flat = both.take(np.arange(0, 2 * n, 2, dtype=np.int32))
-    _, offsets, data = flat.buffers()
-    if data is None:
-        return b""
-    first, last = np.frombuffer(offsets, np.int32, n + 1, flat.offset * 4)[[0, -1]]
-    with memoryview(data) as view:
-        return view[first:last].tobytes()
+    """``raw[starts[r]:starts[r] + sizes[r]]`` of every tuple end to end,
+    by columnar.gather_ranges (one Arrow take; the offsets only grow)."""
+    data, _ = gather_ranges(np, load()[1], raw, starts, sizes, large=len(raw) >= 1 << 31)
+    return data.tobytes()
 
 
 def tuple_run(np, raw, max_size: int):

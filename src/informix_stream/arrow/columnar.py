@@ -480,7 +480,7 @@ class _Column:
         else:
             null = frame.buf[starts] == 1
         sizes = np.where(null, 0, lengths)
-        gathered = _gather_by_take(np, self.pa, padded, starts + head, sizes, large=head != 1)
+        gathered = gather_ranges(np, self.pa, padded, starts + head, sizes, large=head != 1)
         if gathered is not None:
             return (*gathered, null)
         offsets = np.zeros(frame.n + 1, np.int64)
@@ -517,7 +517,7 @@ _UTF8 = ("utf-8", "utf8")
 _ASCII_SUPERSETS = _LATIN1 + ("ascii", "us-ascii", "utf-8", "utf8", "cp1252")
 
 
-def _gather_by_take(np, pa, padded, at, sizes, large: bool):
+def gather_ranges(np, pa, padded, at, sizes, large: bool):
     """The bytes ``padded[at[r]:at[r] + sizes[r]]`` of every row end to end,
     and their offsets, gathered by Arrow: the buffer is read as a binary
     array of 2n values, each row's text and then the bytes up to the next
