@@ -167,14 +167,28 @@ class DdlRunner:
             return [self._db.indexes[ddl.name].table]
         return []
 
-    def _exclusive(self, names: list[str]) -> None:
+    def truncating(self, stmt) -> None:
+        """Before a TRUNCATE of a permanent table: exclusive access, as for
+        DROP TABLE, and a cursor another session has open on the table under
+        any isolation also refuses it (IBM, Guide to SQL: Syntax,
+        "Restrictions on the TRUNCATE statement", ids_sqs_1242: it fails
+        when "one or more cursors are open on the table", when a Dirty Read
+        session is reading it, or when a lock on it exists; "The Table
+        Specification", ids_sqs_1238: an RSAM -106 error; IBM technote
+        1674115: -242 with ISAM -106).  A TEMP table is the session's own."""
+        t = stmt.translation
+        if t.truncate and t.table not in self._temps.tables:
+            self._exclusive([t.table], any_cursor=True)
+
+    def _exclusive(self, names: list[str], *, any_cursor: bool = False) -> None:
         """Wait until no other session has ``names`` open (a cursor on them,
         or rows its open transaction wrote): at once under SET LOCK MODE TO
         NOT WAIT, up to the wait under WAIT [n]; then the server's -242 with
-        ISAM -106 "non-exclusive access" (table_use.py has the sources)."""
+        ISAM -106 "non-exclusive access" (table_use.py has the sources).
+        ``any_cursor``: a COMMITTED READ cursor counts too (TRUNCATE)."""
         use = self._db.table_use
         deadline = time.monotonic() + self.lock_wait_ms / 1000
-        while (name := use.holder(self._id, names)) is not None:
+        while (name := use.holder(self._id, names, any_cursor=any_cursor)) is not None:
             if time.monotonic() >= deadline:
                 raise SqlError(LOCK_CODES[StatementKind.DDL], NON_EXCLUSIVE, name,
                                f"could not open database table ({name}): another "
@@ -185,11 +199,12 @@ class DdlRunner:
 
     def hold_tables(self, stmt) -> Callable[[], None]:
         """A protocol cursor opened on ``stmt``: the tables it names are held
-        open until the returned function is called (table_use.py), when the
-        session's isolation makes a cursor keep DDL out."""
-        if not self.cursors_hold_tables:
-            return _nothing
-        return self._db.table_use.hold(self._id, stmt.depends)
+        open until the returned function is called (table_use.py): against
+        TRUNCATE always, against the other DDL when the session's isolation
+        makes a cursor keep DDL out.  Its TEMP tables are its own."""
+        temps = self._temps.tables
+        return self._db.table_use.hold(self._id, [n for n in stmt.depends if n not in temps],
+                                       locking=self.cursors_hold_tables)
 
     def _set_isolation(self, option: tuple) -> None:
         """SET ISOLATION: whether this session's cursors keep DDL out.
@@ -331,10 +346,6 @@ class DdlRunner:
         else:
             temps.drop_index(conn, ddl.name)
         return 0
-
-
-def _nothing() -> None:
-    """Nothing to let go."""
 
 
 _WRITES = frozenset({StatementKind.INSERT, StatementKind.UPDATE, StatementKind.DELETE,
