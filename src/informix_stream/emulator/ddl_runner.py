@@ -15,6 +15,7 @@ from . import alter, merge, rename
 from .catalog import OWNER, create_index, create_table, drop
 from .results import ExecResult
 from .sqlite_errors import LOCK_CODES
+from .logmode import Logging
 from .table_use import NON_EXCLUSIVE
 from .translate_alter import AlterTable, Rename
 from .sequences import CreateSequence
@@ -28,7 +29,7 @@ class DdlRunner:
     """The DDL half of a session (see engine.Session)."""
 
     lock_wait_ms = 0             # SET LOCK MODE: NOT WAIT (0), WAIT n (ms)
-    cursors_hold_tables = False  # SET ISOLATION: do its cursors keep DDL out?
+    _isolation: str | None = None  # SET ISOLATION's level (first word); None: the default
 
     def _ddl(self, t: Translation, values: Sequence[object] = ()) -> int:
         ddl = t.ddl
@@ -206,6 +207,35 @@ class DdlRunner:
         return self._db.table_use.hold(self._id, [n for n in stmt.depends if n not in temps],
                                        locking=self.cursors_hold_tables)
 
+    @property
+    def isolation(self) -> str:
+        """The level this session's cursors read at (the first word of its
+        name: DIRTY, COMMITTED, CURSOR, REPEATABLE).
+
+        Until a SET ISOLATION, the database's default: Dirty Read without
+        logging, Committed Read in a logged database, Repeatable Read in an
+        ANSI one (IBM, Guide to SQL: Syntax, SET ISOLATION, "Default
+        Isolation Levels", ids_sqs_1168; Database Design and Implementation
+        Guide, "Default isolation level", ids_ddi_153; IBM's JDBC driver
+        assumes the same: IfxSqliConnect.OpenDbInit sets READ_COMMITTED for
+        a logged database and SERIALIZABLE for an ANSI one).  An unlogged
+        database reads at Dirty Read whatever SET ISOLATION said: "you
+        cannot change the default isolation level or the current isolation
+        level of an unlogged database" (ids_ddi_153, 15.0).  A DATABASE
+        statement starts a new engine session, at the new database's
+        default, as ids_sqs_1168 has it for a database of another default."""
+        logging = self._db.logging
+        if not logging.logged:
+            return "DIRTY"
+        if self._isolation is not None:
+            return self._isolation
+        return "REPEATABLE" if logging is Logging.ANSI else "COMMITTED"
+
+    @property
+    def cursors_hold_tables(self) -> bool:
+        """Do this session's cursors keep DDL out (see _set_isolation)?"""
+        return self.isolation in _LOCKING_LEVELS
+
     def _set_isolation(self, option: tuple) -> None:
         """SET ISOLATION: whether this session's cursors keep DDL out.
 
@@ -217,11 +247,10 @@ class DdlRunner:
         row is read, and no IBM text says such a cursor refuses DDL (the
         OPEN statement's "DDL Operations on Tables Referenced by Cursors"
         has the DDL go through and later OPENs fail with -710): it does not.
-        Not modelled: the defaults of unlogged (DIRTY READ) and ANSI
-        (REPEATABLE READ) databases; only an explicit SET ISOLATION counts."""
+        Without a SET ISOLATION the database's default counts (isolation)."""
         if option[:2] == ("SET", "ISOLATION"):
             level = option[3:] if option[2:3] == ("TO",) else option[2:]
-            self.cursors_hold_tables = level[:1] in (("DIRTY",), ("CURSOR",), ("REPEATABLE",))
+            self._isolation = level[0]
 
     def _quiesce(self, names: list[str]) -> None:
         """Wait (as long as a lock wait) until no other session is running a
@@ -347,6 +376,8 @@ class DdlRunner:
             temps.drop_index(conn, ddl.name)
         return 0
 
+
+_LOCKING_LEVELS = frozenset({"DIRTY", "CURSOR", "REPEATABLE"})
 
 _WRITES = frozenset({StatementKind.INSERT, StatementKind.UPDATE, StatementKind.DELETE,
                      StatementKind.MERGE})
