@@ -169,3 +169,35 @@ def test_the_unlogged_reader_lets_go_at_close(server, table):
         assert _drop(server, "nolog", table) is None
     finally:
         conn.close()
+
+
+def test_repeatable_read_in_a_transaction_holds_the_table_until_it_ends(server, table):
+    """Repeatable Read locks every row examined "for the duration of the
+    transaction" (IBM Performance Guide, "Repeatable Read isolation",
+    ids_prf_429): closing the cursor does not let DDL through, COMMIT does.
+    Outside a transaction (no BEGIN WORK in a logged database) the close
+    is enough."""
+    conn, cur = _reader(server, "ldb", table, "REPEATABLE READ")
+    try:
+        cur.close()
+        flush(conn)
+        assert _drop(server, "ldb", table) == KEPT_OUT
+        conn.commit()
+        assert _drop(server, "ldb", table) is None
+    finally:
+        conn.close()
+
+
+def test_repeatable_read_outside_a_transaction_lets_go_at_close(server, table):
+    conn = _connect(server, "ldb", autocommit=True)
+    try:
+        cur = conn.cursor()
+        cur.execute("SET ISOLATION TO REPEATABLE READ")
+        cur.execute(f"SELECT id, v FROM {table} ORDER BY id")
+        cur.fetchone()
+        assert _drop(server, "ldb", table) == KEPT_OUT
+        cur.close()
+        flush(conn)
+        assert _drop(server, "ldb", table) is None
+    finally:
+        conn.close()

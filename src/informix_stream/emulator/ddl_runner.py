@@ -202,10 +202,18 @@ class DdlRunner:
         """A protocol cursor opened on ``stmt``: the tables it names are held
         open until the returned function is called (table_use.py): against
         TRUNCATE always, against the other DDL when the session's isolation
-        makes a cursor keep DDL out.  Its TEMP tables are its own."""
+        makes a cursor keep DDL out.  Its TEMP tables are its own.  Under
+        REPEATABLE READ in a transaction the rows read stay locked until it
+        ends, the cursor's close notwithstanding (IBM Performance Guide,
+        "Repeatable Read isolation", ids_prf_429: "for the duration of the
+        transaction"), as rows the transaction wrote do."""
         temps = self._temps.tables
-        return self._db.table_use.hold(self._id, [n for n in stmt.depends if n not in temps],
-                                       locking=self.cursors_hold_tables)
+        names = [n for n in stmt.depends if n not in temps]
+        use = self._db.table_use
+        if self._in_tx and self.isolation == "REPEATABLE":
+            for name in names:
+                use.wrote(self._id, name)
+        return use.hold(self._id, names, locking=self.cursors_hold_tables)
 
     @property
     def isolation(self) -> str:

@@ -72,7 +72,8 @@ class TableUse:
         return release
 
     def wrote(self, session: int, name: str) -> None:
-        """``session``'s open transaction writes ``name`` (locks rows of it)."""
+        """``session``'s open transaction locks rows of ``name`` until it
+        ends: it wrote them, or read them under REPEATABLE READ."""
         with self._lock:
             self._written.setdefault(session, set()).add(name)
 
