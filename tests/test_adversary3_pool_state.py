@@ -22,7 +22,7 @@ import asyncio
 import pytest
 
 import informix_stream as ifx
-from faults.emu import DATABASE, PASSWORD, USER
+from faults.emu import DATABASE, connect_kw
 from informix_stream.core.statement import sets_session_state
 from informix_stream.emulator import EmulatorServer
 
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.timeout(120)
 @pytest.fixture(scope="module")
 def server():
     with EmulatorServer(databases=(DATABASE,)) as srv:
-        with ifx.connect(**_kw(srv), autocommit=True) as conn:
+        with ifx.connect(**connect_kw(srv), autocommit=True) as conn:
             cur = conn.cursor()
             cur.execute("CREATE TABLE secrets (who VARCHAR(20))")
             cur.execute("INSERT INTO secrets VALUES ('first user')")
@@ -47,10 +47,6 @@ def server():
                         "SELECT who FROM secrets INTO TEMP stash_t; RETURN 1; END FUNCTION")
         yield srv
 
-
-def _kw(srv) -> dict:
-    return dict(host="127.0.0.1", port=srv.port, user=USER, password=PASSWORD,
-                database=DATABASE, read_timeout=30, connect_timeout=10)
 
 
 def _sees_stash(conn) -> bool:
@@ -91,7 +87,7 @@ HOWS = ["execute", "lowercase, comment", "callproc", "executemany", "function wi
 
 @pytest.mark.parametrize("how", HOWS)
 def test_a_routine_that_made_a_temp_table_is_not_handed_on(server, how):
-    with ifx.ConnectionPool(min_size=1, max_size=1, **_kw(server), autocommit=True) as pool:
+    with ifx.ConnectionPool(min_size=1, max_size=1, **connect_kw(server), autocommit=True) as pool:
         with pool.connection() as conn:
             _call(conn, how)
             # the routine's temp table stays for the session (a failing
@@ -106,7 +102,7 @@ def test_a_routine_that_made_a_temp_table_is_not_handed_on(server, how):
 
 def test_a_routine_run_again_from_the_connections_cache_counts_each_time(server):
     """The second run of a kept statement skips PREPARE; it still counts."""
-    with ifx.ConnectionPool(min_size=1, max_size=1, **_kw(server), autocommit=True) as pool:
+    with ifx.ConnectionPool(min_size=1, max_size=1, **connect_kw(server), autocommit=True) as pool:
         with pool.connection() as conn:
             conn.cursor().execute("DROP TABLE IF EXISTS stash_t")
         for _ in range(2):
@@ -121,7 +117,7 @@ def test_a_routine_run_again_from_the_connections_cache_counts_each_time(server)
 
 def test_the_asyncio_pool_does_not_hand_on_a_routines_temp_table(server):
     async def main() -> None:
-        async with ifx.AsyncConnectionPool(min_size=1, max_size=1, **_kw(server),
+        async with ifx.AsyncConnectionPool(min_size=1, max_size=1, **connect_kw(server),
                                            autocommit=True) as pool:
             async with pool.connection() as conn:
                 await conn.execute("EXECUTE PROCEDURE stash()")

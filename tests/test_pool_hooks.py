@@ -16,14 +16,10 @@ import logging
 import pytest
 
 import informix_stream as ifx
-from faults.emu import DATABASE, PASSWORD, USER
+from faults.emu import connect_kw
 
 pytestmark = pytest.mark.timeout(60)
 
-
-def _kw(srv) -> dict:
-    return dict(host="127.0.0.1", port=srv.port, user=USER, password=PASSWORD,
-                database=DATABASE, read_timeout=30, connect_timeout=10)
 
 
 def _has_scratch(conn) -> bool:
@@ -49,7 +45,8 @@ def test_configure_sets_are_the_baseline_so_the_connection_stays_pooled(server):
         conn.commit()           # outside autocommit every statement opens a transaction
         seen.append(conn)
 
-    with ifx.ConnectionPool(min_size=1, max_size=1, configure=configure, **_kw(server)) as pool:
+    with ifx.ConnectionPool(min_size=1, max_size=1, configure=configure,
+                            **connect_kw(server)) as pool:
         with pool.connection() as conn:
             first = conn
             conn.cursor().execute("SELECT tabid FROM systables WHERE tabid = 1")
@@ -65,7 +62,7 @@ def test_configure_that_raises_fails_the_checkout_and_closes_its_connection(serv
         made.append(conn)
         raise RuntimeError("no")
 
-    pool = ifx.ConnectionPool(min_size=0, max_size=1, configure=configure, **_kw(server))
+    pool = ifx.ConnectionPool(min_size=0, max_size=1, configure=configure, **connect_kw(server))
     try:
         with pytest.raises(RuntimeError):
             pool.getconn(timeout=5)
@@ -80,13 +77,13 @@ def test_configure_that_leaves_a_transaction_open_is_refused(server):
         conn.autocommit = False
         conn.cursor().execute("CREATE TABLE cfg_tx (a INT)")   # begins a transaction
 
-    pool = ifx.ConnectionPool(min_size=0, max_size=1, configure=configure, **_kw(server))
+    pool = ifx.ConnectionPool(min_size=0, max_size=1, configure=configure, **connect_kw(server))
     try:
         with pytest.raises(ifx.InterfaceError, match="configure"):
             pool.getconn(timeout=5)
     finally:
         pool.close()
-    with ifx.connect(**_kw(server)) as conn:        # nothing of it was committed
+    with ifx.connect(**connect_kw(server)) as conn:        # nothing of it was committed
         cur = conn.cursor()
         cur.execute("SELECT COUNT(*) FROM systables WHERE tabname = 'cfg_tx'")
         assert cur.fetchone() == (0,)
@@ -99,7 +96,7 @@ def test_reset_that_undoes_the_state_keeps_the_connection(server):
         calls.append(conn)
         _drop_scratch(conn)
 
-    with ifx.ConnectionPool(min_size=1, max_size=1, reset=reset, **_kw(server)) as pool:
+    with ifx.ConnectionPool(min_size=1, max_size=1, reset=reset, **connect_kw(server)) as pool:
         with pool.connection() as conn:
             conn.cursor().execute("CREATE TEMP TABLE scratch (a INT)")
             first = conn
@@ -116,7 +113,7 @@ def test_reset_that_raises_closes_the_connection_and_logs_no_message_text(server
         raise ValueError("secret-value-123")
 
     with caplog.at_level(logging.WARNING, logger="informix_stream"):
-        with ifx.ConnectionPool(min_size=1, max_size=1, reset=reset, **_kw(server)) as pool:
+        with ifx.ConnectionPool(min_size=1, max_size=1, reset=reset, **connect_kw(server)) as pool:
             with pool.connection() as conn:
                 conn.cursor().execute("CREATE TEMP TABLE scratch (a INT)")
                 first = conn
@@ -130,7 +127,7 @@ def test_reset_that_leaves_a_transaction_open_closes_the_connection(server):
     def reset(conn):
         conn.cursor().execute("DROP TABLE scratch")       # no commit
 
-    with ifx.ConnectionPool(min_size=1, max_size=1, reset=reset, **_kw(server)) as pool:
+    with ifx.ConnectionPool(min_size=1, max_size=1, reset=reset, **connect_kw(server)) as pool:
         with pool.connection() as conn:
             conn.autocommit = False
             conn.cursor().execute("CREATE TEMP TABLE scratch (a INT)")
@@ -140,11 +137,12 @@ def test_reset_that_leaves_a_transaction_open_closes_the_connection(server):
 
 
 def test_a_database_change_is_closed_whatever_reset_does(server):
-    with ifx.connect(**_kw(server)) as conn:
+    with ifx.connect(**connect_kw(server)) as conn:
         conn.autocommit = True
         conn.cursor().execute("CREATE DATABASE hookother WITH LOG")
     calls = []
-    with ifx.ConnectionPool(min_size=1, max_size=1, reset=calls.append, **_kw(server)) as pool:
+    with ifx.ConnectionPool(min_size=1, max_size=1, reset=calls.append,
+                            **connect_kw(server)) as pool:
         with pool.connection() as conn:
             conn.cursor().execute("DATABASE hookother")
             conn.cursor().execute("SET LOCK MODE TO WAIT 5")
@@ -158,7 +156,7 @@ def test_an_interrupt_in_reset_frees_the_slot(server):
     def reset(conn):
         raise KeyboardInterrupt
 
-    with ifx.ConnectionPool(min_size=1, max_size=1, reset=reset, **_kw(server)) as pool:
+    with ifx.ConnectionPool(min_size=1, max_size=1, reset=reset, **connect_kw(server)) as pool:
         conn = pool.getconn(timeout=5)
         conn.cursor().execute("SET LOCK MODE TO WAIT 5")
         with pytest.raises(KeyboardInterrupt):
@@ -179,7 +177,7 @@ def test_async_pool_configure_and_reset(server):
             await conn.commit()
 
         async with ifx.AsyncConnectionPool(min_size=1, max_size=1, configure=configure,
-                                           reset=reset, **_kw(server)) as pool:
+                                           reset=reset, **connect_kw(server)) as pool:
             async with pool.connection() as conn:
                 await conn.execute("CREATE TEMP TABLE scratch (a INT)")
                 first = conn
@@ -193,7 +191,7 @@ def test_async_pool_configure_and_reset(server):
             raise RuntimeError("no")
 
         async with ifx.AsyncConnectionPool(min_size=1, max_size=1, reset=failing,
-                                           **_kw(server)) as pool:
+                                           **connect_kw(server)) as pool:
             async with pool.connection() as conn:
                 await conn.execute("SET LOCK MODE TO WAIT 5")
                 first = conn

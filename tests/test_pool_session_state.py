@@ -12,15 +12,11 @@ import asyncio
 import pytest
 
 import informix_stream as ifx
-from faults.emu import DATABASE, PASSWORD, USER
+from faults.emu import connect_kw
 from informix_stream.core.statement import sets_session_state
 
 pytestmark = pytest.mark.timeout(60)
 
-
-def _kw(srv) -> dict:
-    return dict(host="127.0.0.1", port=srv.port, user=USER, password=PASSWORD,
-                database=DATABASE, read_timeout=30, connect_timeout=10)
 
 
 @pytest.mark.parametrize("sql, leaves_state", [
@@ -46,7 +42,7 @@ def test_which_statements_leave_session_state(sql, leaves_state):
     "SELECT tabid FROM systables WHERE tabid = 1 INTO TEMP scratch",
 ])
 def test_a_connection_left_with_session_state_is_closed_not_handed_on(server, statement):
-    with ifx.ConnectionPool(min_size=1, max_size=1, **_kw(server)) as pool:
+    with ifx.ConnectionPool(min_size=1, max_size=1, **connect_kw(server)) as pool:
         with pool.connection() as conn:
             conn.cursor().execute(statement)
             first = conn
@@ -65,7 +61,7 @@ def test_a_connection_left_with_session_state_is_closed_not_handed_on(server, st
     "SELECT tabid FROM systables WHERE tabid = 1",
 ])
 def test_a_connection_without_session_state_stays_pooled(server, statement):
-    with ifx.ConnectionPool(min_size=1, max_size=1, **_kw(server)) as pool:
+    with ifx.ConnectionPool(min_size=1, max_size=1, **connect_kw(server)) as pool:
         with pool.connection() as conn:
             conn.cursor().execute(statement)
             first = conn
@@ -74,7 +70,7 @@ def test_a_connection_without_session_state_stays_pooled(server, statement):
 
 
 def test_a_set_that_failed_changed_nothing(server):
-    with ifx.ConnectionPool(min_size=1, max_size=1, **_kw(server)) as pool:
+    with ifx.ConnectionPool(min_size=1, max_size=1, **connect_kw(server)) as pool:
         with pool.connection() as conn:
             first = conn
             with pytest.raises(ifx.DatabaseError):
@@ -86,7 +82,7 @@ def test_a_set_that_failed_changed_nothing(server):
 
 def test_the_asyncio_pool_closes_it_too(server):
     async def main() -> None:
-        async with ifx.AsyncConnectionPool(min_size=1, max_size=1, **_kw(server)) as pool:
+        async with ifx.AsyncConnectionPool(min_size=1, max_size=1, **connect_kw(server)) as pool:
             async with pool.connection() as conn:
                 await conn.execute("CREATE TEMP TABLE scratch (a INT)")
                 first = conn

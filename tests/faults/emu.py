@@ -75,19 +75,22 @@ class TrackedEmulator:
         self.srv.stop()
 
 
-def connect(where, **kw: Any) -> ifx.Connection:
-    """A connection to ``where`` (anything with ``host`` and ``port``)."""
+def connect_kw(where, **kw: Any) -> dict[str, Any]:
+    """The keyword arguments of a connection (or a pool) to ``where``
+    (anything with ``host`` and ``port``), every wait bounded."""
     kw.setdefault("read_timeout", 30)
     kw.setdefault("connect_timeout", 10)
-    return ifx.connect(host=where.host, port=where.port, user=USER, password=PASSWORD,
-                       database=DATABASE, server=SERVER, **kw)
+    return dict(host=where.host, port=where.port, user=USER, password=PASSWORD,
+                database=DATABASE, server=SERVER, **kw)
+
+
+def connect(where, **kw: Any) -> ifx.Connection:
+    """A connection to ``where`` (anything with ``host`` and ``port``)."""
+    return ifx.connect(**connect_kw(where, **kw))
 
 
 async def connect_async(where, **kw: Any) -> ifx.AsyncConnection:
-    kw.setdefault("read_timeout", 30)
-    kw.setdefault("connect_timeout", 10)
-    return await ifx.connect_async(host=where.host, port=where.port, user=USER,
-                                   password=PASSWORD, database=DATABASE, server=SERVER, **kw)
+    return await ifx.connect_async(**connect_kw(where, **kw))
 
 
 def flush(*conns: ifx.Connection) -> None:
