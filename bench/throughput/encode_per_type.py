@@ -1,7 +1,7 @@
 """Per-type encode cost of a load (issue 14 item 3): ns per value of one
 column of all-distinct values, with and without NULLs, for
 
-* Arrow buffers -> insert-cursor cells, column-wise (arrow.put_images:
+* Arrow buffers -> insert-cursor cells, column-wise (arrow.put_cells:
   numpy over the Arrow buffers), target: within 2x of INTEGER;
 * the same through the Arrow reference (each value's Python form, the
   column's check and cell encoder, as ``InsertCursor.item`` decides);
@@ -44,7 +44,7 @@ from common import best_ns, write_readme_block  # noqa: E402  (also puts src/ on
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 
-from informix_stream.arrow import put_images  # noqa: E402
+from informix_stream.arrow import put_cells  # noqa: E402
 from informix_stream.codecs import make_row_encoder, parse_type  # noqa: E402
 from informix_stream.codec.colencode import make_batch_encoder  # noqa: E402
 from informix_stream.insert_cursor import BATCH_ROWS, InsertCursor, value_check  # noqa: E402
@@ -91,9 +91,9 @@ def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
     encode = make_row_encoder([ctype] * WIDE, ENC)
     batch = make_batch_encoder([ctype] * WIDE, [check] * WIDE, ENC)
     item = InsertCursor(1, [ctype] * WIDE, [check] * WIDE, ENC, lambda blocks: b"").item
-    fast = put_images.column_cells(np, array, ctype, check, ENC)
-    plain = put_images._python_cells(np, array, ctype, check, ENC)
-    assert fast.flat.tobytes() == plain.flat.tobytes() and fast.ok.all(), name
+    fast = put_cells.column_cells(np, array, ctype, check, ENC)
+    plain = put_cells.python_cells(np, array, ctype, check, ENC)
+    assert put_cells.flat_of(np, fast).tobytes() == plain.flat.tobytes() and fast.ok.all(), name
     present = [v for v in values if v is not None]
     rows = [tuple(values[k:k + WIDE]) for k in range(0, n - n % WIDE, WIDE)]
 
@@ -115,9 +115,9 @@ def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
     row_ns = cpu_best_ns(row_encode, repeat) / (len(rows) * WIDE)
     fields_ns = cpu_best_ns(read_fields, repeat) / n
     return {
-        "arrow": cpu_best_ns(lambda: put_images.column_cells(np, array, ctype, check, ENC),
+        "arrow": cpu_best_ns(lambda: put_cells.column_cells(np, array, ctype, check, ENC),
                        repeat) / n,
-        "arrow_ref": cpu_best_ns(lambda: put_images._python_cells(np, array, ctype, check, ENC),
+        "arrow_ref": cpu_best_ns(lambda: put_cells.python_cells(np, array, ctype, check, ENC),
                            1) / n,
         "python": encode_ns, "row": row_ns, "fields": fields_ns, "ratio": encode_ns / fields_ns,
     }

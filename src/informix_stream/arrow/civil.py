@@ -69,6 +69,32 @@ def _day_of_year_tables(np):
     return _DAY_OF_YEAR
 
 
+_ERA = None
+ERA_DAYS = 146097                               # days in 400 Gregorian years
+
+
+def era_tables(np):
+    """For each day 0..146096 of a 400-year era starting on January 1st of
+    year 1 (mod 400): its year within the era (int64), and its month and day
+    as the pair bytes of a DATETIME cell, month at byte 3 and day at byte 4
+    of a little-endian uint64.  One gather each turns days into the date
+    part of a cell, instead of several passes per field (the encode half of
+    put_cells.py)."""
+    global _ERA
+    if _ERA is None:
+        starts, leaps, _, _ = day_tables(np)
+        year_lengths = 365 + leaps[1:401].astype(np.int64)
+        year_of_era = np.repeat(np.arange(400, dtype=np.int64), year_lengths)
+        day_of_year = np.arange(ERA_DAYS, dtype=np.int64) - (starts.take(year_of_era + 1)
+                                                            - starts[1])
+        months, month_days = _day_of_year_tables(np)
+        at = day_of_year + 366 * leaps.take(year_of_era + 1)
+        pairs = (months.take(at).astype(np.uint64) << np.uint64(24)) \
+            | (month_days.take(at).astype(np.uint64) << np.uint64(32))
+        _ERA = (year_of_era, pairs)
+    return _ERA
+
+
 def civil_from_days(np, days):
     """Days since 1970-01-01 (within years 1..9999) -> (year, month, day):
     the year guessed from the mean year length and corrected by one table
