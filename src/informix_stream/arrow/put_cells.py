@@ -267,16 +267,16 @@ def _decimal_cells(np, array, ctype: ColumnType) -> Cells:
                      np.concatenate([head.astype(np.uint8)[:, None], body], axis=1))
     left = magnitude * base100.pow100(np).take(pairs - used)
     left = np.where(negative, u(100 ** pairs) - left, left)
-    if pairs == 9:
-        return Cells(np.full(n, width, dtype=np.int64), ok,
-                     np.concatenate([head.astype(np.uint8)[:, None],
-                                     base100.pair_bytes(np, left, 9)], axis=1))
+    if pairs >= 8:                 # the cell spans two words: head, [top pair], eight pairs
+        top = left // u(10 ** 16) if pairs == 9 else None
+        word = base100.pair_word(np, left if top is None else left - top * u(10 ** 16))
+        shift = 8 * (pairs - 7)
+        words = np.empty((n, 2), "<u8")
+        first = head | (word << u(shift))
+        words[:, 0] = first if top is None else first | (top << u(8))
+        words[:, 1] = word >> u(64 - shift)
+        return Cells(np.full(n, width, dtype=np.int64), ok, words.view(np.uint8))
     word = base100.pair_word(np, left)                  # pairs at bytes 8 - pairs .. 7
-    if pairs == 8:
-        padded = np.empty((n, 9), np.uint8)
-        padded[:, 0] = head
-        padded[:, 1:] = word.astype("<u8", copy=False).view(np.uint8).reshape(n, 8)
-        return Cells(np.full(n, width, dtype=np.int64), ok, padded)
     if pairs < 7:
         word >>= u(8 * (7 - pairs))
     word |= head
