@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 from .async_connection import AsyncConnection, open_async
 from .connection import connect_params
 from .errors import Error
-from .pool_base import PoolBase, PoolTimeout, Slot, reset_state
+from .pool_base import PoolBase, PoolTimeout, Slot, check_configured, reset_state
 
 __all__ = ["AsyncConnectionPool"]
 
@@ -30,12 +30,15 @@ class AsyncConnectionPool(PoolBase):
                  max_size: int | None = None, timeout: float = 30.0,
                  max_lifetime: float = 3600.0, max_idle: float = 600.0,
                  check_after: float = 30.0, name: str | None = None,
+                 configure: Callable[[AsyncConnection], Awaitable[Any]] | None = None,
+                 reset: Callable[[AsyncConnection], Awaitable[Any]] | None = None,
                  **connect_kwargs: Any) -> None:
         params = connect_params(connect_kwargs.pop("host", None),
                                 connect_kwargs.pop("port", None), dsn, connect_kwargs)
         super().__init__(params, min_size=min_size, max_size=max_size, timeout=timeout,
                          max_lifetime=max_lifetime, max_idle=max_idle,
-                         check_after=check_after, name=name)
+                         check_after=check_after, name=name, configure=configure,
+                         reset=reset)
         self._cond: asyncio.Condition | None = None
         self._wakers: set[asyncio.Task] = set()    # _give_up's wake-up tasks, kept alive
 
@@ -57,6 +60,13 @@ class AsyncConnectionPool(PoolBase):
     async def _connect(self) -> AsyncConnection:
         conn = await open_async(self.params)
         self._stats["connections_num"] += 1
+        if self.configure is not None:
+            try:
+                await self.configure(conn)
+                check_configured(conn)
+            except BaseException:
+                conn._abort()               # no await: a cancelled task closes it too
+                raise
         return conn
 
     async def close(self, timeout: float = 5.0) -> None:
@@ -183,6 +193,8 @@ class AsyncConnectionPool(PoolBase):
             self._returned(conn)
             self._give_up(conn)
             raise
+        if self._reset_needed(conn):
+            await self._run_reset(conn)
         try:
             async with self._cond:
                 slot, keep = self._returned(conn)
@@ -203,6 +215,20 @@ class AsyncConnectionPool(PoolBase):
         async with self._cond:
             self._forget(conn)     # a closing pool waits for this one to be closed
             self._cond.notify_all()
+
+    async def _run_reset(self, conn: AsyncConnection) -> None:
+        """The user's ``reset`` (awaited) on a connection left with session
+        state; closed if it fails or leaves a transaction open."""
+        try:
+            await self.reset(conn)
+        except Exception as exc:
+            self._hook_failed("reset", exc)    # its state unchanged: closed on return
+            return
+        except BaseException:
+            self._returned(conn)
+            self._give_up(conn)
+            raise
+        self._rebase(conn)                  # no await: nothing interleaves
 
     @asynccontextmanager
     async def connection(self, timeout: float | None = None) -> AsyncIterator[AsyncConnection]:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 _TEXTS = {
     -100: "ISAM error: duplicate value for a record with unique key.",
+    -106: "ISAM error: the table is in use; exclusive access is not possible.",
     -107: "ISAM error: record is locked.",
     -111: "ISAM error: no record found.",
     -201: "A syntax error has occurred.",
+    -202: "An illegal character was found in the statement or its values.",
     -206: "The specified table is not in the database.",
     -213: "Statement interrupted by user.",
     -217: "Column not found in any table in the query (or SLV is undefined).",
@@ -141,6 +143,7 @@ _TEXTS = {
     -1264: "Extra characters at the end of a datetime or interval.",
     -1279: "Value exceeds string column length.",
     -1260: "The value cannot be converted between these types.",
+    -1266: "These INTERVAL or DATETIME values cannot be combined: their classes differ.",
     -23101: "The locale's files cannot be loaded.",
     -23103: "A code-set conversion failed.",
 }

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from .connection import Connection, connect_params, open_connection
 from .errors import Error
-from .pool_base import PoolBase, PoolClosed, PoolTimeout, Slot, reset_state
+from .pool_base import (PoolBase, PoolClosed, PoolTimeout, Slot, check_configured,
+                        reset_state)
 
 __all__ = ["ConnectionPool", "PoolTimeout", "PoolClosed"]
 
@@ -29,12 +30,15 @@ class ConnectionPool(PoolBase):
                  max_size: int | None = None, timeout: float = 30.0,
                  max_lifetime: float = 3600.0, max_idle: float = 600.0,
                  check_after: float = 30.0, name: str | None = None, open: bool = True,
+                 configure: Callable[[Connection], Any] | None = None,
+                 reset: Callable[[Connection], Any] | None = None,
                  **connect_kwargs: Any) -> None:
         params = connect_params(connect_kwargs.pop("host", None),
                                 connect_kwargs.pop("port", None), dsn, connect_kwargs)
         super().__init__(params, min_size=min_size, max_size=max_size, timeout=timeout,
                          max_lifetime=max_lifetime, max_idle=max_idle,
-                         check_after=check_after, name=name)
+                         check_after=check_after, name=name, configure=configure,
+                         reset=reset)
         self._cond = threading.Condition()
         if open:
             self.open()
@@ -62,6 +66,13 @@ class ConnectionPool(PoolBase):
     def _connect(self) -> Connection:
         conn = open_connection(self.params)
         self._stats["connections_num"] += 1
+        if self.configure is not None:
+            try:
+                self.configure(conn)
+                check_configured(conn)
+            except BaseException:
+                conn.close()
+                raise
         return conn
 
     def close(self, timeout: float = 5.0) -> None:
@@ -174,6 +185,8 @@ class ConnectionPool(PoolBase):
                 self._returned(conn)
             self._give_up(conn)
             raise
+        if self._reset_needed(conn):
+            self._run_reset(conn)
         with self._cond:
             slot, keep = self._returned(conn)
             if keep:
@@ -184,6 +197,22 @@ class ConnectionPool(PoolBase):
         with self._cond:
             self._forget(conn)           # a closing pool waits for this one to be closed
             self._cond.notify_all()
+
+    def _run_reset(self, conn: Connection) -> None:
+        """The user's ``reset`` on a connection left with session state; the
+        connection is closed if it fails or leaves a transaction open."""
+        try:
+            self.reset(conn)
+        except Exception as exc:
+            self._hook_failed("reset", exc)    # its state unchanged: closed on return
+            return
+        except BaseException:
+            with self._cond:
+                self._returned(conn)
+            self._give_up(conn)
+            raise
+        with self._cond:
+            self._rebase(conn)
 
     def _give_up(self, conn: Connection) -> None:
         """Close a connection interrupted mid-request (closing a broken one

@@ -14,14 +14,18 @@ local check (is the socket still quiet?).
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import forks
 from .connect_params import ConnectParams
 from .errors import InterfaceError, OperationalError
+
+log = logging.getLogger("informix_stream")
 
 
 class PoolTimeout(OperationalError):
@@ -60,7 +64,9 @@ class PoolBase:
 
     def __init__(self, params: ConnectParams, *, min_size: int, max_size: int | None,
                  timeout: float, max_lifetime: float, max_idle: float,
-                 check_after: float, name: str | None) -> None:
+                 check_after: float, name: str | None,
+                 configure: Callable[[Any], Any] | None = None,
+                 reset: Callable[[Any], Any] | None = None) -> None:
         max_size = min_size if max_size is None else max_size
         if min_size < 0 or max_size < 1 or max_size < min_size:
             raise InterfaceError("need 0 <= min_size <= max_size and max_size >= 1")
@@ -70,6 +76,11 @@ class PoolBase:
         self.max_lifetime, self.max_idle = max_lifetime, max_idle
         self.check_after = check_after
         self.name = name or f"pool-{id(self):x}"
+        # psycopg_pool's two hooks: ``configure`` runs on each new connection
+        # before its session state is recorded (so its SETs are the baseline);
+        # ``reset`` runs on a returned connection whose session state changed,
+        # and the pool trusts it to have undone it (see ``_reset_needed``).
+        self.configure, self.reset = configure, reset
         self._idle: deque[Slot] = deque()
         self._used: dict[int, Slot] = {}
         self._opening = 0
@@ -156,6 +167,37 @@ class PoolBase:
             session.autocommit = self.params.autocommit
         return slot, keep
 
+    def _reset_needed(self, conn: Any) -> bool:
+        """Whether ``reset`` is to run on a returned connection: its user left
+        session state behind (a SET, a temporary table, a routine call).  A
+        connection moved to another database is closed whatever ``reset``
+        would do: a write landing in the wrong database is not a risk the
+        pool takes on a callback's word."""
+        slot = self._used.get(id(conn))
+        if self.reset is None or slot is None or conn.closed:
+            return False
+        session = conn._session
+        return (session.state_changes != slot.state_changes
+                and session.database_changes == slot.database_changes)
+
+    def _rebase(self, conn: Any) -> None:
+        """After ``reset`` returned: the session's state as it now is becomes
+        the baseline, so the connection is kept, unless the callback left a
+        transaction open (then the old baseline stands and it is closed)."""
+        slot = self._used.get(id(conn))
+        if slot is None or conn.closed:
+            return
+        if conn.in_transaction:
+            log.warning("pool %s: reset() left a transaction open; the connection "
+                        "is closed", self.name)
+            return
+        slot.state_changes = conn._session.state_changes
+
+    def _hook_failed(self, hook: str, exc: BaseException) -> None:
+        # the exception's type only: its text may hold the user's values
+        log.warning("pool %s: %s() raised %s; the connection is closed",
+                    self.name, hook, type(exc).__name__)
+
     def _forget(self, conn: Any) -> None:
         self._used.pop(id(conn), None)
 
@@ -175,3 +217,11 @@ def reset_state(conn: Any) -> bool:
         cursor._ahead.clear()
         cursor._closed = True
     return conn.in_transaction
+
+
+def check_configured(conn: Any) -> None:
+    """A connection ``configure`` left in a transaction would hand its first
+    user that transaction's work: refused, as psycopg_pool refuses it."""
+    if conn.in_transaction:
+        raise InterfaceError("the pool's configure() left a transaction open: end it "
+                             "with commit() or rollback() inside the callback")

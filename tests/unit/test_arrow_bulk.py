@@ -190,3 +190,50 @@ def test_rows_are_counted_for_fetch_accounting():
     assert list(reply.rows[2:5]) == images[2:5]
     reply.rows.clear()
     assert not reply.rows
+
+
+# -- the vectorised header walk (bulk.tuple_run) against its plain loop ------------
+
+from informix_stream.arrow.bulk import tuple_run, walk_tuples  # noqa: E402
+
+_FAKE = st.builds(lambda size, lead: bytes(lead) + struct.pack("!hhI", 14, 0, size),
+                  st.sampled_from([0, 1, 2, 3, 6, 7, 40, 2 ** 31, 2 ** 32 - 1])
+                  | st.integers(0, 200), st.integers(0, 3))
+
+
+@st.composite
+def _tuple_buffers(draw):
+    """Runs of SQ_TUPLEs whose images hold what looks like a tuple header
+    (at even and odd offsets, with sizes that point at real headers, at
+    other fake ones, or past the buffer), followed by another message, by
+    garbage, or by a tuple cut short."""
+    out = b""
+    for _ in range(draw(st.integers(0, 8))):
+        image = b"".join(draw(st.lists(st.binary(max_size=6) | _FAKE, max_size=4)))
+        out += tuple_msg(image)
+    out += draw(st.sampled_from([b"", tail(3), b"\x00\x0e\x00\x00\x00\x00\x00\x09ab"]))
+    out += draw(st.binary(max_size=12))
+    cut = draw(st.integers(0, len(out)))
+    return out[:cut] if draw(st.booleans()) else out
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_tuple_buffers(), st.sampled_from([MAX_FIELD, 0, 5, 40]))
+def test_the_vectorised_header_walk_takes_the_plain_loops_run(buf, max_size):
+    raw = np.frombuffer(buf, np.uint8)
+    offs, sizes = tuple_run(np, raw, max_size)
+    plain_offs, plain_sizes = walk_tuples(np, raw, max_size)
+    assert offs.tolist() == plain_offs.tolist()
+    assert sizes.tolist() == plain_sizes.tolist()
+
+
+def test_false_headers_inside_images_are_skipped():
+    # an INTEGER 14 then a SMALLINT 0 reads as 00 0e 00 00 at an even offset,
+    # with a "size" pointing at the next real tuple and one pointing past it
+    real = [b"\x00\x00" + b"\x00\x0e\x00\x00" + struct.pack("!I", 2) + b"xyzw",
+            b"\x00\x00\x00\x0e\x00\x00\x00\x00\x00\x06ab",
+            b"plain"]
+    buf = b"".join(tuple_msg(i) for i in real) + tail(3)
+    offs, sizes = tuple_run(np, np.frombuffer(buf, np.uint8), MAX_FIELD)
+    assert sizes.tolist() == [len(i) for i in real]
+    assert offs.tolist() == walk_tuples(np, np.frombuffer(buf, np.uint8), MAX_FIELD)[0].tolist()

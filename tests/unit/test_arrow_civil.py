@@ -54,3 +54,13 @@ def test_month_tables_give_every_month_and_refuse_the_rest():
                     (first, calendar.monthrange(year, month)[1])
             else:
                 assert days[key] == 0
+
+
+def test_pair_tables_are_the_plain_pair_arithmetic():
+    year16, hour_minute = civil.pair_tables(np)
+    for value in range(65536):
+        high, low = divmod(value, 256)
+        both = high <= 99 and low <= 99
+        assert year16[value] == ((high * 100 + low) * 16 if both else 0)
+        time_ok = high <= 23 and low <= 59
+        assert hour_minute[value] == (high * 3600 + low * 60 if time_ok else -1)

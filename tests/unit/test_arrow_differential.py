@@ -359,9 +359,9 @@ def test_lvarchar_is_large_string_with_nulls(encoding):
                                     max_size=30), min_size=1, max_size=12),
        st.sampled_from(["iso-8859-1", "utf-8"]))
 def test_variable_text_by_views_and_by_mask_decode_alike(texts, encoding):
-    # Text is gathered through an Arrow binary_view array (inline values of
-    # up to 12 bytes and longer ones by offset); the numpy mask path is what
-    # a pyarrow without binary_view takes.  Both against the reference.
+    # Text is gathered by Arrow's take over the buffer read as texts and the
+    # gaps between them; the numpy mask path is what a buffer past 32-bit
+    # offsets takes.  Both against the reference.
     from unittest import mock
 
     from informix_stream.arrow import columnar
@@ -370,7 +370,7 @@ def test_variable_text_by_views_and_by_mask_decode_alike(texts, encoding):
     images = [encode((t, t, k)) for k, t in enumerate(texts)]
     ref = _outcome(lambda i, t, n: reference_batch(i, t, n, encoding), images, types)
     assert _outcome(lambda i, t, n: decode_batch(i, t, n, encoding), images, types) == ref
-    with mock.patch.object(columnar, "_gather_by_views", lambda *a, **k: None):
+    with mock.patch.object(columnar, "gather_ranges", lambda *a, **k: None):
         assert _outcome(lambda i, t, n: decode_batch(i, t, n, encoding), images, types) == ref
 
 
@@ -384,3 +384,157 @@ def test_no_rows_of_every_type_is_an_empty_batch():
     for decode in (decode_batch, reference_batch):
         batch = decode([], types, _names(types))
         assert batch.num_rows == 0 and batch.num_columns == len(specs)
+
+
+@st.composite
+def _boolean_rows(draw):
+    """Rows of INTEGER and BOOLEAN columns whose BOOLEAN cells mostly have
+    the usual length 1 (so the batch is framed as a matrix) but may have a
+    length of 0 or 2 in any row, or a flag that is neither 0 nor 1 -- also
+    two BOOLEANs of lengths 0 and 2 in one row, whose row is as long as a
+    usual one."""
+    specs = draw(st.lists(st.sampled_from(["boolean", "integer"]), min_size=1, max_size=4)
+                 .filter(lambda s: "boolean" in s))
+    odd = draw(st.booleans())
+    images = []
+    for _ in range(draw(st.integers(1, 8))):
+        image = b""
+        for spec in specs:
+            if spec == "integer":
+                image += draw(st.binary(min_size=4, max_size=4))
+                continue
+            size = draw(st.sampled_from([0, 1, 2])) if odd else 1
+            image += bytes([draw(st.sampled_from([0, 0, 1, 2]))]) + size.to_bytes(4, "big") \
+                + draw(st.binary(min_size=size, max_size=size))
+        images.append(image)
+    return _types(*specs), images
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_boolean_rows())
+def test_boolean_columns_framed_as_a_matrix_or_not_decode_alike(case):
+    types, images = case
+    _same(images, types)
+
+
+def test_booleans_of_swapped_lengths_are_not_taken_as_a_matrix():
+    # two BOOLEANs of lengths 0 and 2: the row has the usual 12 bytes, but
+    # its cells are not where a matrix would read them
+    types = _types("boolean", "boolean")
+    usual = b"\x00\x00\x00\x00\x01t" * 2
+    swapped = b"\x00\x00\x00\x00\x00" + b"\x00\x00\x00\x00\x02ft"
+    assert len(swapped) == len(usual)
+    outcome = _same([usual, swapped], types)
+    assert outcome[0] == "ok"
+    assert [[v for _, v in col] for col in outcome[2]] == [[True, False], [True, False]]
+
+
+_EDGE_MAGNITUDES = [0, 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 63 - 1, 2 ** 63, 2 ** 63 + 1,
+                    2 ** 64 - 1]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from([0, 1, -1, 2, -2, 0x7FFF, -0x8000]),
+                          st.sampled_from(_EDGE_MAGNITUDES) | st.integers(0, 2 ** 64 - 1)),
+                min_size=1, max_size=6))
+def test_int8_cells_at_the_int64_limits_decode_alike(cells):
+    # [sign short][low uint32][high uint32]: NULL (sign 0), signs other than
+    # +-1, magnitudes either side of 2**63 (-2**63 alone fits when negative)
+    images = [sign.to_bytes(2, "big", signed=True) + (mag & 0xFFFFFFFF).to_bytes(4, "big")
+              + (mag >> 32).to_bytes(4, "big") for sign, mag in cells]
+    _same(images, _types("int8"))
+
+
+def test_int8_of_minus_two_to_the_63_is_int64_min():
+    image = (-1).to_bytes(2, "big", signed=True) + bytes(4) + (1 << 31).to_bytes(4, "big")
+    batch = decode_batch([image, bytes(10)], _types("int8"), ["c0"])
+    assert batch.column(0).to_pylist() == [-(1 << 63), None]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from([-0x80000000, -0x7FFFFFFF, -693595, -693594, -693593, 0,
+                                 2958463, 2958464, 2958465, 0x7FFFFFFF])
+                | st.integers(-0x80000000, 0x7FFFFFFF), min_size=1, max_size=6))
+def test_date_cells_at_the_calendar_limits_decode_alike(days):
+    # days since 1899-12-31: 0001-01-01 is -693594, 9999-12-31 is 2958464;
+    # NULL is -2**31 and one past either end is the reference's DataError
+    _same([d.to_bytes(4, "big", signed=True) for d in days], _types("date"))
+
+
+@st.composite
+def _datetime_cells_with_their_exponent(draw):
+    """DATETIME columns whose every cell has the qualifier's exponent (the
+    columns read through civil.pair_tables) and pairs anywhere in 0..255:
+    hours and minutes either side of 23 and 59, months 0 and 13, day 0 and
+    days past the month's end, February 29th of leap and common years,
+    fractions over 99, NULLs."""
+    from informix_stream.codec.scalars import temporal_exponent
+    spec = draw(st.sampled_from([
+        "datetime hour to minute", "datetime hour to second", "datetime hour to fraction(3)",
+        "datetime hour to fraction(5)", "datetime year to day", "datetime year to minute",
+        "datetime year to second", "datetime year to fraction(1)",
+        "datetime year to fraction(5)"]))
+    ctype = parse_type(spec)
+    head = 0x80 | (temporal_exponent(ctype.length) + 64)
+    near = st.sampled_from([0, 1, 2, 12, 13, 19, 20, 23, 24, 28, 29, 30, 31, 32, 59, 60, 99,
+                            100]) | st.integers(0, 255)
+    images = []
+    for _ in range(draw(st.integers(1, 8))):
+        if draw(st.integers(0, 5)) == 0:
+            images.append(bytes(ctype.wire_width))
+        else:
+            images.append(bytes([head] + draw(st.lists(near, min_size=ctype.wire_width - 1,
+                                                       max_size=ctype.wire_width - 1))))
+    return [ctype], images
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_datetime_cells_with_their_exponent())
+def test_datetimes_read_by_pair_tables_decode_alike(case):
+    types, images = case
+    _same(images, types)
+
+
+def test_datetime_february_29th_by_pair_tables():
+    types = _types("datetime year to second")
+    encode = make_row_encoder(types)
+    leap = encode((dt.datetime(2000, 2, 29, 23, 59, 59),))
+    common = bytes([leap[0], 19, 0]) + leap[3:]              # 1900-02-29: no such day
+    assert _same([leap], types)[2] == [[("datetime", dt.datetime(2000, 2, 29, 23, 59, 59))]]
+    assert _same([leap, common], types)[0] == "error"
+
+
+@pytest.mark.parametrize("images, message", [
+    # the VARCHAR's length runs past its row; the next row's bytes would frame
+    ([b"\x00\x00\x00\x01\x09ab", b"\x00\x00\x00\x02\x02ab"], r"column 2: a value runs past"),
+    # a row one byte longer than its cells
+    ([b"\x00\x00\x00\x01\x02abX"], r"row image of 8 bytes decoded as 7"),
+])
+def test_variable_rows_that_do_not_frame_keep_the_checked_framings_message(images, message):
+    # the unchecked framing declines them and the checked one names the column
+    with pytest.raises(ProtocolError, match=message):
+        decode_batch(images, _types("integer", "varchar(10)"), ["a", "b"])
+
+
+def test_a_negative_lvarchar_length_is_the_checked_framings_error():
+    image = b"\x00" + (-3).to_bytes(4, "big", signed=True) + b"abc"
+    for decode in (decode_batch, reference_batch):
+        with pytest.raises(ProtocolError):
+            decode([image], _types("lvarchar"), ["a"])
+    with pytest.raises(ProtocolError, match="opaque-type value runs past"):
+        decode_batch([image], _types("lvarchar"), ["a"])
+
+
+def test_fixed_cells_of_a_variable_shape_are_gathered_a_word_at_a_time():
+    # cells of 7, 8, 11 and 2 bytes after a VARCHAR, so every cell starts at a
+    # different offset; the last row's last word reads into the padding
+    types = _types("varchar(20)", "decimal(12,2)", "datetime year to second",
+                   "datetime year to fraction(5)", "smallint")
+    encode = make_row_encoder(types)
+    rows = [("x" * i, Decimal(i * 1001) / 100 * (-1) ** i,
+             dt.datetime(2000 + i, 1 + i % 12, 1 + i, i, i, i),
+             dt.datetime(1 + i, 12, 31, 23, 59, 59, 10 * i), i) for i in range(17)]
+    images = [encode(r) for r in rows]
+    batch = decode_batch(images, types, _names(types))
+    assert [tuple(d.values()) for d in batch.to_pylist()] == rows
+    assert _same(images, types)[0] == "ok"

@@ -15,14 +15,16 @@ waits for more bytes exactly as before.
 * Fixed width W: a tuple is ``[short 14][short][uint W][W bytes][pad if W
   is odd]``, so n tuples are an (n, stride) matrix: the tags and sizes of
   all of them are checked with numpy at once and the images are one slice.
-* Variable width: one ``unpack_from`` of each header (no slicing), then
-  the images are gathered with numpy.
+* Variable width: the headers are found without a Python step per tuple
+  (``tuple_run``: candidate headers at even offsets, chained by their
+  sizes; ``walk_tuples`` is its plain loop), then the images are gathered
+  by one Arrow ``take``.
 
 The rows go into an ``ImageRows``: a sequence whose length is the row
 count (what the cursor's fetch accounting counts) holding the packed
 blocks, from which the Arrow batch takes a block of any row range.
 
-numpy is imported only when an Arrow cursor builds the hook.
+numpy and pyarrow are imported only when an Arrow cursor builds the hook.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import struct
 
 from ..errors import ProtocolError
 from ._deps import load
-from .columnar import ImageBlock, concat_blocks, pack_images
+from .columnar import ImageBlock, concat_blocks, gather_ranges, pack_images
 
 # A tuple header's tag, warning flags and (unsigned) size.  A tuple with
 # flags is left to parse_reply's per-row path, which records them.
@@ -216,30 +218,104 @@ class ImageDecoder:
 
     def _bulk_variable(self, buf, pos: int, end: int, reply, max_size: int) -> int:
         np = self.np
-        head = _TAG_SIZE
-        at = pos
-        heads = []
-        add = heads.append
-        last = end - 8
-        while at <= last:
-            tag, warn, size = head(buf, at)
-            if tag != 14 or warn or size > max_size:
-                break
-            nxt = at + 8 + size + (size & 1)
-            if nxt > end:
-                break
-            add(at)
-            at = nxt
-        n = len(heads)
+        if end - pos < 8:
+            return pos
+        raw = np.frombuffer(_copy(buf, pos, end), np.uint8)
+        offs, sizes = tuple_run(np, raw, max_size)
+        n = len(offs)
         if not n:
             return pos
-        raw = np.frombuffer(_copy(buf, pos, at), np.uint8)
-        offs = np.array(heads, np.int64) - pos
-        sizes = raw[(offs + 4)[:, None] + np.arange(4)].copy().view(">u4").reshape(-1) \
-            .astype(np.int64)
-        marks = np.zeros(len(raw) + 1, np.int8)
-        marks[offs + 8] += 1
-        marks[offs + 8 + sizes] -= 1
-        data = raw[np.cumsum(marks[:-1], dtype=np.int8).view(np.bool_)]
-        self._rows(reply).add(ImageBlock(data.tobytes(), sizes, n))
-        return at
+        at = int(offs[-1] + 8 + sizes[-1] + (sizes[-1] & 1))
+        self._rows(reply).add(ImageBlock(_images_of(np, raw, offs + 8, sizes), sizes, n))
+        return pos + at
+
+
+def _images_of(np, raw, starts, sizes) -> bytes:
+    """``raw[starts[r]:starts[r] + sizes[r]]`` of every tuple end to end,
+    by columnar.gather_ranges (one Arrow take; the offsets only grow)."""
+    data, _ = gather_ranges(np, load()[1], raw, starts, sizes, large=len(raw) >= 1 << 31)
+    return data.tobytes()
+
+
+def tuple_run(np, raw, max_size: int):
+    """Offsets and image sizes of the run of SQ_TUPLEs at the start of
+    ``raw`` that ``walk_tuples`` (the plain loop) takes, without a Python
+    step per tuple: every even offset holding a tuple's tag and zero
+    warning flags is a candidate (a tuple is padded to an even size, so the
+    run's headers are at even offsets; bytes inside an image may look like
+    one too); each candidate's successor is where its size says the next
+    tuple starts, and the run is the chain of successors from offset 0,
+    followed in numpy while successors are the next candidate and in Python
+    only past an image that held a false candidate.  It ends at a successor
+    that is no candidate, a size over ``max_size`` or a tuple past the
+    buffer, as the plain loop's does."""
+    size_n = len(raw) - len(raw) % 2
+    half = raw[:size_n].view(">u2")                 # the u16 at every even offset
+    if len(half) < 4:
+        return walk_tuples(np, raw, max_size)
+    # tag 14, flags 0, and the header complete (offset <= len - 8)
+    cand = np.flatnonzero((half[:-3] == 14) & (half[1:-2] == 0))
+    if not len(cand) or cand[0] != 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    sizes = (half[cand + 2].astype(np.int64) << 16) | half[cand + 3]
+    offs = cand * 2
+    nxt = offs + 8 + sizes + (sizes & 1)
+    linked = nxt[:-1] == offs[1:]
+    if not linked.all():
+        k = int(np.argmin(linked))
+        if nxt[k] < offs[k + 1]:          # no candidate there: the run ends at k
+            offs, sizes, nxt = offs[:k + 1], sizes[:k + 1], nxt[:k + 1]
+        else:                             # false candidates inside an image
+            chain = _follow(np, _successors(np, offs, nxt), k)
+            offs, sizes, nxt = offs[chain], sizes[chain], nxt[chain]
+    bad = (sizes > max_size) | (nxt > len(raw))
+    if bad.any():
+        stop = int(np.argmax(bad))
+        offs, sizes = offs[:stop], sizes[:stop]
+    return offs, sizes
+
+
+def _successors(np, offs, nxt):
+    """Each candidate's successor's index (-1 when where its size points is
+    no candidate)."""
+    succ = np.searchsorted(offs, nxt)
+    succ[succ >= len(offs)] = len(offs) - 1
+    return np.where(offs[succ] == nxt, succ, -1)
+
+
+def _follow(np, succ, first_break: int):
+    """Indices of the chain from candidate 0: runs of consecutive
+    candidates (succ[i] == i + 1) between breaks, each break either ending
+    the chain (no successor) or jumping past false candidates; the last
+    candidate is always a break."""
+    breaks = np.flatnonzero(succ != np.arange(1, len(succ) + 1)).tolist()
+    pieces = []
+    i = 0
+    for b in breaks:
+        if b < max(i, first_break):
+            continue
+        pieces.append(np.arange(i, b + 1))
+        j = int(succ[b])
+        if j < 0:
+            break
+        i = j
+    return np.concatenate(pieces)
+
+
+def walk_tuples(np, raw, max_size: int):
+    """The plain reference of ``tuple_run``: one header at a time."""
+    head = _TAG_SIZE
+    at, offs, sizes = 0, [], []
+    last = len(raw) - 8
+    data = raw.tobytes()
+    while at <= last:
+        tag, warn, size = head(data, at)
+        if tag != 14 or warn or size > max_size:
+            break
+        nxt = at + 8 + size + (size & 1)
+        if nxt > len(raw):
+            break
+        offs.append(at)
+        sizes.append(size)
+        at = nxt
+    return np.array(offs, np.int64), np.array(sizes, np.int64)

@@ -106,3 +106,22 @@ def civil_from_days(np, days):
     months, month_days = _day_of_year_tables(np)
     at = day_of_year + 366 * leaps.take(year)
     return year, months.take(at), month_days.take(at)
+
+
+_PAIR_TABLES = None
+
+
+def pair_tables(np):
+    """Two base-100 pairs read as one big-endian uint16 (first pair in the
+    high byte) -> (the year ``p0 * 100 + p1`` times 16, the row of
+    month_tables' year; 0 when a pair is over 99, a row whose months have
+    no days, so the day check refuses it), and -> (the seconds of hour p0
+    and minute p1; -1 when p0 > 23 or p1 > 59).  One gather of a 256 KB
+    table each instead of a pass per pair and per check."""
+    global _PAIR_TABLES
+    if _PAIR_TABLES is None:
+        high, low = np.divmod(np.arange(65536, dtype=np.int32), 256)
+        year16 = np.where((high <= 99) & (low <= 99), (high * 100 + low) * 16, 0)
+        seconds = np.where((high <= 23) & (low <= 59), high * 3600 + low * 60, -1)
+        _PAIR_TABLES = (year16.astype(np.int32), seconds.astype(np.int32))
+    return _PAIR_TABLES

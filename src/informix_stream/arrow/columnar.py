@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..codec.rowdecode_ref import reference_decoder
-from ..codec.scalars import EPOCH_ORDINAL
+from ..codec.scalars import EPOCH_ORDINAL, TRUE_BYTES
 from ..codec.typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode
 from ..errors import DataError, ProtocolError
 from ._deps import load
@@ -41,6 +41,12 @@ _FIXED_SIMPLE = {TypeCode.DATE: 4, TypeCode.FLOAT: 8, TypeCode.SMALLFLOAT: 4,
                  TypeCode.INT8: 10, TypeCode.SERIAL8: 10, TypeCode.SMALLINT: 2,
                  TypeCode.INTEGER: 4, TypeCode.SERIAL: 4, TypeCode.BIGINT: 8,
                  TypeCode.BIGSERIAL: 8}
+# Arrow storage of a numpy (kind, itemsize).
+_STORAGE = {("i", 2): lambda pa: pa.int16(), ("i", 4): lambda pa: pa.int32(),
+            ("i", 8): lambda pa: pa.int64(), ("f", 4): lambda pa: pa.float32(),
+            ("f", 8): lambda pa: pa.float64()}
+# An INT8 cell: sign (0 NULL, negative < 0), then the magnitude's 32-bit halves.
+_INT8_CELL = [("sign", ">i2"), ("low", ">u4"), ("high", ">u4")]
 # Informix DATE 0 is 1899-12-31; Arrow's date32 0 is 1970-01-01.
 _DATE_SHIFT = 719163 - EPOCH_ORDINAL
 _MAX_ORDINAL = 3652059          # 9999-12-31
@@ -112,15 +118,16 @@ class _Frame:
         if lengths is None and width is None:
             raise ValueError("an ImageBlock without lengths for a variable-width shape")
         if lengths is None:
-            self.matrix = self.buf.reshape(n, width)
-            offset = 0
-            for t in types:
-                self.starts.append(offset)       # a constant column offset
-                self.lengths.append(None)
-                offset += cell_width(t)
+            self._as_matrix(types, width)
+            return
+        if self._uniform_booleans(types, lengths):
             return
         self.matrix = None
         ends = np.cumsum(lengths)
+        if self._frame_unchecked(types, ends - lengths, ends):
+            return
+        self.starts.clear()
+        self.lengths.clear()
         pos = ends - lengths
         for k, t in enumerate(types):
             pos = self._frame_column(k, t, pos, ends)
@@ -129,6 +136,73 @@ class _Frame:
             raise ProtocolError(f"row image of {int(lengths[row])} bytes decoded as "
                                 f"{int(pos[row] - ends[row] + lengths[row])}: the described "
                                 "columns do not match the row")
+
+    def _as_matrix(self, types: Sequence[ColumnType], width: int) -> None:
+        """Every row is ``width`` bytes with each cell at a constant offset:
+        the buffer is an (n, width) matrix."""
+        self.matrix = self.buf.reshape(self.n, width)
+        offset = 0
+        for t in types:
+            self.starts.append(offset)           # a constant column offset
+            self.lengths.append(None)
+            offset += _BOOLEAN_CELL if t.code == TypeCode.BOOLEAN else cell_width(t)
+
+    def _uniform_booleans(self, types: Sequence[ColumnType], lengths) -> bool:
+        """A shape whose only variable cells are BOOLEANs, each with its usual
+        length 1 in every row, is framed as a matrix; any other row length or
+        BOOLEAN length field leaves the batch to the general framing (which
+        then accepts or refuses it exactly as before)."""
+        widths = [_BOOLEAN_CELL if t.code == TypeCode.BOOLEAN else cell_width(t)
+                  for t in types]
+        n = self.n
+        if not n or None in widths or len(self.buf) != n * sum(widths) or \
+                not (lengths == sum(widths)).all():
+            return False
+        width, offset = sum(widths), 0
+        for t, w in zip(types, widths):
+            if t.code == TypeCode.BOOLEAN:
+                # the big-endian length field at every row's offset + 1
+                size = self.np.ndarray((n,), ">u4", self.buf, offset + 1, (width,))
+                if not (size == 1).all():
+                    return False
+            offset += w
+        self._as_matrix(types, width)
+        return True
+
+    def _frame_unchecked(self, types: Sequence[ColumnType], pos, ends) -> bool:
+        """Frame every column with no check on the way, then one: no length
+        is negative and every row ends where its image does.  Offsets only
+        grow then, so no cell or length ran past its row, and the checked
+        framing would have accepted the batch and framed it alike.  False
+        for any other batch (including one whose reads left the buffer),
+        which the checked framing then refuses with its precise error."""
+        np = self.np
+        padded = self.padded()
+        ints = None
+        try:
+            for ctype in types:
+                self.starts.append(pos)
+                width = cell_width(ctype)
+                if width is not None:
+                    self.lengths.append(None)
+                    pos = pos + width
+                    continue
+                if ctype.code in VARCHAR_CODES:
+                    size = padded[pos].astype(np.int64)
+                    head = 1
+                else:
+                    if ints is None:     # the big-endian int at every byte offset
+                        ints = np.ndarray((len(padded) - 3,), ">i4", padded, 0, (1,))
+                    size = ints[pos + 1].astype(np.int64)
+                    head = 5
+                    if self.n and size.min() < 0:
+                        return False
+                self.lengths.append(size)
+                pos = pos + size
+                pos += head
+        except IndexError:
+            return False
+        return not (self.n and (pos != ends).any())
 
     def _frame_column(self, k: int, ctype: ColumnType, pos, ends):
         np, buf = self.np, self.buf
@@ -158,7 +232,7 @@ class _Frame:
         return nxt
 
     def padded(self):
-        """The buffer with 16 zero bytes after it, so a 4-byte read at any
+        """The buffer with 16 zero bytes after it, so an 8-byte read at any
         cell's offset (+ 8) stays inside (made once per batch)."""
         if getattr(self, "_padded", None) is None:
             self._padded = self.np.concatenate([self.buf, self.np.zeros(16, self.np.uint8)])
@@ -166,19 +240,28 @@ class _Frame:
 
     def cells(self, k: int, width: int):
         """The (n, width) byte matrix of fixed-width column ``k``."""
+        np = self.np
         start = self.starts[k]
         if self.matrix is not None:
             return self.matrix[:, start:start + width]
-        # one byte position at a time: an (n, width) index array would cost
-        # 8 bytes per cell byte of memory
-        out = self.np.empty((self.n, width), self.np.uint8)
-        for j in range(width):
-            out[:, j] = self.buf[start + j]
-        return out
+        # eight bytes at a time, by a gather from a view holding the uint64
+        # at every byte offset of the padded buffer (a cell's last word may
+        # read up to 7 bytes past it); an (n, width) index array would cost
+        # 8 bytes of memory per cell byte, a gather per byte is 3x slower
+        padded = self.padded()
+        size = 2 if width <= 2 else 4 if width <= 4 else 8    # so INTEGER, DATE... are
+        words = -(-width // size)                              # contiguous as gathered
+        wide = np.ndarray((len(padded) - size + 1,), f"<u{size}", padded, 0, (1,))
+        out = np.empty((self.n, words), f"<u{size}")
+        for j in range(words):
+            out[:, j] = wide[start + size * j]
+        return out.view(np.uint8)[:, :width]
 
     def cell_bytes(self, k: int, ctype: ColumnType) -> list[bytes]:
         """Each row's cell of column ``k`` as bytes (the slow path's input)."""
         width = cell_width(ctype)
+        if width is None and self.matrix is not None:
+            width = _BOOLEAN_CELL             # a BOOLEAN framed as a matrix cell
         if width is not None:
             return [bytes(row) for row in self.cells(k, width)]
         head = 1 if ctype.code in VARCHAR_CODES else 5
@@ -228,23 +311,31 @@ class _Column:
         return self.np.ascontiguousarray(self.frame.cells(self.k, self.ctype.wire_width))
 
     # -- building arrays ----------------------------------------------------------
+    def validity(self, null):
+        """Arrow's validity bitmap of ``~null`` (None when nothing is NULL):
+        packbits, several times cheaper than pa.array's ``mask``."""
+        if not null.any():
+            return None
+        return self.pa.py_buffer(self.np.packbits(~null, bitorder="little"))
+
     def array(self, data, null):
         """A primitive Arrow array over ``data`` with ``null`` as its nulls."""
-        pa = self.pa
-        storage = {1: None, 2: pa.int16(), 4: pa.int32(), 8: pa.int64()}
-        if self.np.issubdtype(data.dtype, self.np.floating):
-            arr = pa.array(data, mask=null if null.any() else None)
-            return arr if arr.type == self.type else arr.cast(self.type)
-        arr = pa.array(data, storage[data.dtype.itemsize], mask=null if null.any() else None)
-        return arr.view(self.type)
+        pa, np = self.pa, self.np
+        data = np.ascontiguousarray(data, data.dtype.newbyteorder("<"))
+        kind = "f" if np.issubdtype(data.dtype, np.floating) else "i"
+        storage = _STORAGE[kind, data.dtype.itemsize](pa)
+        arr = pa.Array.from_buffers(storage, len(data), [self.validity(null),
+                                                         pa.py_buffer(data)])
+        if arr.type == self.type:
+            return arr
+        return arr.cast(self.type) if kind == "f" else arr.view(self.type)
 
     def from_buffer(self, data, null):
         """An array of the column's type over ``data`` (its storage, one
         record a row) with ``null`` as its nulls."""
         pa = self.pa
-        validity = (pa.py_buffer(self.np.packbits(~null, bitorder="little"))
-                    if null.any() else None)
-        return pa.Array.from_buffers(self.type, self.frame.n, [validity, pa.py_buffer(data)])
+        return pa.Array.from_buffers(self.type, self.frame.n,
+                                     [self.validity(null), pa.py_buffer(data)])
 
     # -- per type -----------------------------------------------------------------------
     def decode(self):
@@ -275,11 +366,18 @@ class _Column:
         """[null flag][int length][byte]: NULL when the flag is 1, true when
         the first byte is 1, 't' or 'T' (scalars.TRUE_BYTES), else false."""
         np, frame = self.np, self.frame
-        pos, size = frame.starts[self.k], frame.lengths[self.k]
-        null = frame.buf[pos] == 1
-        first = frame.buf[np.where(size > 0, pos + 5, pos)]
-        truth = (size > 0) & ((first == 1) | (first == 0x74) | (first == 0x54))
-        return self.pa.array(truth, mask=null if null.any() else None)
+        pos = frame.starts[self.k]
+        if frame.matrix is not None:          # every length 1 (_uniform_booleans)
+            cells = frame.matrix[:, pos:pos + _BOOLEAN_CELL]
+            null = cells[:, 0] == 1
+            truth = _true_bytes(np).take(cells[:, 5])
+        else:
+            size = frame.lengths[self.k]
+            null = frame.buf[pos] == 1
+            first = frame.buf[np.where(size > 0, pos + 5, pos)]
+            truth = (size > 0) & _true_bytes(np).take(first)
+        return self.pa.Array.from_buffers(self.type, frame.n, [
+            self.validity(null), self.pa.py_buffer(np.packbits(truth, bitorder="little"))])
 
     def _int(self, fmt: str):
         np = self.np
@@ -298,35 +396,44 @@ class _Column:
         return self.array(values, null)
 
     def _date(self):
+        """Days since 1899-12-31 -> date32, in int32 throughout: the range
+        check is one unsigned compare of the days shifted to the range's
+        start (NULL, -2**31, is outside it and is excluded after)."""
         np = self.np
         raw = np.ascontiguousarray(self.frame.cells(self.k, 4))
-        days = raw.view(">i4").reshape(-1).astype(np.int64)
+        days = raw.view(">i4").reshape(-1).astype("<i4")
         null = days == -0x80000000
-        ordinal = days + EPOCH_ORDINAL
-        if ((~null) & ((ordinal < 1) | (ordinal > _MAX_ORDINAL))).any():
-            bad = (~null) & ((ordinal < 1) | (ordinal > _MAX_ORDINAL))
-            self.patch(bad, raw, lambda v: v)    # raises the reference DataError
-        return self.array((days - _DATE_SHIFT).astype("<i4"), null)
+        low = 1 - EPOCH_ORDINAL                       # 0001-01-01
+        outside = (days - np.int32(low)).view("<u4") > np.uint32(_MAX_ORDINAL - 1)
+        if outside.any() and (outside & ~null).any():
+            self.patch(outside & ~null, raw, lambda v: v)   # raises the reference DataError
+        np.subtract(days, np.int32(_DATE_SHIFT), out=days)   # NULL's wraps; it is masked
+        return self.array(days, null)
 
     def _int8(self):
         """[sign short][low uint32][high uint32], big-endian: the two words
-        are one strided big-endian uint64 read with its halves swapped."""
+        are read as fields of a record view of the cells and written as the
+        halves of one little-endian uint64 (two converting copies)."""
         np = self.np
         n = self.frame.n
-        # 8 spare bytes: a strided view may not start past its buffer (no rows)
-        flat = np.zeros(n * 10 + 8, np.uint8)
-        flat[:n * 10] = self.frame.cells(self.k, 10).reshape(-1)
-        sign = np.ndarray((n,), ">i2", flat, 0, (10,)).astype(np.int16)
-        words = np.ndarray((n,), ">u8", flat, 2, (10,)).astype(np.uint64)
-        magnitude = (words << np.uint64(32)) | (words >> np.uint64(32))
+        cells = np.ascontiguousarray(self.frame.cells(self.k, 10)).view(_INT8_CELL).reshape(-1)
+        magnitude = np.empty((n, 2), "<u4")
+        magnitude[:, 0] = cells["low"]
+        magnitude[:, 1] = cells["high"]
+        values = magnitude.view(np.int64).reshape(-1)
+        sign = cells["sign"].astype(np.int16)      # read twice: native first
         null = sign == 0
-        negative = sign < 0
-        limit = np.where(negative, np.uint64(1 << 63), np.uint64((1 << 63) - 1))
-        if (magnitude > limit).any() and ((~null) & (magnitude > limit)).any():
+        # past int64: a magnitude of 2**63 or more, but for -2**63 itself
+        # (2**63 read as int64 is its own negative)
+        over = values < 0
+        if over.any() and (over & ~null & ~((sign < 0) & (values == -(1 << 63)))).any():
             raise self.fail("an INT8 beyond the int64 range")
-        values = magnitude.view(np.int64)        # 2**63 is its own negative
-        values = np.where(negative, -values, values)
-        values[null] = 0
+        # negated where the sign is negative: x ^ -1 - -1 == -x, x ^ 0 - 0 == x
+        flip = (sign >> 15).astype(np.int64)
+        values ^= flip
+        values -= flip
+        if null.any():
+            values[null] = 0
         return self.array(values, null)
 
     def _text(self):
@@ -348,9 +455,8 @@ class _Column:
             return self.slow()
         if not large and offsets[-1] >= 1 << 31:
             return self.slow()
-        validity = pa.py_buffer(np.packbits(~null, bitorder="little")) if null.any() else None
         array = pa.Array.from_buffers(self.type, frame.n,
-                                      [validity, pa.py_buffer(np.asarray(
+                                      [self.validity(null), pa.py_buffer(np.asarray(
                                           offsets, "<i8" if large else "<i4")),
                                        pa.py_buffer(data)])
         if high and enc in _UTF8:
@@ -368,14 +474,13 @@ class _Column:
         when the flag is 1) column."""
         np, frame = self.np, self.frame
         starts, lengths = frame.starts[self.k], frame.lengths[self.k]
+        padded = frame.padded()
         if head == 1:
-            null = (lengths == 1) & (frame.buf[np.minimum(starts + 1, len(frame.buf) - 1)]
-                                     == 0)
+            null = (lengths == 1) & (padded[starts + 1] == 0)
         else:
             null = frame.buf[starts] == 1
         sizes = np.where(null, 0, lengths)
-        gathered = _gather_by_views(np, self.pa, frame.padded(), starts + head, sizes,
-                                    large=head != 1)
+        gathered = gather_ranges(np, self.pa, padded, starts + head, sizes, large=head != 1)
         if gathered is not None:
             return (*gathered, null)
         offsets = np.zeros(frame.n + 1, np.int64)
@@ -389,6 +494,22 @@ class _Column:
         return data, offsets, null
 
 
+# A BOOLEAN cell as a server sends it: [null flag][int length 1][byte].
+_BOOLEAN_CELL = 6
+_TRUE_BYTES = None
+
+
+def _true_bytes(np):
+    """byte -> whether a BOOLEAN whose first byte it is reads as true
+    (scalars.TRUE_BYTES: 1, 't', 'T')."""
+    global _TRUE_BYTES
+    if _TRUE_BYTES is None:
+        table = np.zeros(256, bool)
+        table[[byte for (byte,) in TRUE_BYTES]] = True
+        _TRUE_BYTES = table
+    return _TRUE_BYTES
+
+
 _TEXT_CODES = (*VARCHAR_CODES, TypeCode.LVARCHAR, TypeCode.CHAR, TypeCode.NCHAR)
 _LATIN1 = ("iso-8859-1", "latin-1", "latin1", "8859-1", "iso8859-1")
 _UTF8 = ("utf-8", "utf8")
@@ -396,47 +517,36 @@ _UTF8 = ("utf-8", "utf8")
 _ASCII_SUPERSETS = _LATIN1 + ("ascii", "us-ascii", "utf-8", "utf8", "cp1252")
 
 
-def _gather_by_views(np, pa, padded, at, sizes, large: bool):
+def gather_ranges(np, pa, padded, at, sizes, large: bool):
     """The bytes ``padded[at[r]:at[r] + sizes[r]]`` of every row end to end,
-    and their offsets, gathered by Arrow: each row becomes one element of a
-    binary_view array over the buffer (its length, and either its bytes
-    inline when at most 12, or a 4-byte prefix and its offset), which Arrow
-    casts to (large_)binary with a copy per value in C++, several times
-    faster than any numpy mask over the buffer.  None when this pyarrow
-    cannot (the caller then takes the mask path)."""
-    if not hasattr(pa, "binary_view") or len(padded) >= 1 << 31:
-        return None
+    and their offsets, gathered by Arrow: the buffer is read as a binary
+    array of 2n values, each row's text and then the bytes up to the next
+    row's text (framing puts every text at or after the end of the one
+    before, so the offsets only grow), and Arrow's ``take`` of the even
+    values copies the texts in C++.  Faster than a binary_view array over
+    the buffer (whose inline short values and prefixes cost numpy gathers
+    at unaligned offsets) and than any numpy mask over the buffer.  None
+    when the buffer needs 64-bit offsets for a 32-bit array (the caller then
+    takes the mask path)."""
     n = len(at)
-    words = np.ndarray((len(padded) - 3,), "<i4", padded, 0, (1,))   # 4 bytes at any offset
-    views = np.empty((n, 4), "<i4")
-    views[:, 0] = sizes
-    views[:, 1] = words[at]
-    views[:, 2] = 0                      # the one data buffer
-    views[:, 3] = at
-    short = np.flatnonzero(sizes <= 12)
-    if len(short):
-        where, size = at[short], sizes[short]
-        views[short, 1] &= _keep(np, size, 0)
-        views[short, 2] = words[where + 4] & _keep(np, size, 4)
-        views[short, 3] = words[where + 8] & _keep(np, size, 8)
-    try:
-        array = pa.Array.from_buffers(pa.binary_view(), n, [None, pa.py_buffer(views),
-                                                            pa.py_buffer(padded)])
-        flat = array.cast(pa.large_binary() if large else pa.binary())
-    except (pa.ArrowNotImplementedError, pa.ArrowInvalid):
+    if not n or (not large and len(padded) >= 1 << 31):
         return None
+    bounds = np.empty(2 * n + 1, "<i8" if large else "<i4")
+    bounds[0:-1:2] = at
+    ends = at + sizes
+    bounds[1::2] = ends
+    bounds[-1] = ends[-1]
+    both = pa.Array.from_buffers(pa.large_binary() if large else pa.binary(), 2 * n,
+                                 [None, pa.py_buffer(bounds), pa.py_buffer(padded)])
+    flat = both.take(np.arange(0, 2 * n, 2, dtype=np.int32 if n < 1 << 30 else np.int64))
     _, offsets_buf, data_buf = flat.buffers()
-    offsets = np.frombuffer(offsets_buf, "<i8" if large else "<i4", n + 1)
+    offsets = np.frombuffer(offsets_buf, "<i8" if large else "<i4", n + 1, flat.offset * (
+        8 if large else 4))
     data = np.frombuffer(data_buf, np.uint8, int(offsets[-1])) if data_buf is not None \
         else np.zeros(0, np.uint8)
+    if offsets[0]:
+        data, offsets = data[int(offsets[0]):], offsets - offsets[0]
     return data, offsets
-
-
-def _keep(np, sizes, skip: int):
-    """int32 masks keeping the first ``sizes - skip`` (0..4) bytes of a
-    little-endian word: an inline view's bytes past the value are zeros."""
-    count = np.clip(sizes - skip, 0, 4)
-    return ((np.int64(1) << (8 * count)) - 1).astype(np.uint32).view(np.int32)
 
 
 def _latin1_to_utf8(np, data, offsets):

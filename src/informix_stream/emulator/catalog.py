@@ -20,6 +20,7 @@ from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, ColumnDef, CreateInde
 from . import blobs, composite, references, row_types, syscatalog
 from .sequences import SEQUENCE_DDL, Sequences
 from .spl_catalog import ROUTINE_DDL, SYSTEM_TABLES as SPL_SYSTEM_TABLES
+from .table_use import TableUse
 from .logmode import read_logging
 from .typerules import TODAY_SQL
 from .decimal_sql import ExactAvg, ExactSum, decimal_order
@@ -103,6 +104,9 @@ class Database:
         # ALTER waits for them, so none writes with a statement checked
         # before the ALTER began (ddl_runner._quiesce).
         self.busy: set[int] = set()
+        # Sessions' open cursors and written tables: DDL needs exclusive
+        # access (table_use.py, ddl_runner._exclusive).
+        self.table_use = TableUse()
         # Statements already translated, keyed by (SQL text, generation):
         # translation depends only on the catalog, and every catalog change
         # moves the generation on, so a stale entry can never be found.

@@ -9,7 +9,7 @@ transaction (see ``close_unheld``).
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import accumulate
 
 from .. import codecs
@@ -43,6 +43,9 @@ class ServerCursor:
         # SQ_RET_TYPE after OPEN can still change their form (send_binary)
         self.values: list | None = None
         self._keep = scroll and udt
+        # Lets go of the tables this cursor holds open (table_use.py), at its
+        # close: a drained result still holds them until then.
+        self.release_use: Callable[[], None] = _nothing
         self.pending: list[bytes] = []   # tuple messages fetched but not sent
         self.sent = 0
         self.exhausted = False
@@ -61,7 +64,7 @@ class ServerCursor:
         out: list[bytes] = []
         while batch := self._next(1024):
             out.extend(batch)
-        self.close()
+        self.source.close()
         return out
 
     def send_binary(self, binary: frozenset[int]) -> None:
@@ -116,6 +119,11 @@ class ServerCursor:
 
     def close(self) -> None:
         self.source.close()
+        self.release_use()
+
+
+def _nothing() -> None:
+    """A cursor that holds no table open."""
 
 
 def close_unheld(statements: Iterable) -> None:

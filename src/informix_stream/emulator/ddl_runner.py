@@ -9,12 +9,13 @@ of its own size.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import alter, merge, rename
 from .catalog import OWNER, create_index, create_table, drop
 from .results import ExecResult
 from .sqlite_errors import LOCK_CODES
+from .table_use import NON_EXCLUSIVE
 from .translate_alter import AlterTable, Rename
 from .sequences import CreateSequence
 from .spl_session import CreateRoutine, DropRoutine
@@ -25,6 +26,9 @@ from .statements import (CreateIndex, CreateTable, Drop, SqlError, StatementKind
 
 class DdlRunner:
     """The DDL half of a session (see engine.Session)."""
+
+    lock_wait_ms = 0             # SET LOCK MODE: NOT WAIT (0), WAIT n (ms)
+    cursors_hold_tables = False  # SET ISOLATION: do its cursors keep DDL out?
 
     def _ddl(self, t: Translation, values: Sequence[object] = ()) -> int:
         ddl = t.ddl
@@ -39,6 +43,7 @@ class DdlRunner:
             if self._in_tx:
                 self._ddl_in_tx = True
             return count
+        self._exclusive(self._needs_exclusive(ddl))
         with self._db.lock, self._atomic(StatementKind.DDL):
             if isinstance(ddl, CreateSequence) or getattr(ddl, "what", "") == "SEQUENCE":
                 self._sequence_ddl(ddl)
@@ -119,6 +124,7 @@ class DdlRunner:
         end for statements prepared while the work ran."""
         db = self._db
         names = _changing(ddl)
+        self._exclusive(names)
         held = {n for n, owner in db.ddl_locks.items() if owner == self._id}
         for name in names:
             if db.ddl_locks.get(name, self._id) != self._id:
@@ -149,6 +155,59 @@ class DdlRunner:
             self._ddl_in_tx = True
         return 0
 
+    def _needs_exclusive(self, ddl: object) -> list[str]:
+        """The permanent tables a DDL statement needs exclusive access to:
+        CREATE INDEX's, DROP INDEX's and DROP TABLE's (IBM's finderr -106:
+        adding or dropping an index, altering a table)."""
+        if isinstance(ddl, CreateIndex):
+            return [ddl.table]
+        if isinstance(ddl, Drop) and ddl.what == "TABLE":
+            return [ddl.name]
+        if isinstance(ddl, Drop) and ddl.what == "INDEX" and ddl.name in self._db.indexes:
+            return [self._db.indexes[ddl.name].table]
+        return []
+
+    def _exclusive(self, names: list[str]) -> None:
+        """Wait until no other session has ``names`` open (a cursor on them,
+        or rows its open transaction wrote): at once under SET LOCK MODE TO
+        NOT WAIT, up to the wait under WAIT [n]; then the server's -242 with
+        ISAM -106 "non-exclusive access" (table_use.py has the sources)."""
+        use = self._db.table_use
+        deadline = time.monotonic() + self.lock_wait_ms / 1000
+        while (name := use.holder(self._id, names)) is not None:
+            if time.monotonic() >= deadline:
+                raise SqlError(LOCK_CODES[StatementKind.DDL], NON_EXCLUSIVE, name,
+                               f"could not open database table ({name}): another "
+                               "session has it open")
+            if self._should_stop():
+                raise SqlError(-213, 0, "", "statement interrupted by user")
+            time.sleep(0.002)
+
+    def hold_tables(self, stmt) -> Callable[[], None]:
+        """A protocol cursor opened on ``stmt``: the tables it names are held
+        open until the returned function is called (table_use.py), when the
+        session's isolation makes a cursor keep DDL out."""
+        if not self.cursors_hold_tables:
+            return _nothing
+        return self._db.table_use.hold(self._id, stmt.depends)
+
+    def _set_isolation(self, option: tuple) -> None:
+        """SET ISOLATION: whether this session's cursors keep DDL out.
+
+        DIRTY READ: the DDL "checks if the table's partition is not used by
+        any other sessions in DIRTY READ mode" (IBM technotes 1648816,
+        1174239: -106).  CURSOR STABILITY and REPEATABLE READ hold shared
+        locks on rows read, which the DDL's exclusive lock cannot pass
+        (finderr -106).  COMMITTED READ [LAST COMMITTED] holds no lock once a
+        row is read, and no IBM text says such a cursor refuses DDL (the
+        OPEN statement's "DDL Operations on Tables Referenced by Cursors"
+        has the DDL go through and later OPENs fail with -710): it does not.
+        Not modelled: the defaults of unlogged (DIRTY READ) and ANSI
+        (REPEATABLE READ) databases; only an explicit SET ISOLATION counts."""
+        if option[:2] == ("SET", "ISOLATION"):
+            level = option[3:] if option[2:3] == ("TO",) else option[2:]
+            self.cursors_hold_tables = level[:1] in (("DIRTY",), ("CURSOR",), ("REPEATABLE",))
+
     def _quiesce(self, names: list[str]) -> None:
         """Wait (as long as a lock wait) until no other session is running a
         statement it checked before the ALTER began."""
@@ -173,6 +232,8 @@ class DdlRunner:
         if not self._in_tx and self.ansi and stmt.kind is not StatementKind.BEGIN:
             self.begin()
         self._db.busy.add(self._id)
+        if self._in_tx and stmt.kind in _WRITES and getattr(stmt, "table", None):
+            self._db.table_use.wrote(self._id, stmt.table)      # its rows are locked
         if self._db.ddl_locks:
             self._ddl_locked(stmt)
         versions = self._db.table_versions
@@ -270,6 +331,14 @@ class DdlRunner:
         else:
             temps.drop_index(conn, ddl.name)
         return 0
+
+
+def _nothing() -> None:
+    """Nothing to let go."""
+
+
+_WRITES = frozenset({StatementKind.INSERT, StatementKind.UPDATE, StatementKind.DELETE,
+                     StatementKind.MERGE})
 
 
 def _bump(versions: dict[str, int], names: list[str]) -> None:

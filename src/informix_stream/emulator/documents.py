@@ -52,10 +52,36 @@ def _write_json(v: object) -> object:
         raise SqlError(NO_CAST, 0, "byte to json", "a byte string cannot be stored in JSON")
     text = v if isinstance(v, str) else str(v)
     try:
-        json.loads(text)
+        document = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except ValueError as exc:
         raise SqlError(INVALID_JSON, 0, "", f"invalid JSON document: {exc}") from None
+    if not isinstance(document, dict):
+        raise SqlError(INVALID_JSON, 0, "", "invalid JSON document: a document is an object "
+                                            f"of fields, not a {type(document).__name__}")
     return text
+
+
+# What the server's JSON type takes is a document: "JSON and BSON documents
+# contain one or more fields ... Documents can be nested within documents"
+# (IBM Informix Guide to SQL: Syntax, "BSON and JSON built-in opaque data
+# types"), the text form of a BSON document, whose top level is always a
+# document (bsonspec.org: document ::= int32 e_list "\x00").  So a top-level
+# scalar or array is no document.  Its numbers are those of JSON (RFC 8259
+# has no NaN or Infinity: Python's json module takes them as an extension)
+# and of BSON, whose floating number is a 64-bit IEEE 754 double: 1e400 has
+# no value there.  All of these get the server's -9660 "invalid JSON
+# document" (IBM JDBC 15.0.1.0 message catalog, sql_en_US.properties).  Not
+# observed on a server: that an array or 1e400 is refused is read from the
+# documents above, and the server's own message for each is not known.
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text} does not fit in a double")
+    return value
 
 
 def _write_bson(v: object) -> object:

@@ -263,6 +263,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         self._end_tx()
 
     def _end_tx(self) -> None:
+        self._db.table_use.tx_ended(self._id)     # its row locks are gone
         self._in_tx = False
         self._ddl_in_tx = False
         self._savepoints.clear()
@@ -521,6 +522,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
             self._savepoint(option)
             return
         if option[:3] != ("SET", "LOCK", "MODE"):
+            self._set_isolation(option)           # ddl_runner: SET ISOLATION
             return
         words = option[3:]
         if words[:2] == ("TO", "WAIT"):
@@ -528,6 +530,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         else:
             wait = DEFAULT_LOCK_WAIT_MS
         self._wait_ms = wait
+        self.lock_wait_ms = wait if words[:2] == ("TO", "WAIT") else 0
         for conn in [self._conn] + [r[0] for r in self._readers]:
             if conn is not None:
                 conn.execute(f"PRAGMA busy_timeout = {wait}")

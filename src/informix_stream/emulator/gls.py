@@ -22,13 +22,19 @@ from ..errors import NotSupportedError
 from ..locales import DEFAULT_LOCALE, Locale, parse_locale
 from .statements import SqlError
 
-__all__ = ["DB_LOCALE_MISMATCH", "ILLEGAL_SEQUENCE", "LOCALE_NOT_LOADED",
-           "session_locales", "locale_warning", "wire_codec", "decode_sql"]
+__all__ = ["DB_LOCALE_MISMATCH", "ILLEGAL_CHARACTER", "INVALID_TEXT", "LOCALE_NOT_LOADED",
+           "session_locales", "locale_warning", "wire_codec", "decode_sql", "refuse_invalid"]
 
 DB_LOCALE_MISMATCH = 0x40
-# IBM Informix Error Messages -23103: "Code-set conversion function failed
-# due to illegal sequence or invalid value."
-ILLEGAL_SEQUENCE = -23103
+# Character data from a client is checked against the database's locale:
+# with EILSEQ_COMPAT_MODE at its default 0 "Informix validates incoming
+# character sequences with the current locale and returns error -202 if any
+# characters are not valid" (HCL Informix Administrator's Reference, 12.10 and
+# 14.10, "EILSEQ_COMPAT_MODE configuration parameter"); -202 "An illegal
+# character has been found in the statement" (IBM JDBC 15.0.1.0 message
+# catalog, sql_en_US.properties).  The client sends text in the database's
+# code set here (wire_codec), so bytes that do not decode are such characters.
+ILLEGAL_CHARACTER = -202
 LOCALE_NOT_LOADED = -23101
 
 # Language_territory pairs whose locale files the emulator "has"
@@ -72,9 +78,34 @@ def wire_codec(db, sent: Locale | None) -> str:
 
 def decode_sql(raw: bytes, codec: str) -> str:
     """Statement text from the wire; bytes invalid in the code set are the
-    server's -23103, not a crash."""
+    server's -202 (see ILLEGAL_CHARACTER), not a crash."""
     try:
         return raw.decode(codec)
     except UnicodeDecodeError:
-        raise SqlError(ILLEGAL_SEQUENCE, message=f"the statement text is not {codec} text"
+        raise SqlError(ILLEGAL_CHARACTER, message=f"the statement text is not {codec} text"
                        ) from None
+
+
+class InvalidText:
+    """What an SQ_BIND text value whose bytes are no text in the session's
+    code set is read as.  Reading it must not fail: the request's other
+    messages have to be parsed past it, or the wire position is lost and the
+    connection with it.  The statement refuses it when it is bound
+    (refuse_invalid), before anything is executed."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<invalid text>"
+
+
+INVALID_TEXT = InvalidText()
+
+
+def refuse_invalid(values: list) -> None:
+    """-202 when a bound value was no text in the code set (see INVALID_TEXT)."""
+    for v in values:
+        if v is INVALID_TEXT:
+            raise SqlError(ILLEGAL_CHARACTER, message="a bound text value holds bytes that "
+                                                      "are not characters of the database's "
+                                                      "code set")

@@ -36,6 +36,7 @@ from ..codec.rowdecode import make_row_decoder
 from ..errors import Error
 from ..messages import Put
 from . import put_rows
+from .gls import ILLEGAL_CHARACTER
 from .logmode import Logging
 from .statements import ResultColumn, SqlError, StatementKind
 from .tokens import ident, tokenize
@@ -228,7 +229,11 @@ def _stored_rows(db, prepared, cursor: InsertCursor, images: list
 def _decode(cursor: InsertCursor, image: bytes) -> list:
     try:
         row, end = cursor.decode(image, 0, len(image))
-    except Error:
+    except Error as exc:
+        if isinstance(exc.__cause__, UnicodeDecodeError):
+            # text that is no text in the code set (gls.ILLEGAL_CHARACTER)
+            raise SqlError(ILLEGAL_CHARACTER, message="an SQ_PUT row holds bytes that are "
+                                                      "not characters of the code set") from None
         row, end = None, -1
     if end != len(image):
         # IBM Informix Error Messages: -1260 "It is not possible to convert

@@ -26,7 +26,7 @@ from ..login import (SL_CONREQ, build_login_reply, parse_login_request,
                      read_sl_pdu)
 from ..messages import parse_request, write_error, Tag
 from .engine import Engine
-from .gls import LOCALE_NOT_LOADED, session_locales
+from .gls import INVALID_TEXT, LOCALE_NOT_LOADED, session_locales
 from .session import Session
 from .session_functions import SERVER_VERSION
 from . import lob_serve
@@ -337,11 +337,24 @@ class EmulatorServer:
 
 
 def _param_reader(session: Session) -> Callable:
-    """SQ_BIND values decoded with the session's code set."""
+    """SQ_BIND values decoded with the session's code set.  A text whose
+    bytes do not decode is read past (its framing does not depend on its
+    bytes: read again as ISO 8859-1, which decodes any) and stands as
+    gls.INVALID_TEXT, refused with -202 when bound; the session is told one
+    arrived so that its batched path leaves the request to that check."""
     encoding = session.encoding
 
     def read_param(reader) -> object:
-        return codecs.read_param(reader, encoding)
+        start = reader.pos
+        try:
+            return codecs.read_param(reader, encoding)
+        except ProtocolError as exc:
+            if not isinstance(exc.__cause__, UnicodeDecodeError):
+                raise
+        reader.pos = start
+        codecs.read_param(reader, "iso-8859-1")
+        session.invalid_text = True
+        return INVALID_TEXT
     return read_param
 
 

@@ -40,7 +40,7 @@ from . import blobs, composite_wire, insert_cursor, lob_fill, slobs
 from .cursors import ServerCursor, close_unheld
 from .dbstatements import DatabaseStatement, DatabaseStatements, parse_database_statement
 from .engine import Engine
-from .gls import decode_sql, wire_codec
+from .gls import decode_sql, refuse_invalid, wire_codec
 from .warnflags import prepare_flags
 from .statements import NOT_SUPPORTED, CreateTable, SqlError, StatementKind
 
@@ -123,6 +123,9 @@ class Session(DatabaseStatements):
         # Set by the socket layer: large LOB contents may leave a reply to go
         # out in pieces after it (lob_serve.py, ``defer``, ``take_streams``).
         self.stream_lobs = False
+        # Set by the socket layer when a bound text of the requests being
+        # answered did not decode (gls.INVALID_TEXT); cleared after them.
+        self.invalid_text = False
         self._pending: list = []     # (offset in this request's reply, pieces)
         self._streams: list = []     # (offset in handle_many's reply, pieces)
 
@@ -213,6 +216,7 @@ class Session(DatabaseStatements):
                 continue
             self._answer(out, requests[i])
             i += 1
+        self.invalid_text = False
         if self.db is not None:
             self.db.settle()
         return bytes(out)
@@ -261,6 +265,8 @@ class Session(DatabaseStatements):
         return j
 
     def _run_batch(self, run: list[list], out: bytearray) -> bool:
+        if self.invalid_text:
+            return False                 # one by one: _bind refuses the bad value
         st = self.statements[run[0][0].id]
         slobs.before_request(self, run[0])       # as ``handle`` does: an INSERT closes it
         try:
@@ -391,6 +397,8 @@ class Session(DatabaseStatements):
         self._need_current().cursor_name = msg.name
 
     def _bind(self, msg: Bind, _w: Writer) -> None:
+        if self.invalid_text:
+            refuse_invalid(msg.values)
         self._need_current().params = msg.values
 
     def _scroll(self, _msg, _w: Writer) -> None:
@@ -425,6 +433,7 @@ class Session(DatabaseStatements):
         db.check_current(st.prepared)
         source = db.open_cursor(st.prepared, lob_fill.materialized(st.params), hold=hold)
         st.cursor = ServerCursor(source, st.columns, scroll, hold, self.encoding)
+        st.cursor.release_use = db.hold_tables(st.prepared)
         if st.binary:
             st.cursor.send_binary(st.binary)
 

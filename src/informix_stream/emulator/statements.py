@@ -45,6 +45,11 @@ class SqlError(Exception):
         self.offset = offset
 
 
+def conversion_error(code: int, value: object) -> SqlError:
+    """The server's conversion error ``code`` for a value a type cannot take."""
+    return SqlError(code, message=f"cannot convert {value!r}")
+
+
 class StatementKind(enum.Enum):
     SELECT = "select"
     INSERT = "insert"

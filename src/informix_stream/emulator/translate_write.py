@@ -3,6 +3,8 @@ target column, SERIAL numbering and the row image an INSERT supplies."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 
 from informix_stream.codecs import ColumnType, TypeCode
 
@@ -93,8 +95,13 @@ class WriteRules:
         if b - a == 1 and (self.toks[a].kind == "str" or
                            (self.toks[a].kind == "num" and not text_column)):
             # A quoted literal goes through the column's writer like a bound
-            # value: a text column cuts it to its length in bytes.
-            self.binds.append(Bind(None, self.toks[a].text, ctype))
+            # value: a text column cuts it to its length in bytes.  A number
+            # stays a number where an INTERVAL is wanted, which it cannot be
+            # without UNITS (intervals.number_to_interval).
+            const: object = self.toks[a].text
+            if self.toks[a].kind == "num" and ctype.code == TypeCode.INTERVAL:
+                const = Decimal(self.toks[a].text)
+            self.binds.append(Bind(None, const, ctype))
             return "?"
         if b - a == 2 and self.text(a) == "-" and self.toks[a + 1].kind == "num" \
                 and ctype.code in DECIMAL_CODES:

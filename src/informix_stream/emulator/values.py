@@ -23,8 +23,9 @@ from informix_stream.codec.scalars import floating_decimal_digits
 from informix_stream.errors import DataError
 from informix_stream.locales import fit_bytes
 
-from . import blobs, composite, composite_wire, documents, slobs
-from .statements import NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, exact_decimal
+from . import blobs, composite, composite_wire, documents, intervals, slobs
+from .statements import (NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, conversion_error,
+                         exact_decimal)
 
 DAY0 = dt.date(1899, 12, 31).toordinal()
 _INT_RANGE = {TypeCode.SMALLINT: (32767, -1214), TypeCode.INTEGER: (2147483647, -1215),
@@ -64,8 +65,7 @@ def centesimal(d: Decimal) -> Decimal:
 Converter = Callable[[object], object]
 
 
-def _conversion_error(code: int, value: object) -> SqlError:
-    return SqlError(code, message=f"cannot convert {value!r}")
+_conversion_error = conversion_error
 
 
 def to_decimal(v: object) -> Decimal:
@@ -295,58 +295,6 @@ def _datetime_writer(ctype: ColumnType) -> Converter:
     return write
 
 
-_INTERVAL_RE = re.compile(r"\s*(-?)\s*([\d\s:.\-]+?)\s*$")
-_US = {TU_DAY: 86_400_000_000, TU_HOUR: 3_600_000_000, 8: 60_000_000,
-       TU_SECOND: 1_000_000}
-
-
-def _interval_writer(ctype: ColumnType) -> Converter:
-    def write(v: object) -> object:
-        if v is None:
-            return None
-        if isinstance(v, IntervalYM):
-            return v.months
-        if isinstance(v, dt.timedelta):
-            return _day_time_stored((v.days * 86_400 + v.seconds) * 1_000_000 + v.microseconds)
-        if isinstance(v, int):
-            return _day_time_stored(v)
-        if isinstance(v, str):
-            return _day_time_stored(_parse_interval(v, ctype))
-        raise _conversion_error(-1262, v)
-    return write
-
-
-_STORED_INTERVAL_LIMIT = 2 ** 63
-
-
-def _day_time_stored(microseconds: int) -> int:
-    """A day-time INTERVAL as stored: SQLite INTEGER microseconds, which hold
-    about 106,751,991 days; a DAY(9) interval can hold more.  Beyond that the
-    emulator says it lacks the feature (a real server stores the value)."""
-    if -_STORED_INTERVAL_LIMIT < microseconds < _STORED_INTERVAL_LIMIT:
-        return microseconds
-    raise SqlError(NOT_SUPPORTED, message="day-time INTERVAL values beyond 106,751,991 days "
-                                          "are not supported by the emulator")
-
-
-def _parse_interval(text: str, ctype: ColumnType) -> int:
-    m = _INTERVAL_RE.match(text)
-    if not m or re.search(r"[^0-9\s:.\-]", text):
-        raise _conversion_error(-1262, text)
-    sign = -1 if m.group(1) else 1
-    parts = [p for p in re.split(r"[\s:\-.]+", m.group(2)) if p]
-    units = list(range(ctype.start, min(ctype.end, TU_SECOND) + 1, 2))
-    fraction = parts.pop() if ctype.fraction_digits and len(parts) == len(units) + 1 else ""
-    if len(parts) != len(units):
-        raise _conversion_error(-1263, text)
-    if ctype.is_year_month:
-        total = sum(int(p) * (12 if u == TU_YEAR else 1) for p, u in zip(parts, units))
-    else:
-        total = sum(int(p) * _US[u] for p, u in zip(parts, units))
-        total += int(fraction.ljust(6, "0")[:6]) if fraction else 0
-    return sign * total
-
-
 def _bool_writer(v: object) -> object:
     if v is None:
         return None
@@ -414,7 +362,7 @@ def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1", *,
     if code == TypeCode.DATETIME:
         return _datetime_writer(ctype)
     if code == TypeCode.INTERVAL:
-        return _interval_writer(ctype)
+        return intervals.writer(ctype)
     if code == TypeCode.BOOLEAN:
         return _bool_writer
     if code in composite.COMPOSITE_CODES:

@@ -740,7 +740,7 @@ public final class JdbcInterop {
             }
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " VALUES (?, ?, ?)")) {
                 ps.setInt(1, 11);
-                ps.setObject(2, "[1, 2]");
+                ps.setObject(2, "{\"n\": [1, 2]}");
                 ps.setObject(3, bson);
                 emit("insert", "setObject", ps.executeUpdate());
             } catch (SQLException e) {
