@@ -376,9 +376,14 @@ def _char_cells(np, data, starts, sizes, valid, width: int, ok) -> Cells:
     lengths = np.full(n, width, dtype=np.int64)
     if not width:
         return Cells(lengths, ok, np.zeros((n, 0), np.uint8))
-    filled = valid is None or bool(valid.all())
-    if len(data) == n * width and filled and (sizes == width).all():
-        return Cells(lengths, ok, data.reshape(n, width))     # every value fills its cell
+    full = sizes == width if valid is None else sizes == np.where(valid, width, 0)
+    count = n if valid is None else int(valid.sum())
+    if len(data) == count * width and full.all():
+        # every value fills its cell and NULLs span no bytes: the data are
+        # the non-NULL rows' cells in order
+        if count == n:
+            return Cells(lengths, ok, data.reshape(n, width))
+        return Cells(lengths, ok, _with_null_rows(np, data, valid, width))
     cells = _windows(np, data, starts, width)
     # past its value a row is blank: (text ^ 0x20) & keep ^ 0x20
     cells ^= 0x20
@@ -387,6 +392,18 @@ def _char_cells(np, data, starts, sizes, valid, width: int, ok) -> Cells:
     if valid is not None:
         cells[np.flatnonzero(~valid), 0] = 0
     return Cells(lengths, ok, cells)
+
+
+def _with_null_rows(np, data, valid, width: int):
+    """The non-NULL rows' cells (``data``, end to end) with NULL cells (a
+    zero byte, then blanks) put between them: one gather of whole rows."""
+    null = np.full(width, 0x20, np.uint8)
+    null[0] = 0
+    item = np.dtype((np.void, width))
+    rows = np.concatenate([data, null]).view(item)
+    index = np.cumsum(valid) - 1
+    index[~valid] = len(rows) - 1
+    return rows.take(index).view(np.uint8).reshape(len(valid), width)
 
 
 def _varchar_cells(np, data, starts, sizes, valid, width: int, ok) -> Cells:
