@@ -22,7 +22,8 @@ The per-type rules (one column -> its cells) are put_cells.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import struct
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..core import statement as st
@@ -64,13 +65,13 @@ def batch_items(np, batch, picked: list[int], put: InsertCursor, encoding: str,
     columns = [column_cells(np, batch.column(i), ctype, check, encoding)
                for i, ctype, check in zip(picked, put.types, put.checks)]
     ok = np.logical_and.reduce([c.ok for c in columns])
-    blob, starts, ends = _images(np, columns, n)
+    images = _cut(np, *_images(np, columns, n))
     if ok.all():
-        yield from map(blob.__getitem__, map(slice, starts.tolist(), ends.tolist()))
+        yield from images
         return
-    for row, (good, start, end) in enumerate(zip(ok.tolist(), starts.tolist(), ends.tolist())):
+    for row, (good, image) in enumerate(zip(ok.tolist(), images)):
         if good:
-            yield blob[start:end]
+            yield image
             continue
         try:
             yield _bind_blocks(batch, picked, row, encoding)
@@ -119,8 +120,21 @@ def _row_values(batch, picked: list[int], row: int) -> list[Any]:
     return values
 
 
-def _images(np, columns: list[Cells], n: int) -> tuple[bytes, Any, Any]:
-    """Every row's image in one buffer, and where each starts and ends.
+def _cut(np, blob: bytes, starts, ends, stride: int | None) -> Sequence[bytes]:
+    """Each row's image as bytes.  Rows ``stride`` apart are cut by one
+    struct of "<length>s<gap>x" a row, compiled for the batch (about half the
+    cost of a slice a row, format and compile included); otherwise sliced."""
+    if stride is None:
+        return list(map(blob.__getitem__, map(slice, starts.tolist(), ends.tolist())))
+    lengths = (ends - starts).tolist()
+    tokens = [f"{k}s{stride - k}x" for k in range(stride + 1)] if stride <= 2 * len(lengths) \
+        else {k: f"{k}s{stride - k}x" for k in set(lengths)}
+    return struct.Struct("".join(map(tokens.__getitem__, lengths))).unpack_from(blob)
+
+
+def _images(np, columns: list[Cells], n: int) -> tuple[bytes, Any, Any, int | None]:
+    """Every row's image in one buffer, where each starts and ends, and the
+    rows' stride when they are evenly spaced.
 
     Row r's image starts at r * stride, stride being the sum of the columns'
     widest cells, so a column's padded cells (put_cells.Cells) go in as
@@ -158,10 +172,11 @@ def _images(np, columns: list[Cells], n: int) -> tuple[bytes, Any, Any]:
         elif at is None:
             at = starts + offset
         at += c.lengths
-    return buf.tobytes(), starts, starts + row_len
+    return buf.tobytes(), starts, starts + row_len, stride
 
 
-def _packed_images(np, columns: list[Cells], n: int, row_len) -> tuple[bytes, Any, Any]:
+def _packed_images(np, columns: list[Cells], n: int,
+                   row_len) -> tuple[bytes, Any, Any, None]:
     """The images end to end, each column's cells placed by a byte index."""
     bounds = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(row_len, out=bounds[1:])
@@ -170,7 +185,7 @@ def _packed_images(np, columns: list[Cells], n: int, row_len) -> tuple[bytes, An
     for c in columns:
         buf[_spread(np, at, c.lengths)] = flat_of(np, c)
         at += c.lengths
-    return buf.tobytes(), bounds[:-1], bounds[1:]
+    return buf.tobytes(), bounds[:-1], bounds[1:], None
 
 
 def _spread(np, starts, lengths):
