@@ -173,7 +173,6 @@ def _date_cells(np, array, ctype: ColumnType) -> Cells:
 
 
 _CLOCK: dict[int, Any] = {}
-_YEARS = None
 
 
 def _clock_table(np, head: int):
@@ -187,20 +186,11 @@ def _clock_table(np, head: int):
     return _CLOCK[head]
 
 
-def _year_table(np):
-    """uint64 of each year 1..9999 (index year - 1): its two pairs at bytes 1, 2."""
-    global _YEARS
-    if _YEARS is None:
-        century, year = np.divmod(np.arange(1, 10000, dtype=np.uint64), np.uint64(100))
-        _YEARS = (century << np.uint64(8)) | (year << np.uint64(16))
-    return _YEARS
-
-
 def _datetime_cells(np, array, ctype: ColumnType) -> Cells:
     """DATETIME YEAR TO SECOND: a cell is one uint64, head, then the pairs
-    yy yy mm dd hh mi ss, ORed from three gathers: the second of the day
-    (with the head), the day of its 400-year era (month and day,
-    civil.era_tables) and the year."""
+    yy yy mm dd hh mi ss: two gathers ORed, the second of the day (with the
+    head) and the day of its 400-year era (civil.era_tables), and the era's
+    centuries added to the century byte."""
     u = np.uint64
     ticks = _values(np, array, np.int64)
     valid = _valid(np, array)
@@ -208,16 +198,19 @@ def _datetime_cells(np, array, ctype: ColumnType) -> Cells:
     seconds = ticks if per == 1 else np.floor_divide(ticks, per)
     since = seconds - _FIRST_SECOND                  # from 0001-01-01 00:00:00
     good = since.view(u) < u(_SPAN_SECONDS)          # negative is huge unsigned
-    days = since // 86400
+    since = np.where(good, since, 0)                 # a row not put reads as year 1
+    # floor division through float64, exact here: a quotient k - e (e at
+    # least 1/146097) of numbers under 2**53 never rounds up to k, as the
+    # spacing of doubles near k < 2**22 is 2**-30; an int64 division by a
+    # constant costs several times more
+    days = (since / 86400.0).astype(np.int64)
     clock = since - days * 86400
-    era = days // civil.ERA_DAYS
+    era = (days / civil.ERA_DAYS).astype(np.int64)
     day_of_era = days - era * civil.ERA_DAYS
-    year_of_era, month_day = civil.era_tables(np)
     head = bcd_head(temporal_exponent(ctype.length), False)
-    words = _clock_table(np, head).take(clock, mode="clip")
-    words |= month_day.take(day_of_era, mode="clip")
-    words |= _year_table(np).take(era * 400 + year_of_era.take(day_of_era, mode="clip"),
-                                  mode="clip")
+    words = _clock_table(np, head).take(clock)
+    words |= civil.era_tables(np).take(day_of_era)
+    words += era.view(u) << u(10)                    # 4 centuries an era, at byte 1
     return _word_cells(np, words.astype("<u8", copy=False), valid, bytes(8), 8,
                        _ok(np, valid, good))
 
