@@ -43,13 +43,15 @@ _SPAN_SECONDS = (civil.LAST_DAY - civil.FIRST_DAY + 1) * 86400
 
 class Cells(NamedTuple):
     """One column's cells for a batch: either ``padded`` (n, M) uint8 whose
-    row r begins with its cell, or ``flat``, the cells end to end; each
-    cell's length; whether each row's value may be put."""
+    row r begins with its cell (after ``prefix[r]`` when there is a prefix),
+    or ``flat``, the cells end to end; each cell's length; whether each
+    row's value may be put."""
 
     lengths: Any    # numpy int64, one per row
     ok: Any         # numpy bool, one per row
     padded: Any = None
     flat: Any = None
+    prefix: Any = None   # uint8, one a row: the cell's first byte, before its padded row
 
 
 def flat_of(np, cells: Cells):
@@ -57,6 +59,8 @@ def flat_of(np, cells: Cells):
     if cells.flat is not None:
         return cells.flat
     padded = cells.padded
+    if cells.prefix is not None:
+        padded = np.concatenate([cells.prefix[:, None], padded], axis=1)
     width = padded.shape[1]
     if (cells.lengths == width).all():
         return padded.reshape(-1)
@@ -334,8 +338,60 @@ def _text_cells(np, array, ctype: ColumnType, encoding: str) -> Cells:
     width = ctype.length & 0xFF if code in VARCHAR_CODES else ctype.length
     ok = sizes <= width                                # a NULL's size is 0
     if code in VARCHAR_CODES:
+        size = max(int(sizes.max()) if n else 0, 1)
+        rows = _arrow_padded(np, array, size, valid, b"\x00") if ok.all() else None
+        if rows is not None:
+            return _varchar_of_rows(np, rows, sizes, valid, ok)
         return _varchar_cells(np, data, starts, sizes, valid, width, ok)
+    if width and ok.all() and not _fills(np, data, sizes, valid, width):
+        rows = _arrow_padded(np, array, width, valid, b"\x00" + b" " * (width - 1))
+        if rows is not None:
+            return Cells(np.full(n, width, dtype=np.int64), ok, rows)
     return _char_cells(np, data, starts, sizes, valid, width, ok)
+
+
+def _fills(np, data, sizes, valid, width: int) -> bool:
+    """Whether every non-NULL value fills ``width`` bytes and NULLs span none."""
+    count = len(sizes) if valid is None else int(valid.sum())
+    if len(data) != count * width:
+        return False
+    return bool((sizes == width if valid is None else sizes == np.where(valid, width, 0)).all())
+
+
+def _arrow_padded(np, array, size: int, valid, null: bytes):
+    """Every value blank-padded to ``size`` bytes by Arrow's own kernel
+    (``ascii_rpad`` pads bytes, whatever they encode), as an (n, size)
+    matrix, NULL rows ``null`` then blanks; None without the kernel, or
+    when its output is not exactly that (a value longer than ``size``)."""
+    import pyarrow.compute as pc
+    try:
+        out = pc.ascii_rpad(array, size)
+    except (AttributeError, NotImplementedError, ValueError, TypeError):
+        return None
+    n = len(out)
+    offsets_type = np.int64 if str(out.type) == "large_string" else np.int32
+    _, offsets_buf, data_buf = out.buffers()
+    offsets = np.frombuffer(offsets_buf, dtype=offsets_type, count=out.offset + n + 1)[out.offset:]
+    count = n if valid is None else int(valid.sum())
+    spans = np.diff(offsets)
+    if data_buf is None or int(offsets[-1] - offsets[0]) != count * size \
+            or not (spans == size if valid is None else spans == np.where(valid, size, 0)).all():
+        return None
+    data = np.frombuffer(data_buf, dtype=np.uint8, count=int(offsets[-1]))[int(offsets[0]):]
+    if count == n:
+        return data.reshape(n, size)
+    return _with_null_rows(np, data, valid, size, null)
+
+
+def _varchar_of_rows(np, rows, sizes, valid, ok) -> Cells:
+    """VARCHAR cells from blank-padded rows: the length byte as the prefix."""
+    prefix = sizes.astype(np.uint8)
+    lengths = sizes + 1
+    if valid is not None:
+        nulls = np.flatnonzero(~valid)
+        prefix[nulls] = 1
+        lengths[nulls] = 2
+    return Cells(lengths, ok, rows, prefix=prefix)
 
 
 def _windows(np, data, starts, size: int, before: int = 0):
@@ -369,14 +425,13 @@ def _char_cells(np, data, starts, sizes, valid, width: int, ok) -> Cells:
     lengths = np.full(n, width, dtype=np.int64)
     if not width:
         return Cells(lengths, ok, np.zeros((n, 0), np.uint8))
-    full = sizes == width if valid is None else sizes == np.where(valid, width, 0)
-    count = n if valid is None else int(valid.sum())
-    if len(data) == count * width and full.all():
+    if _fills(np, data, sizes, valid, width):
         # every value fills its cell and NULLs span no bytes: the data are
         # the non-NULL rows' cells in order
-        if count == n:
+        if valid is None or valid.all():
             return Cells(lengths, ok, data.reshape(n, width))
-        return Cells(lengths, ok, _with_null_rows(np, data, valid, width))
+        return Cells(lengths, ok, _with_null_rows(np, data, valid, width,
+                                                  b"\x00" + b" " * (width - 1)))
     cells = _windows(np, data, starts, width)
     # past its value a row is blank: (text ^ 0x20) & keep ^ 0x20
     cells ^= 0x20
@@ -387,16 +442,17 @@ def _char_cells(np, data, starts, sizes, valid, width: int, ok) -> Cells:
     return Cells(lengths, ok, cells)
 
 
-def _with_null_rows(np, data, valid, width: int):
-    """The non-NULL rows' cells (``data``, end to end) with NULL cells (a
-    zero byte, then blanks) put between them: one gather of whole rows."""
-    null = np.full(width, 0x20, np.uint8)
-    null[0] = 0
+def _with_null_rows(np, data, valid, width: int, null: bytes):
+    """The non-NULL rows' cells (``data``, end to end) with NULL cells
+    (``null``, then blanks) put between them: one gather of whole rows."""
+    null_row = np.frombuffer(null.ljust(width, b" ")[:width], np.uint8)
+    if not len(data):
+        return np.tile(null_row, (len(valid), 1))
     item = np.dtype((np.void, width))
-    rows = np.concatenate([data, null]).view(item)
-    index = np.cumsum(valid) - 1
-    index[~valid] = len(rows) - 1
-    return rows.take(index).view(np.uint8).reshape(len(valid), width)
+    # a NULL row first takes a neighbour's cell (clipped index), then its own
+    out = data.view(item).take(np.cumsum(valid) - 1, mode="clip")
+    out[~valid] = null_row.view(item)[0]
+    return out.view(np.uint8).reshape(len(valid), width)
 
 
 def _varchar_cells(np, data, starts, sizes, valid, width: int, ok) -> Cells:

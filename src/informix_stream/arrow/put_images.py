@@ -141,11 +141,10 @@ def _images(np, columns: list[Cells], n: int) -> tuple[bytes, Any, Any, int | No
     whole items (a void dtype of the cell matrix's width, copied by numpy
     one memcpy an item): through a strided view while every column before
     it is fixed width, else through a view with an item at every byte,
-    indexed by each row's offset.  A
-    padded row runs past its cell into the columns after it, which are
-    written later, and never past its own row."""
-    widths = [c.padded.shape[1] if c.padded is not None else int(c.lengths.max())
-              for c in columns]
+    indexed by each row's offset.  A padded row runs past its cell into
+    the columns after it, which are written later, and never past its own
+    row."""
+    widths = [_width(c) for c in columns]
     stride = sum(widths)
     row_len = np.add.reduce([c.lengths for c in columns])
     if n * stride > _GAPPED_LIMIT * int(row_len.sum()) + (1 << 16):
@@ -154,25 +153,47 @@ def _images(np, columns: list[Cells], n: int) -> tuple[bytes, Any, Any, int | No
     starts = np.arange(n, dtype=np.int64) * stride
     offset, at = 0, None
     for c, width in zip(columns, widths):
-        if c.padded is not None and width:
-            item = np.dtype((np.void, width))
-            cells = np.ascontiguousarray(c.padded).view(item).reshape(n)
-            if at is None:          # a strided view: row r's cell at r * stride + offset
-                np.ndarray((n,), item, buf, offset, (stride,))[...] = cells
-                if (c.lengths == width).all():
-                    offset += width
-                    continue
-                at = starts + offset
-            else:                   # items starting at every byte, written at each row's offset
-                np.ndarray((len(buf) - width + 1,), item, buf, 0, (1,))[at] = cells
-        elif c.padded is None:
+        if c.padded is None:
             if at is None:
                 at = starts + offset
             buf[_spread(np, at, c.lengths)] = c.flat
-        elif at is None:
+            at += c.lengths
+            continue
+        _put_rows(np, buf, c, n, stride, offset, at)
+        if at is None and (c.lengths == width).all():
+            offset += width
+            continue
+        if at is None:
             at = starts + offset
         at += c.lengths
     return buf.tobytes(), starts, starts + row_len, stride
+
+
+def _width(c: Cells) -> int:
+    if c.padded is None:
+        return int(c.lengths.max())
+    return c.padded.shape[1] + (c.prefix is not None)
+
+
+def _put_rows(np, buf, c: Cells, n: int, stride: int, offset: int, at) -> None:
+    """A column's padded cells (after its prefix byte, if any) into the
+    image matrix: at ``offset`` in every row when ``at`` is None (a strided
+    view), else at each row's ``at``."""
+    if c.prefix is not None:
+        if at is None:
+            np.ndarray((n,), np.uint8, buf, offset, (stride,))[...] = c.prefix
+        else:
+            buf[at] = c.prefix
+        offset, at = offset + 1, (None if at is None else at + 1)
+    width = c.padded.shape[1]
+    if not width:
+        return
+    item = np.dtype((np.void, width))
+    cells = np.ascontiguousarray(c.padded).view(item).reshape(n)
+    if at is None:
+        np.ndarray((n,), item, buf, offset, (stride,))[...] = cells
+    else:
+        np.ndarray((len(buf) - width + 1,), item, buf, 0, (1,))[at] = cells
 
 
 def _packed_images(np, columns: list[Cells], n: int,
