@@ -166,11 +166,14 @@ def test_a_column_without_a_rule_between_columns_with_one():
 
 
 def test_pair_word_against_the_plain_pairs():
-    values = [0, 1, 99, 100, 9999, 10 ** 8 - 1, 10 ** 8, 10 ** 16 - 1, 1234567890123456]
-    words = base100.pair_word(np, np.array(values, np.uint64))
-    for value, word in zip(values, words.tolist()):
-        pairs = [value // 100 ** (7 - j) % 100 for j in range(8)]
-        assert word.to_bytes(8, "little") == bytes(pairs)
+    values = [0, 1, 99, 100, 9999, 10 ** 4, 10 ** 8 - 1, 10 ** 8, 10 ** 12 - 1, 10 ** 12,
+              10 ** 16 - 1, 1234567890123456]
+    for k in range(1, 9):
+        fit = [v for v in values if v < 100 ** k]
+        words = base100.pair_word(np, np.array(fit, np.uint64), k)
+        for value, word in zip(fit, words.tolist()):
+            pairs = [value // 100 ** (7 - j) % 100 for j in range(8)]
+            assert word.to_bytes(8, "little") == bytes(pairs), (k, value)
 
 
 def test_an_unconvertible_value_is_a_data_error_naming_column_and_row(ifx_target):

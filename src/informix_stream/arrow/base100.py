@@ -158,22 +158,31 @@ def quad_table(np):
     return _QUADS
 
 
-def pair_word(np, value):
-    """(n,) uint64 numbers < 10**16 -> uint64 words whose little-endian
-    bytes are the number's eight base-100 pairs, most significant first:
-    the number cut into four 0..9999 quads by three divisions by a constant
-    (numpy divides by a scalar with a multiply), each quad two bytes by one
-    gather from quad_table."""
+def pair_word(np, value, pairs: int = 8):
+    """(n,) uint64 numbers < 100**pairs (pairs <= 8) -> uint64 words whose
+    little-endian bytes are the number's eight base-100 pairs, most
+    significant first: the number cut into 0..9999 quads by divisions by a
+    constant (numpy divides by a scalar with a multiply), each quad two
+    bytes by one gather from quad_table; quads the number cannot reach
+    (``pairs`` <= 6, <= 4) are neither cut nor gathered."""
     u = np.uint64
     quads = quad_table(np)
-    high = value // u(10 ** 8)
-    low = value - high * u(10 ** 8)
-    q_high = high // u(10 ** 4)
+    if pairs <= 4:
+        high, low = None, value
+    else:
+        high = value // u(10 ** 8)
+        low = value - high * u(10 ** 8)
     q_low = low // u(10 ** 4)
-    word = quads.take(q_high)
-    word |= quads.take(high - q_high * u(10 ** 4)) << u(16)
+    word = quads.take(low - q_low * u(10 ** 4)) << u(48)
     word |= quads.take(q_low) << u(32)
-    word |= quads.take(low - q_low * u(10 ** 4)) << u(48)
+    if high is None:
+        return word
+    if pairs <= 6:
+        word |= quads.take(high) << u(16)
+        return word
+    q_high = high // u(10 ** 4)
+    word |= quads.take(high - q_high * u(10 ** 4)) << u(16)
+    word |= quads.take(q_high)
     return word
 
 

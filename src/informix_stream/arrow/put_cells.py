@@ -273,7 +273,7 @@ def _decimal_cells(np, array, ctype: ColumnType) -> Cells:
         words[:, 0] = first if top is None else first | (top << u(8))
         words[:, 1] = word >> u(64 - shift)
         return Cells(np.full(n, width, dtype=np.int64), ok, words.view(np.uint8))
-    word = base100.pair_word(np, left)                  # pairs at bytes 8 - pairs .. 7
+    word = base100.pair_word(np, left, pairs)           # pairs at bytes 8 - pairs .. 7
     if pairs < 7:
         word >>= u(8 * (7 - pairs))
     word |= head
