@@ -111,6 +111,16 @@ def test_decimal_negatives_of_every_length_and_the_most_digits(p, s):
     assert all(type(item) is bytes for item in got)      # every value fits: all put
 
 
+@pytest.mark.parametrize("p, s", [(18, 2), (18, 3), (17, 1), (16, 0), (15, 1), (16, 2)])
+def test_wide_decimals_whose_values_are_all_small(p, s):
+    # cells of 8 to 10 pairs are two words a row; a batch whose values
+    # reach none of the leading pairs still has every pair in place
+    values = [Decimal(v) for v in ("1", "-1", "0", "12.5", "-99", "0.01")] + [None]
+    batch = pa.record_batch([pa.array(values, pa.decimal128(p, s))], names=["x"])
+    same(batch, [_decimal(p, s)])
+    same(batch, [_decimal(18, s)])
+
+
 def test_datetime_at_the_ends_of_the_calendar_and_of_each_day():
     ends = [dt.datetime(1, 1, 1), dt.datetime(1, 1, 1, 23, 59, 59), dt.datetime(9999, 12, 31),
             dt.datetime(9999, 12, 31, 23, 59, 59), dt.datetime(2000, 2, 29, 12, 30, 1),

@@ -251,28 +251,20 @@ def _decimal_cells(np, array, ctype: ColumnType) -> Cells:
     # `used` base-100 digits; the number moved left so its first pair
     # leads (its exponent says where the point is), complemented when
     # negative as a number: 100**k - L is scalars.complement of L's pairs
-    used = np.searchsorted(base100.pow100(np)[1:pairs], magnitude, side="right")
-    used += magnitude > 0
+    used = np.searchsorted(base100.pow100(np)[:pairs], magnitude, side="right")   # 100**j <= it
     negative = (low < 0) & (used > 0)
     heads = _decimal_heads(np, pairs, scale)
     head = heads.take(used + (pairs + 1) * negative)
     if valid is not None:
         head = np.where(valid, head, u(0))
+    last = None
     if pairs > 9:
-        body = _ten_pairs(np, magnitude, used, negative)
-        return Cells(np.full(n, width, dtype=np.int64), ok,
-                     np.concatenate([head.astype(np.uint8)[:, None], body], axis=1))
-    left = magnitude * base100.pow100(np).take(pairs - used)
-    left = np.where(negative, u(100 ** pairs) - left, left)
-    if pairs >= 8:                 # the cell spans two words: head, [top pair], eight pairs
-        top = left // u(10 ** 16) if pairs == 9 else None
-        word = base100.pair_word(np, left if top is None else left - top * u(10 ** 16))
-        shift = 8 * (pairs - 7)
-        words = np.empty((n, 2), "<u8")
-        first = head | (word << u(shift))
-        words[:, 0] = first if top is None else first | (top << u(8))
-        words[:, 1] = word >> u(64 - shift)
-        return Cells(np.full(n, width, dtype=np.int64), ok, words.view(np.uint8))
+        left, last = _ten_pairs(np, magnitude, used, negative)
+    else:
+        left = magnitude * base100.pow100(np).take(pairs - used)
+        left = np.where(negative, u(100 ** pairs) - left, left)
+    if pairs >= 8:
+        return Cells(np.full(n, width, dtype=np.int64), ok, _two_words(np, head, left, last, pairs))
     word = base100.pair_word(np, left, pairs)           # pairs at bytes 8 - pairs .. 7
     if pairs < 7:
         word >>= u(8 * (7 - pairs))
@@ -299,7 +291,8 @@ def _decimal_heads(np, pairs: int, scale: int):
 
 def _ten_pairs(np, magnitude, used, negative):
     """The ten pairs of DECIMAL(18, odd s) (magnitude < 10**19, whose
-    left-aligned form would pass uint64): nine pairs and the last one."""
+    left-aligned form would pass uint64): the first nine as a number, and
+    the last pair."""
     u = np.uint64
     full = used == 10
     head = np.where(full, magnitude // u(100),
@@ -308,8 +301,27 @@ def _ten_pairs(np, magnitude, used, negative):
     carry = negative & (last == 0)
     head = np.where(negative, np.where(carry, u(100 ** 9), u(100 ** 9 - 1)) - head, head)
     last = np.where(negative & ~carry, u(100) - last, last)
-    return np.concatenate([base100.pair_bytes(np, head, 9), last.astype(np.uint8)[:, None]],
-                          axis=1)
+    return head, last
+
+
+def _two_words(np, head, left, last, pairs: int):
+    """Cells of 8 to 10 pairs as two little-endian words a row: the head,
+    ``left``'s pairs (8, or 9 with its first apart), then ``last``'s pair
+    (ten pairs) -- written as two columns, not a column per byte."""
+    u = np.uint64
+    n = len(head)
+    top = None
+    if pairs >= 9:
+        top = left // u(10 ** 16)
+        left = left - top * u(10 ** 16)
+    word = base100.pair_word(np, left)
+    shift = 8 if top is None else 16
+    words = np.empty((n, 2), "<u8")
+    first = head | (word << u(shift))
+    words[:, 0] = first if top is None else first | (top << u(8))
+    second = word >> u(64 - shift)
+    words[:, 1] = second if last is None else second | (last << u(16))
+    return words.view(np.uint8)
 
 
 # -- text -------------------------------------------------------------------------
