@@ -115,7 +115,7 @@ def test_decimal_negatives_of_every_length_and_the_most_digits(p, s):
 def test_wide_decimals_whose_values_are_all_small(p, s):
     # cells of 8 to 10 pairs are two words a row; a batch whose values
     # reach none of the leading pairs still has every pair in place
-    values = [Decimal(v) for v in ("1", "-1", "0", "12.5", "-99", "0.01")] + [None]
+    values = [Decimal(v).scaleb(-s) for v in (1, -1, 0, 125, -99, 7)] + [None]
     batch = pa.record_batch([pa.array(values, pa.decimal128(p, s))], names=["x"])
     same(batch, [_decimal(p, s)])
     same(batch, [_decimal(18, s)])
