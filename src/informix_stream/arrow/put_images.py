@@ -23,7 +23,8 @@ The per-type rules (one column -> its cells) are put_cells.py.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
 from typing import Any
 
 from ..core import statement as st
@@ -44,7 +45,16 @@ def put_items(source: Any, order: list[int] | None, count: int, put: InsertCurso
               encoding: str, unencodable: type[Exception]) -> Iterator[Any]:
     """Each row's insert-cursor item (its image, or its bind blocks), built a
     column at a time.  A row that cannot be bound at all ends the items just
-    before it with ``unencodable(error)``."""
+    before it with ``unencodable(error)``.  The items of a batch come from
+    a tuple through ``chain`` (a C-level step a row, where a generator's
+    resumption costs several times more)."""
+    return chain.from_iterable(_batches(source, order, count, put, encoding, unencodable))
+
+
+def _batches(source: Any, order: list[int] | None, count: int, put: InsertCursor,
+             encoding: str, unencodable: type[Exception]) -> Iterator[Iterable[Any]]:
+    """Each batch's items, lazily: nothing is read before the first item is
+    asked for."""
     np, _ = load()
     picked: list[int] | None = None
     for batch in record_batches(source):
@@ -53,23 +63,29 @@ def put_items(source: Any, order: list[int] | None, count: int, put: InsertCurso
             zoned = zoned_column_error(batch.schema, picked)
             if zoned is not None:
                 raise unencodable(zoned)
-        yield from batch_items(np, batch, picked, put, encoding, unencodable)
+        yield batch_items(np, batch, picked, put, encoding, unencodable)
 
 
 def batch_items(np, batch, picked: list[int], put: InsertCursor, encoding: str,
-                unencodable: type[Exception]) -> Iterator[Any]:
-    """The items of one record batch, in row order."""
+                unencodable: type[Exception]) -> Iterable[Any]:
+    """The items of one record batch, in row order: its images when every
+    row is put, else a generator that binds the others (and stops at a row
+    that cannot be bound)."""
     n = batch.num_rows
     if n == 0:
-        return
+        return ()
     columns = [column_cells(np, batch.column(i), ctype, check, encoding)
                for i, ctype, check in zip(picked, put.types, put.checks)]
     ok = np.logical_and.reduce([c.ok for c in columns])
     images = _cut(np, *_images(np, columns, n))
     if ok.all():
-        yield from images
-        return
-    for row, (good, image) in enumerate(zip(ok.tolist(), images)):
+        return images
+    return _mixed_items(batch, picked, ok.tolist(), images, encoding, unencodable)
+
+
+def _mixed_items(batch, picked: list[int], ok: list[bool], images: Sequence[bytes],
+                 encoding: str, unencodable: type[Exception]) -> Iterator[Any]:
+    for row, (good, image) in enumerate(zip(ok, images)):
         if good:
             yield image
             continue
