@@ -351,12 +351,12 @@ def _text_cells(np, array, ctype: ColumnType, encoding: str) -> Cells:
     ok = sizes <= width                                # a NULL's size is 0
     if code in VARCHAR_CODES:
         size = max(int(sizes.max()) if n else 0, 1)
-        rows = _arrow_padded(np, array, size, valid, b"\x00") if ok.all() else None
+        rows = _arrow_padded(np, array, size, valid) if ok.all() else None
         if rows is not None:
             return _varchar_of_rows(np, rows, sizes, valid, ok)
         return _varchar_cells(np, data, starts, sizes, valid, width, ok)
     if width and ok.all() and not _fills(np, data, sizes, valid, width):
-        rows = _arrow_padded(np, array, width, valid, b"\x00" + b" " * (width - 1))
+        rows = _arrow_padded(np, array, width, valid)
         if rows is not None:
             return Cells(np.full(n, width, dtype=np.int64), ok, rows)
     return _char_cells(np, data, starts, sizes, valid, width, ok)
@@ -370,29 +370,27 @@ def _fills(np, data, sizes, valid, width: int) -> bool:
     return bool((sizes == width if valid is None else sizes == np.where(valid, width, 0)).all())
 
 
-def _arrow_padded(np, array, size: int, valid, null: bytes):
+def _arrow_padded(np, array, size: int, valid):
     """Every value blank-padded to ``size`` bytes by Arrow's own kernel
     (``ascii_rpad`` pads bytes, whatever they encode), as an (n, size)
-    matrix, NULL rows ``null`` then blanks; None without the kernel, or
-    when its output is not exactly that (a value longer than ``size``)."""
+    matrix; a NULL row is a zero byte, then blanks (NULLs filled with "\\0"
+    first: the NULL cell of CHAR, and of VARCHAR after its length byte 1).
+    None without the kernels, or when the output is not exactly that (a
+    value longer than ``size``)."""
     import pyarrow.compute as pc
     try:
-        out = pc.ascii_rpad(array, size)
+        out = pc.ascii_rpad(array if valid is None else pc.fill_null(array, "\0"), size)
     except (AttributeError, NotImplementedError, ValueError, TypeError):
         return None
     n = len(out)
     offsets_type = np.int64 if str(out.type) == "large_string" else np.int32
     _, offsets_buf, data_buf = out.buffers()
     offsets = np.frombuffer(offsets_buf, dtype=offsets_type, count=out.offset + n + 1)[out.offset:]
-    count = n if valid is None else int(valid.sum())
-    spans = np.diff(offsets)
-    if data_buf is None or int(offsets[-1] - offsets[0]) != count * size \
-            or not (spans == size if valid is None else spans == np.where(valid, size, 0)).all():
+    if data_buf is None or out.null_count or int(offsets[-1] - offsets[0]) != n * size \
+            or not (np.diff(offsets) == size).all():
         return None
     data = np.frombuffer(data_buf, dtype=np.uint8, count=int(offsets[-1]))[int(offsets[0]):]
-    if count == n:
-        return data.reshape(n, size)
-    return _with_null_rows(np, data, valid, size, null)
+    return data.reshape(n, size)
 
 
 def _varchar_of_rows(np, rows, sizes, valid, ok) -> Cells:
