@@ -16,6 +16,7 @@ column of all-distinct values, with and without NULLs, for
   generated row encoder), the reference the column-wise encoder is held to.
 
     python bench/throughput/encode_per_type.py [--values 20000] [--repeat 5] [--write]
+    python bench/throughput/encode_per_type.py --only DATETIME,DECIMAL   # a few types, fast
 
 ``--write`` puts the table into bench/README.md between its encode markers.
 Times are the thread's CPU time (best of ``--repeat``): on the shared two-core
@@ -123,11 +124,13 @@ def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
     }
 
 
-def table(n: int, repeat: int) -> str:
+def table(n: int, repeat: int, only: list[str] | None = None) -> str:
     rows = []
+    wanted = [t for t in TYPES if only is None or t[0] == "INTEGER"
+              or any(t[0].startswith(prefix) for prefix in only)]
     for nulls in (False, True):
         results = {name: measure(name, ddl, atype, make, fields, n, nulls, repeat)
-                   for name, ddl, atype, make, fields in TYPES}
+                   for name, ddl, atype, make, fields in wanted}
         base = results["INTEGER"]["arrow"]
         for name, r in results.items():
             r["vs_int"] = r["arrow"] / base
@@ -160,8 +163,12 @@ def main() -> None:
     ap.add_argument("--values", type=int, default=20_000)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--write", action="store_true", help="update bench/README.md")
+    ap.add_argument("--only", help="comma-separated type name prefixes (INTEGER is always "
+                    "measured, as the ratios' base), e.g. DECIMAL,VARCHAR; not with --write")
     args = ap.parse_args()
-    text = table(args.values, args.repeat)
+    if args.only and args.write:
+        ap.error("--only measures a part of the table: it cannot --write it")
+    text = table(args.values, args.repeat, args.only.split(",") if args.only else None)
     print(text)
     if args.write:
         write(text)
