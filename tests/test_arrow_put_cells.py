@@ -136,6 +136,40 @@ def test_datetime_at_the_ends_of_the_calendar_and_of_each_day():
     assert got[3] == bytes([0xC7, 99, 99, 12, 31, 23, 59, 59])
 
 
+def test_every_day_and_every_second_of_a_day_against_numpy_datetime64():
+    # the float64 divisions and the tables, over the whole domain: every
+    # day of years 1..9999 at a second that walks the clock, and every
+    # second of the last day of 1969 and the first of 1970
+    first, last = civil_days()
+    days = np.arange(first, last + 1, dtype=np.int64)
+    seconds = np.concatenate([days * 86400 + days * 7919 % 86400,
+                              np.arange(-86400, 86400, dtype=np.int64)])
+    ctype = YEAR_TO_SECOND
+    check = cursor_for([ctype], "iso-8859-1").checks[0]
+    for at in range(0, len(seconds), 1 << 19):
+        part = seconds[at:at + (1 << 19)]
+        cells = put_cells.column_cells(np, pa.array(part, pa.timestamp("s")), ctype, check,
+                                       "iso-8859-1")
+        assert cells.ok.all()
+        got = cells.padded[:, :8]
+        moments = part.astype("datetime64[s]")
+        day = moments.astype("datetime64[D]")
+        years = day.astype("datetime64[Y]")
+        months = day.astype("datetime64[M]")
+        year = years.astype(np.int64) + 1970
+        clock = (moments - day).astype(np.int64)
+        want = np.stack([np.full(len(part), 0xC7), year // 100, year % 100,
+                         (months - years).astype(np.int64) + 1,
+                         (day - months).astype(np.int64) + 1,
+                         clock // 3600, clock // 60 % 60, clock % 60], axis=1)
+        assert (got == want).all()
+
+
+def civil_days():
+    from informix_stream.arrow import civil
+    return civil.FIRST_DAY, civil.LAST_DAY
+
+
 @pytest.mark.parametrize("encoding", ["utf-8", "iso-8859-1"])
 def test_text_empty_full_and_multibyte_at_the_byte_limit(encoding):
     width = 6

@@ -98,18 +98,6 @@ def era_tables(np):
     return _ERA
 
 
-def civil_from_days(np, days):
-    """Days since 1970-01-01 (within years 1..9999) -> (year, month, day):
-    the year guessed from the mean year length and corrected by one table
-    compare, then month and day from the day of the year."""
-    starts, leaps, _, _ = day_tables(np)
-    guess = np.clip((days - FIRST_DAY) * 400 // 146097 + 1, 1, 9999)
-    year = guess - (starts.take(guess) > days) + (starts.take(guess + 1) <= days)
-    day_of_year = days - starts.take(year)
-    months, month_days = _day_of_year_tables(np)
-    at = day_of_year + 366 * leaps.take(year)
-    return year, months.take(at), month_days.take(at)
-
 
 _PAIR_TABLES = None
 
