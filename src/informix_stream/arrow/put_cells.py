@@ -5,9 +5,11 @@ A rule works on the Arrow buffers as they are: the values buffer read in
 place (a NULL slot's value is whatever Arrow left there; its cell is then
 replaced), validity unpacked from its bitmap.  Where a cell's bytes are a
 whole machine word (INTEGER, DATE, FLOAT, DATETIME YEAR TO SECOND, DECIMAL
-of up to seven pairs) the rule builds the word and the NULL cell is one
-``np.where``.  Text is gathered a row at a time from a strided window over
-Arrow's data buffer, so no pass touches one byte at a time.
+of up to seven pairs; two words up to ten pairs) the rule builds the word
+from tables and the NULL cell is one ``np.where``.  Text whose values all
+fit is blank-padded to one width by Arrow's ``ascii_rpad``, so its rows
+are one buffer; otherwise each row is gathered whole from a strided window
+over Arrow's data.  No pass touches one byte at a time.
 
 Each column's cells come as ``Cells``: a padded (n, M) matrix whose row r
 starts with its cell (``lengths[r]`` bytes; the rest is scratch that the
