@@ -10,8 +10,10 @@ has locked"), IBM technotes 1648816 and 1174239 (-242/-106 for DDL while
 dirty readers use the table; SET LOCK MODE TO WAIT in the DDL's session
 makes it wait), 1674115 (TRUNCATE: -242/-106 with cursors open).  A
 COMMITTED READ cursor holds no lock and no IBM text has it refuse DDL, so
-there the DDL goes through (emulator/ddl_runner._set_isolation).  The
-emulator used to let every such DDL through.
+there the DDL goes through (emulator/ddl_runner._set_isolation).  TRUNCATE
+is stricter: a cursor of any isolation refuses it (IBM's "Restrictions on
+the TRUNCATE statement", cited below).  The emulator used to let every such
+DDL through.
 """
 
 from __future__ import annotations
@@ -186,3 +188,88 @@ def test_the_sessions_own_cursor_does_not_hold_it_against_itself(ifx_target, tab
     with c:
         cur.fetchone()
         c.cursor().execute(f"CREATE INDEX {table}_own ON {table} (id)")
+
+
+# -- TRUNCATE ------------------------------------------------------------------
+# IBM, Guide to SQL: Syntax, "Restrictions on the TRUNCATE statement"
+# (ids_sqs_1242): TRUNCATE fails when "one or more cursors are open on the
+# table", when a Dirty Read session is reading it, or when a lock on it
+# exists; "The Table Specification" (ids_sqs_1238): the RSAM -106 error;
+# IBM technote 1674115 ("Truncate Table returns error -106 non-exclusive
+# access"): -242 with ISAM -106.  Any open cursor counts, COMMITTED READ too.
+
+
+def _count(cur, table: str) -> int:
+    cur.execute(f"SELECT count(*) FROM {table}")
+    return cur.fetchone()[0]
+
+
+@pytest.mark.parametrize("isolation", ["DIRTY READ", "COMMITTED READ",
+                                       "COMMITTED READ LAST COMMITTED", "REPEATABLE READ"])
+def test_truncate_is_refused_by_a_cursor_of_any_isolation(ifx_target, table, other, isolation):
+    c, cur = _open_reader(ifx_target, table, isolation)
+    try:
+        assert cur.fetchone() == (0, "value number 0")
+        started = time.monotonic()
+        _refused(other, f"TRUNCATE TABLE {table}")
+        _refused(other, f"TRUNCATE {table}")
+        assert time.monotonic() - started < 0.9        # NOT WAIT: at once
+        assert len(cur.fetchall()) == ROWS - 1         # the reader reads on
+        assert _count(other, table) == ROWS            # nothing was deleted
+    finally:
+        c.close()
+
+
+def test_truncate_goes_through_once_the_cursor_is_closed(reader, other, table):
+    conn, cur = reader
+    _refused(other, f"TRUNCATE TABLE {table}")
+    cur.close()
+    flush(conn)           # our driver sends a drained cursor's CLOSE with its next request
+    other.execute(f"TRUNCATE TABLE {table}")
+    assert _count(other, table) == 0
+
+
+def test_truncate_is_refused_by_rows_an_open_transaction_wrote(ifx_target, table, other):
+    writer = connect(ifx_target)
+    try:
+        writer.cursor().execute(f"INSERT INTO {table} VALUES (-1, 'uncommitted')")
+        _refused(other, f"TRUNCATE TABLE {table}")
+        writer.rollback()
+        other.execute(f"TRUNCATE TABLE {table}")
+        assert _count(other, table) == 0
+    finally:
+        writer.close()
+
+
+def test_truncate_under_lock_mode_wait_waits_for_the_cursor(reader, other, table):
+    _, cur = reader
+    other.execute("SET LOCK MODE TO WAIT 20")
+    closer = threading.Timer(0.4, cur.close)
+    closer.start()
+    started = time.monotonic()
+    try:
+        other.execute(f"TRUNCATE TABLE {table}")
+    finally:
+        closer.join(10)
+    assert 0.3 < time.monotonic() - started < 15
+    assert _count(other, table) == 0
+
+
+def test_truncate_in_a_procedure_is_refused_too(reader, other, table):
+    other.execute(f"CREATE PROCEDURE {table}_p() TRUNCATE TABLE {table}; END PROCEDURE")
+    try:
+        _refused(other, f"EXECUTE PROCEDURE {table}_p()")
+        assert _count(other, table) == ROWS
+    finally:
+        other.execute(f"DROP PROCEDURE {table}_p")
+
+
+def test_truncate_of_a_temp_table_is_the_sessions_own(reader, other, table):
+    """A TEMP table of the permanent one's name shadows it; no other
+    session can have it open."""
+    other.execute(f"CREATE TEMP TABLE {table} (id INTEGER)")
+    other.execute(f"INSERT INTO {table} VALUES (1)")
+    other.execute(f"TRUNCATE TABLE {table}")
+    assert _count(other, table) == 0
+    other.execute(f"DROP TABLE {table}")
+    assert _count(other, table) == ROWS

@@ -86,7 +86,7 @@ def test_select_into_temp(two):
         b.execute(f"SELECT * FROM {tmp}")
     with pytest.raises(ifx.ProgrammingError) as info:          # the name is taken
         a.execute(f"SELECT id FROM {src} INTO TEMP {tmp}")
-    assert info.value.sqlcode == -310
+    assert info.value.sqlcode == -958     # a temp table's own code, not -310
     a.execute(f"DROP TABLE {src}")
 
 
@@ -156,3 +156,88 @@ def test_storage_of_an_unclosed_session_is_dropped_when_the_database_opens(tmp_p
         "SELECT name FROM sqlite_master WHERE name LIKE '%left_over%'")]
     assert names == []
     engine.close()
+
+
+# -- temp tables made by SPL routines (issue 11) --------------------------------
+# IBM, Guide to SQL: Syntax, "Duration of temporary tables" (ids_sqs_0583): a
+# temporary table lasts until the application disconnects, DROP TABLE drops
+# it or the database is closed; nothing there (nor in "SQL Statements Valid
+# in SPL Statement Blocks", ids_sqs_1752, which allows SELECT ... INTO TEMP
+# in a routine) ends it with the routine that made it.  Temp tables are
+# logged and "support ... rollback" (Administrator's Guide, "Temp tables",
+# ids_admin_0515), so a ROLLBACK undoes a CREATE TEMP TABLE as it undoes
+# other logged DDL.  IBM says nothing about a WITH NO LOG table's CREATE in
+# a rolled-back transaction ("Using the WITH NO LOG option", ids_sqs_0575,
+# speaks of DML only): the emulator treats both alike and that is left.
+
+_SPL_FORMS = {
+    "create": "CREATE TEMP TABLE {t} (a INTEGER); INSERT INTO {t} VALUES (5);",
+    "into_temp": "SELECT a FROM {src} INTO TEMP {t};",
+}
+
+
+def _spl_maker(cur, form: str) -> tuple[str, str, str]:
+    """A procedure making a temp table by ``form``: (procedure, table, source)."""
+    proc, t, src = unique("mkp"), unique("spltmp"), unique("splsrc")
+    cur.execute(f"CREATE TABLE {src} (a INTEGER)")
+    cur.execute(f"INSERT INTO {src} VALUES (5)")
+    body = _SPL_FORMS[form].format(t=t, src=src)
+    cur.execute(f"CREATE PROCEDURE {proc}() {body} END PROCEDURE")
+    return proc, t, src
+
+
+@pytest.mark.parametrize("form", sorted(_SPL_FORMS))
+def test_a_temp_table_made_in_a_procedure_outlives_the_call(two, form):
+    a, b = two
+    proc, t, src = _spl_maker(a, form)
+    a.execute(f"EXECUTE PROCEDURE {proc}()")
+    assert rows(a, f"SELECT a FROM {t}") == [(5,)]
+    with pytest.raises(ifx.ProgrammingError) as info:       # still the session's own
+        b.execute(f"SELECT * FROM {t}")
+    assert info.value.sqlcode == -206
+    with pytest.raises(ifx.ProgrammingError):                # a second call finds it there
+        a.execute(f"EXECUTE PROCEDURE {proc}()")
+    a.execute(f"DROP TABLE {t}")
+    a.execute(f"EXECUTE PROCEDURE {proc}()")                 # dropped: made again
+    assert rows(a, f"SELECT a FROM {t}") == [(5,)]
+    a.execute(f"DROP PROCEDURE {proc}")
+    a.execute(f"DROP TABLE {src}")
+
+
+@pytest.mark.parametrize("form", sorted(_SPL_FORMS))
+def test_a_temp_table_made_in_a_procedure_goes_with_a_rollback(ifx_target, form):
+    setup = connect(ifx_target, autocommit=True)
+    proc, t, src = _spl_maker(setup.cursor(), form)
+    c = connect(ifx_target)
+    try:
+        cur = c.cursor()
+        cur.execute(f"EXECUTE PROCEDURE {proc}()")
+        assert rows(cur, f"SELECT a FROM {t}") == [(5,)]
+        c.rollback()
+        with pytest.raises(ifx.ProgrammingError) as info:
+            cur.execute(f"SELECT * FROM {t}")
+        assert info.value.sqlcode == -206
+        cur.execute(f"EXECUTE PROCEDURE {proc}()")           # the name is free again
+        c.commit()
+        assert rows(cur, f"SELECT a FROM {t}") == [(5,)]
+    finally:
+        c.close()
+        setup.cursor().execute(f"DROP PROCEDURE {proc}")
+        setup.cursor().execute(f"DROP TABLE {src}")
+        setup.close()
+
+
+def test_a_temp_table_made_in_a_procedure_goes_with_the_session(ifx_target):
+    c = connect(ifx_target, autocommit=True)
+    proc, t, src = _spl_maker(c.cursor(), "into_temp")
+    c.cursor().execute(f"EXECUTE PROCEDURE {proc}()")
+    c.close()
+    other = connect(ifx_target, autocommit=True)
+    try:
+        cur = other.cursor()
+        cur.execute(f"EXECUTE PROCEDURE {proc}()")           # a new session: made afresh
+        assert rows(cur, f"SELECT a FROM {t}") == [(5,)]
+        cur.execute(f"DROP PROCEDURE {proc}")
+        cur.execute(f"DROP TABLE {src}")
+    finally:
+        other.close()

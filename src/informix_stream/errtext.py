@@ -31,6 +31,7 @@ _TEXTS = {
     -268: "Unique constraint violated.",
     -271: "Could not insert new row into the table.",
     -310: "Table already exists in database.",
+    -958: "A temporary table of this name already exists in this session.",
     -329: "Database not found or no system permission.",
     -346: "Could not update a row in the table.",
     -330: "Cannot create or rename the database.",

@@ -517,8 +517,9 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
     byte too few or too many would shift every later column silently.
 
     A ``decode_row`` with a ``bulk(buf, pos, end, reply, max_size)``
-    method (the Arrow fetch hook, arrow/bulk.py) takes a run of tuples at
-    once: it consumes the complete tuples this loop would accept, puts
+    method (the Arrow fetch hook, arrow/bulk.py; a tuple decoder's block
+    hook, codec/rowblock.py, or run hook, codec/rowdecode.py) takes a run
+    of tuples at once: it consumes the complete tuples this loop would accept, puts
     them in ``reply.rows`` (keeping ``len(reply.rows)`` the row count) and
     returns the offset after them; the tuple it stops at comes here, so
     framing errors and short buffers are handled by this one code path.

@@ -774,3 +774,30 @@ def test_jdbc_sees_the_warning_flags_our_driver_sees(jdbc: JdbcClient, ifx_targe
             assert [(w.sqlstate, w.flag) for w in cur.warnings] == [("01I07", 0x08)]
         finally:
             cur.execute("DROP TABLE ours_warn")
+
+
+# ------------------------------------------------- DDL needs the table alone (issue 11)
+
+
+@pytest.mark.interop
+def test_drop_table_held_by_another_connection_through_jdbc(jdbc: JdbcClient,
+                                                           ifx_target: Any) -> None:
+    """A second connection's DROP TABLE while the first holds the table gets
+    SQLException -242, with ISAM -106 as its cause (IfxSqli's SQ_ERR reader
+    chains the ISAM code with initCause).  IBM finderr -106 (an exclusive
+    lock is required); technotes 1648816/1174239 (-242/-106 for DDL while
+    dirty readers use the table).  Under REPEATABLE READ the shared locks
+    last until the transaction ends (Guide to SQL: Syntax, SET ISOLATION,
+    "Repeatable Read Isolation"), so closing the cursor is not enough, the
+    commit is; under DIRTY READ in autocommit closing the cursor is."""
+    records = jdbc.run(ifx_target, "ddl_exclusive").check().records
+    assert records == [
+        ("repeatable_first", "0"),
+        ("repeatable_while_open", "-242", "-106"),
+        ("repeatable_after_close", "-242", "-106"),
+        ("repeatable_after_commit", "ok"),
+        ("dirty_first", "0"),
+        ("dirty_while_open", "-242", "-106"),
+        ("dirty_after_close", "ok"),
+        ("health", "1"),
+    ]

@@ -40,8 +40,8 @@ from .codegen import FixedCell
 from .scalars import IntervalYM, packed_converter, temporal_exponent
 from .typeinfo import TU_DAY, TU_HOUR, TU_MONTH, TU_SECOND, TU_YEAR, ColumnType, TypeCode
 
-__all__ = ["datetime_args", "packed_cell", "packed_namespace", "temporal_head",
-           "temporal_layout"]
+__all__ = ["datetime_args", "packed_cell", "packed_namespace", "scaled_divisors",
+           "temporal_head", "temporal_layout"]
 
 # byte -> its value as a base-100 digit pair, None for 100..255
 _PAIRS = tuple(range(100)) + (None,) * 156
@@ -137,8 +137,9 @@ def _decimal_cell(ctype: ColumnType, k: int, ns: dict) -> FixedCell:
         negative = _floating_lines(v, slow, f"{126 - width} - {h} - {h}", "_NEG_SCALE")
     else:
         ns[f"_E{k}"], ns[f"_N{k}"] = _SCALE[-s], _NEG_SCALE[-s]
-        positive = _scaled_lines(v, slow, width, f"{384 + width - s} - {h} - {h}", f"_E{k}")
-        negative = _scaled_lines(v, slow, width, f"{width - s - 126} + {h} + {h}", f"_N{k}")
+        ns[f"_C{k}"] = scaled_divisors(width, s)
+        positive = _scaled_lines(v, slow, f"_C{k}[{h}]", f"_E{k}")
+        negative = _scaled_lines(v, slow, f"_C{k}[{h}]", f"_N{k}")
     lines = [f"if {h} > 127:",
              f"    n = {number}",
              *positive,
@@ -166,15 +167,29 @@ def _floating_lines(v: str, slow: str, e: str, units: str) -> list[str]:
             f"        {v} = _mul(_Dec(n), {units}[e])"]
 
 
-def _scaled_lines(v: str, slow: str, width: int, cut: str, unit: str) -> list[str]:
+def _scaled_lines(v: str, slow: str, divisor: str, unit: str) -> list[str]:
     """DECIMAL(p,s)/MONEY from n: the coefficient at scale s is n without
-    its last `cut` digits, which must be zeros (else the slow path raises)."""
-    return [f"    cut = {cut}",
-            f"    if 0 <= cut < {width}:",
-            "        q, rem = divmod(n, _P[cut])",
+    its last digits (``divisor``, scaled_divisors), which must be zeros
+    (else the slow path raises)."""
+    return [f"    d = {divisor}",
+            "    if d:",
+            "        q, rem = divmod(n, d)",
             f"        {v} = {slow} if rem else _mul(_Dec(q), {unit})",
             "    else:",
             f"        {v} = {slow}"]
+
+
+def scaled_divisors(width: int, scale: int) -> tuple[int, ...]:
+    """[head byte] -> 10**cut for a DECIMAL(p,s) cell whose pairs hold
+    ``width`` digits: cut is how many of the last digits of the number n
+    those pairs spell lie below the column's scale (n = coefficient at
+    ``scale`` * 10**cut, given the head's exponent); 0 where cut falls
+    outside 0..width-1 (the slow path's value).  A table, so a row pays one
+    lookup instead of the arithmetic and range test; the block decoder
+    (rowblock.py) reads it too."""
+    def cut(h: int) -> int:
+        return 384 + width - scale - 2 * h if h > 127 else width - scale - 126 + 2 * h
+    return tuple(_POWERS[cut(h)] if 0 <= cut(h) < width else 0 for h in range(256))
 
 
 def temporal_layout(ctype: ColumnType) -> tuple[str, list[int], str, int] | None:

@@ -52,7 +52,7 @@ from itertools import chain, repeat
 from operator import add, floordiv, lshift, mod, mul, or_
 
 from .codegen import FixedCell, compile_function, indent
-from .packedcells import datetime_args, temporal_head, temporal_layout
+from .packedcells import datetime_args, scaled_divisors, temporal_head, temporal_layout
 from .scalars import EPOCH_ORDINAL, INT_NULL, INT_STRUCT
 from .typeinfo import TU_DAY, TU_HOUR, TU_MONTH, TU_SECOND, ColumnType, TypeCode
 
@@ -322,11 +322,10 @@ def _decimal(ctype: ColumnType, cell: FixedCell, ns: dict) -> Fast:
     fmt = cell.fmt[1:]
     pairs = ctype.wire_width - 1
     width, s = 2 * pairs, ctype.scale
-    powers, limit = ns["_P"], 10 ** width
-    divisor, unit, offset, sign = [None] * 256, [None] * 256, [0] * 256, [1] * 256
+    limit = 10 ** width
+    divisor = [d or None for d in scaled_divisors(width, s)]
+    unit, offset, sign = [None] * 256, [0] * 256, [1] * 256
     for h in range(1, 256):
-        cut = 384 + width - s - 2 * h if h > 127 else width - s - 126 + 2 * h
-        divisor[h] = powers[cut] if 0 <= cut < width else None
         unit[h] = ns["_SCALE"][-s] if h > 127 else ns["_NEG_SCALE"][-s]
         if h < 128:
             offset[h], sign[h] = limit, -1

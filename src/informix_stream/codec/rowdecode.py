@@ -73,6 +73,8 @@ def make_row_decoder(columns: Sequence[ColumnType], encoding: str = "iso-8859-1"
 
 
 _FLAG_LEN = struct.Struct("!Bi").unpack_from
+# [tag][sqlwarn flags][size] of an SQ_TUPLE, the size unsigned (messages.py)
+_TUPLE_HEAD = struct.Struct("!hhI").unpack_from
 _SMALLFLOAT_NULL = b"\xff" * 4
 _DOUBLE_NULL = b"\xff" * 8
 # Bound by assignment: CPython 3.11 calls a method of an imported name
@@ -196,12 +198,15 @@ def _fixed_cell(ctype: ColumnType, k: int, ns: dict) -> FixedCell | None:
 class _DecoderPlan:
     """Columns grouped into struct reads.  A read covers fixed-width
     columns and at most one VARCHAR (``B{0}s``, its length byte and text);
-    a second VARCHAR or an opaque-type envelope starts a new read."""
+    a second VARCHAR or an opaque-type envelope starts a new read.  With
+    ``head`` (the run hook) the tuple's head, read at ``at_``, opens the
+    first read when the row starts with one (``fused``)."""
 
-    def __init__(self, ns: dict) -> None:
+    def __init__(self, ns: dict, head: bool = False) -> None:
         self.ns, self.body, self.cells, self.conversions = ns, [], [], []
         self._fmt, self._raws = "", []
         self._varchar: tuple[int, str] | None = None
+        self._head, self.fused = head, False
 
     def fixed(self, fmt: str, raws: list[str]) -> None:
         self._fmt += fmt
@@ -217,32 +222,90 @@ class _DecoderPlan:
 
     def statements(self, lines: list[str]) -> None:
         self.flush()
+        self._head = False          # the row opens with an envelope: no read to fuse
         self.body += lines
 
     def flush(self) -> None:
         if not self._raws:
             return
-        name, target = f"_u{len(self.body)}", ", ".join(self._raws) + ","
+        head, self._head = self._head, False
+        self.fused = self.fused or head
+        fmt = "!" + ("hhI" if head else "") + self._fmt
+        raws = (["tag_", "warn_", "size_"] if head else []) + self._raws
+        base = "at_" if head else "pos"
+        advance = f"pos = {base} + " if head else "pos += "
+        name, target = f"_u{len(self.body)}", ", ".join(raws) + ","
         if self._varchar is None:
-            packer = struct.Struct("!" + self._fmt)
+            packer = struct.Struct(fmt)
             self.ns[name] = packer.unpack_from
-            self.body += [f"{target} = {name}(buf, pos)", f"pos += {packer.size}"]
+            self.body += [f"{target} = {name}(buf, {base})", f"{advance}{packer.size}"]
         else:
             cache: list = [None] * 256
             self.ns[name], self.ns[f"{name}_new"] = cache, struct_maker(
-                "!" + self._fmt, cache, method="unpack_from")
-            fixed = struct.calcsize("!" + self._fmt.replace("{0}s", ""))
+                fmt, cache, method="unpack_from")
+            fixed = struct.calcsize(fmt.replace("{0}s", ""))
             offset, n = self._varchar
-            at = f"pos + {offset}" if offset else "pos"
+            offset += 8 if head else 0
+            at = f"{base} + {offset}" if offset else base
             self.body += [f"{n} = buf[{at}]",
-                          f"{target} = ({name}[{n}] or {name}_new({n}))(buf, pos)",
-                          f"pos += {fixed} + {n}"]
+                          f"{target} = ({name}[{n}] or {name}_new({n}))(buf, {base})",
+                          f"{advance}{fixed} + {n}"]
         self._fmt, self._raws, self._varchar = "", [], None
 
 
+# The run hook of a shape that has no block hook (variable-width rows): the
+# row decoder's own framing and conversion code inlined in one loop over a
+# fetch reply's run of tuples, so a row costs no call, no (row, end) pair
+# and no second pass through parse_reply's per-tuple checks.  It takes a
+# tuple only when parse_reply would (tag 14, no warning flags, size within
+# max_size, complete in the buffer), the code ran without raising and the
+# columns ended exactly at the tuple's end; any other tuple, or any
+# exception at all, ends the run *before* that tuple, so parse_reply's
+# per-row path decodes it and words or records the error exactly as
+# without this hook (the row is decoded again from its first byte: the
+# code here has no effect but the values it builds).  The loop's own names
+# end in '_', which no cell's generated code uses.
+_RUN = """\
+def decode_run(buf, at_, end_, reply_, max_size_):
+    append_ = reply_.rows.append
+    try:
+        while at_ + 8 <= end_:
+{body}            if tag_ != 14 or warn_ or size_ > max_size_:
+                break
+            stop_ = at_ + 8 + size_
+            if pos != stop_ or stop_ + (size_ & 1) > end_:
+                break
+{conversions}            append_({row})
+            at_ = stop_ + (size_ & 1)
+    except Exception:
+        pass
+    return at_
+"""
+# The run's framing reads the tuple's head with the row's first struct read
+# (one call a row fewer) and checks it after the row's reads, which are
+# bounded by the buffer whatever the head says (a struct read past it
+# raises); a row that opens with an envelope reads the head alone first.
+_RUN_HEAD = ["tag_, warn_, size_ = _head(buf, at_)", "pos = at_ + 8"]
+
 
 def _decoder_source(columns: tuple[ColumnType, ...], ns: dict, rows: str) -> str:
-    plan = _DecoderPlan(ns)
+    """The row decoder's source (``_DECODER``)."""
+    body, conversions, row = _decoder_parts(columns, ns, rows)
+    return _DECODER.format(body=indent(body + conversions, 8), row=row)
+
+
+def _run_source(columns: tuple[ColumnType, ...], ns: dict, rows: str) -> str:
+    """The run hook's source (``_RUN``): the same parts in a loop."""
+    body, conversions, row = _decoder_parts(columns, ns, rows, head=True)
+    return _RUN.format(body=indent(body, 12), conversions=indent(conversions, 12), row=row)
+
+
+def _decoder_parts(columns: tuple[ColumnType, ...], ns: dict, rows: str, head: bool = False
+                   ) -> tuple[list[str], list[str], str]:
+    """(framing lines, conversion lines, row expression) of a shape; the
+    helpers they name go into ``ns``.  ``head``: the lines read the tuple's
+    head into ``tag_, warn_, size_`` too (the run hook)."""
+    plan = _DecoderPlan(ns, head)
     for k, ctype in enumerate(columns):
         if ctype.code in COMPOSITE_CODES:
             ns[f"_cv{k}"] = value_decoder(ctype, ns["_enc"], rows)
@@ -269,7 +332,8 @@ def _decoder_source(columns: tuple[ColumnType, ...], ns: dict, rows: str) -> str
             raise ValueError(f"no row decoding for {ctype.code!r}")
     plan.flush()
     row = f"({', '.join(plan.cells)},)" if plan.cells else "()"
-    return _DECODER.format(body=indent(plan.body + plan.conversions, 8), row=row)
+    body = plan.body if plan.fused or not head else _RUN_HEAD + plan.body
+    return body, plan.conversions, row
 
 
 @functools.lru_cache(maxsize=SHAPE_CACHE_SIZE)
@@ -282,17 +346,24 @@ def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str, rows: str
                 "_slow_row": _slow_row, "_Locator": cell_locator,
                 "_reference": reference_decoder(columns, encoding, rows)}
     block_ns = dict(ns)
-    source = _decoder_source(columns, ns, rows)
     utf8 = codecs.lookup(encoding).name == "utf-8"
-    if utf8:
-        # bytes.decode() without arguments is CPython's UTF-8 fast path: no
-        # codec-name lookup per cell (15-25 ns of a 150-byte VARCHAR's ~120).
-        source = source.replace(".decode(_enc)", ".decode()")
-    decode_row = compile_function(source, ns, "decode_row")
-    # fixed-width shapes also decode whole runs of tuples a column at a time
-    # (rowblock.py); parse_reply finds the hook as decode_row.bulk
+    decode_row = compile_function(_for_encoding(_decoder_source(columns, ns, rows), utf8),
+                                  ns, "decode_row")
+    # parse_reply finds a hook taking whole runs of tuples as decode_row.bulk:
+    # fixed-width shapes decode them a column at a time (rowblock.py), the
+    # others through the row decoder's code inlined in a loop (_RUN)
     cells = [_fixed_cell(ctype, k, block_ns) for k, ctype in enumerate(columns)]
     bulk = block_hook(columns, cells, block_ns, decode_row, utf8)
+    if bulk is None and columns:
+        run_ns = {**ns, "_head": _TUPLE_HEAD}
+        bulk = compile_function(_for_encoding(_run_source(columns, run_ns, rows), utf8),
+                                run_ns, "decode_run")
     if bulk is not None:
         decode_row.bulk = bulk
     return decode_row
+
+
+def _for_encoding(source: str, utf8: bool) -> str:
+    """bytes.decode() without arguments is CPython's UTF-8 fast path: no
+    codec-name lookup per cell (15-25 ns of a 150-byte VARCHAR's ~120)."""
+    return source.replace(".decode(_enc)", ".decode()") if utf8 else source

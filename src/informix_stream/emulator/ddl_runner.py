@@ -15,6 +15,7 @@ from . import alter, merge, rename
 from .catalog import OWNER, create_index, create_table, drop
 from .results import ExecResult
 from .sqlite_errors import LOCK_CODES
+from .logmode import Logging
 from .table_use import NON_EXCLUSIVE
 from .translate_alter import AlterTable, Rename
 from .sequences import CreateSequence
@@ -28,7 +29,7 @@ class DdlRunner:
     """The DDL half of a session (see engine.Session)."""
 
     lock_wait_ms = 0             # SET LOCK MODE: NOT WAIT (0), WAIT n (ms)
-    cursors_hold_tables = False  # SET ISOLATION: do its cursors keep DDL out?
+    _isolation: str | None = None  # SET ISOLATION's level (first word); None: the default
 
     def _ddl(self, t: Translation, values: Sequence[object] = ()) -> int:
         ddl = t.ddl
@@ -167,14 +168,28 @@ class DdlRunner:
             return [self._db.indexes[ddl.name].table]
         return []
 
-    def _exclusive(self, names: list[str]) -> None:
+    def truncating(self, stmt) -> None:
+        """Before a TRUNCATE of a permanent table: exclusive access, as for
+        DROP TABLE, and a cursor another session has open on the table under
+        any isolation also refuses it (IBM, Guide to SQL: Syntax,
+        "Restrictions on the TRUNCATE statement", ids_sqs_1242: it fails
+        when "one or more cursors are open on the table", when a Dirty Read
+        session is reading it, or when a lock on it exists; "The Table
+        Specification", ids_sqs_1238: an RSAM -106 error; IBM technote
+        1674115: -242 with ISAM -106).  A TEMP table is the session's own."""
+        t = stmt.translation
+        if t.truncate and t.table not in self._temps.tables:
+            self._exclusive([t.table], any_cursor=True)
+
+    def _exclusive(self, names: list[str], *, any_cursor: bool = False) -> None:
         """Wait until no other session has ``names`` open (a cursor on them,
         or rows its open transaction wrote): at once under SET LOCK MODE TO
         NOT WAIT, up to the wait under WAIT [n]; then the server's -242 with
-        ISAM -106 "non-exclusive access" (table_use.py has the sources)."""
+        ISAM -106 "non-exclusive access" (table_use.py has the sources).
+        ``any_cursor``: a COMMITTED READ cursor counts too (TRUNCATE)."""
         use = self._db.table_use
         deadline = time.monotonic() + self.lock_wait_ms / 1000
-        while (name := use.holder(self._id, names)) is not None:
+        while (name := use.holder(self._id, names, any_cursor=any_cursor)) is not None:
             if time.monotonic() >= deadline:
                 raise SqlError(LOCK_CODES[StatementKind.DDL], NON_EXCLUSIVE, name,
                                f"could not open database table ({name}): another "
@@ -185,11 +200,49 @@ class DdlRunner:
 
     def hold_tables(self, stmt) -> Callable[[], None]:
         """A protocol cursor opened on ``stmt``: the tables it names are held
-        open until the returned function is called (table_use.py), when the
-        session's isolation makes a cursor keep DDL out."""
-        if not self.cursors_hold_tables:
-            return _nothing
-        return self._db.table_use.hold(self._id, stmt.depends)
+        open until the returned function is called (table_use.py): against
+        TRUNCATE always, against the other DDL when the session's isolation
+        makes a cursor keep DDL out.  Its TEMP tables are its own.  Under
+        REPEATABLE READ in a transaction the rows read stay locked until it
+        ends, the cursor's close notwithstanding (IBM Performance Guide,
+        "Repeatable Read isolation", ids_prf_429: "for the duration of the
+        transaction"), as rows the transaction wrote do."""
+        temps = self._temps.tables
+        names = [n for n in stmt.depends if n not in temps]
+        use = self._db.table_use
+        if self._in_tx and self.isolation == "REPEATABLE":
+            for name in names:
+                use.wrote(self._id, name)
+        return use.hold(self._id, names, locking=self.cursors_hold_tables)
+
+    @property
+    def isolation(self) -> str:
+        """The level this session's cursors read at (the first word of its
+        name: DIRTY, COMMITTED, CURSOR, REPEATABLE).
+
+        Until a SET ISOLATION, the database's default: Dirty Read without
+        logging, Committed Read in a logged database, Repeatable Read in an
+        ANSI one (IBM, Guide to SQL: Syntax, SET ISOLATION, "Default
+        Isolation Levels", ids_sqs_1168; Database Design and Implementation
+        Guide, "Default isolation level", ids_ddi_153; IBM's JDBC driver
+        assumes the same: IfxSqliConnect.OpenDbInit sets READ_COMMITTED for
+        a logged database and SERIALIZABLE for an ANSI one).  An unlogged
+        database reads at Dirty Read whatever SET ISOLATION said: "you
+        cannot change the default isolation level or the current isolation
+        level of an unlogged database" (ids_ddi_153, 15.0).  A DATABASE
+        statement starts a new engine session, at the new database's
+        default, as ids_sqs_1168 has it for a database of another default."""
+        logging = self._db.logging
+        if not logging.logged:
+            return "DIRTY"
+        if self._isolation is not None:
+            return self._isolation
+        return "REPEATABLE" if logging is Logging.ANSI else "COMMITTED"
+
+    @property
+    def cursors_hold_tables(self) -> bool:
+        """Do this session's cursors keep DDL out (see _set_isolation)?"""
+        return self.isolation in _LOCKING_LEVELS
 
     def _set_isolation(self, option: tuple) -> None:
         """SET ISOLATION: whether this session's cursors keep DDL out.
@@ -202,11 +255,10 @@ class DdlRunner:
         row is read, and no IBM text says such a cursor refuses DDL (the
         OPEN statement's "DDL Operations on Tables Referenced by Cursors"
         has the DDL go through and later OPENs fail with -710): it does not.
-        Not modelled: the defaults of unlogged (DIRTY READ) and ANSI
-        (REPEATABLE READ) databases; only an explicit SET ISOLATION counts."""
+        Without a SET ISOLATION the database's default counts (isolation)."""
         if option[:2] == ("SET", "ISOLATION"):
             level = option[3:] if option[2:3] == ("TO",) else option[2:]
-            self.cursors_hold_tables = level[:1] in (("DIRTY",), ("CURSOR",), ("REPEATABLE",))
+            self._isolation = level[0]
 
     def _quiesce(self, names: list[str]) -> None:
         """Wait (as long as a lock wait) until no other session is running a
@@ -333,9 +385,7 @@ class DdlRunner:
         return 0
 
 
-def _nothing() -> None:
-    """Nothing to let go."""
-
+_LOCKING_LEVELS = frozenset({"DIRTY", "CURSOR", "REPEATABLE"})
 
 _WRITES = frozenset({StatementKind.INSERT, StatementKind.UPDATE, StatementKind.DELETE,
                      StatementKind.MERGE})

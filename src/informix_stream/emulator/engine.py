@@ -429,6 +429,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         return ExecResult(total, self.last_serial, self.last_serial8)
 
     def _dml_execute(self, stmt: Prepared, params: Sequence[object]) -> ExecResult:
+        self.truncating(stmt)             # ddl_runner: TRUNCATE needs the table alone
         values = self._values(stmt, params)
         self.last_serial = self.last_serial8 = 0
         if stmt.kind is StatementKind.DELETE and stmt.table in self._db.tables and \

@@ -139,7 +139,7 @@ def _decimal_cell(plan: _Plan, k: int, ctype: ColumnType, ns: dict) -> None:
     pairs, p, s = width - 1, ctype.precision, ctype.scale
     at = plan.at
     store = f"_exact{k}(neg, N, e10)" if exact_decimal(ctype) else \
-        f"(-(N / _P10[-e10]) if neg else N / _P10[-e10])"
+        "(-(N / _P10[-e10]) if neg else N / _P10[-e10])"
     if exact_decimal(ctype):
         ns[f"_exact{k}"] = _exact_text(s)
     plan.lines += [

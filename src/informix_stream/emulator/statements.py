@@ -198,6 +198,8 @@ class Translation:
     image_cells: tuple[list[ColumnType], list[int]] | None = None
     # SELECT ... FOR UPDATE: a scroll cursor may not be opened on it (-526).
     for_update: bool = False
+    # TRUNCATE (run as a DELETE): needs exclusive access first (ddl_runner.truncating)
+    truncate: bool = False
     # INSERT: positions in ``binds`` of each table column's value, table order;
     # the engine computes the row image from them and binds it after the rest.
     image_binds: list[int] | None = None

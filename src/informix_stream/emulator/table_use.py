@@ -11,13 +11,19 @@ to alter a table that the first user has locked"); IBM technote 1674115
 lock on it exists); IBM technote 1648816 (DDL -242/-106; the workaround is
 SET LOCK MODE TO WAIT for the session running the DDL, which then waits).
 
+TRUNCATE is stricter: IBM's "Restrictions on the TRUNCATE statement"
+(Guide to SQL: Syntax, ids_sqs_1242) lists "one or more cursors are open on
+the table" beside Dirty Read readers and existing locks, so any other
+session's open cursor refuses it, a COMMITTED READ one too.
+
 SQLite lets a connection drop a table another connection is reading (the
 reader keeps its snapshot), so the emulator keeps this record itself: a
 transaction holds the tables it wrote until it ends; a protocol cursor
-opened under an isolation that keeps DDL out (ddl_runner._set_isolation)
 holds the tables its statement names from OPEN to its close (SQ_CLOSE,
 release, end of transaction, end of session), not just while SQLite is
-reading.  ddl_runner consults it before such DDL.
+reading: against TRUNCATE always, against the other DDL when opened under
+an isolation that keeps DDL out (ddl_runner._set_isolation).  ddl_runner
+consults it before such DDL.
 """
 
 from __future__ import annotations
@@ -32,21 +38,27 @@ isam_en_US.properties), under sqlcode -242."""
 
 class TableUse:
     """Per database: table name -> sessions that have it open (with a count
-    of their open cursors on it), and the tables each open transaction wrote."""
+    of their open cursors on it), kept twice: every cursor (TRUNCATE is
+    refused by any, IBM's "Restrictions on the TRUNCATE statement") and the
+    cursors whose isolation locks (the rest of the DDL); and the tables each
+    open transaction wrote."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._open: dict[str, dict[int, int]] = {}
+        self._locking: dict[str, dict[int, int]] = {}
+        self._reading: dict[str, dict[int, int]] = {}
         self._written: dict[int, set[str]] = {}
 
-    def hold(self, session: int, names: Iterable[str]) -> Callable[[], None]:
-        """A cursor of ``session`` opened on ``names``; the function that
-        lets them go (once, however often it is called)."""
+    def hold(self, session: int, names: Iterable[str], *,
+             locking: bool) -> Callable[[], None]:
+        """A cursor of ``session`` opened on ``names`` (``locking``: under an
+        isolation that keeps DDL out); the function that lets them go (once,
+        however often it is called)."""
         held = tuple(names)
+        maps = (self._reading, self._locking) if locking else (self._reading,)
         with self._lock:
-            for name in held:
-                users = self._open.setdefault(name, {})
-                users[session] = users.get(session, 0) + 1
+            for users in maps:
+                _count(users, session, held, 1)
         done = False
 
         def release() -> None:
@@ -55,17 +67,13 @@ class TableUse:
                 return
             done = True
             with self._lock:
-                for name in held:
-                    users = self._open.get(name, {})
-                    users[session] = users.get(session, 1) - 1
-                    if users[session] <= 0:
-                        users.pop(session, None)
-                    if not users:
-                        self._open.pop(name, None)
+                for users in maps:
+                    _count(users, session, held, -1)
         return release
 
     def wrote(self, session: int, name: str) -> None:
-        """``session``'s open transaction writes ``name`` (locks rows of it)."""
+        """``session``'s open transaction locks rows of ``name`` until it
+        ends: it wrote them, or read them under REPEATABLE READ."""
         with self._lock:
             self._written.setdefault(session, set()).add(name)
 
@@ -73,12 +81,28 @@ class TableUse:
         with self._lock:
             self._written.pop(session, None)
 
-    def holder(self, session: int, names: Iterable[str]) -> str | None:
-        """The first of ``names`` another session has open or wrote, if any."""
+    def holder(self, session: int, names: Iterable[str], *,
+               any_cursor: bool = False) -> str | None:
+        """The first of ``names`` another session has open or wrote, if any
+        (``any_cursor``: a cursor under any isolation counts, as for TRUNCATE)."""
+        cursors = self._reading if any_cursor else self._locking
         with self._lock:
             for name in names:
-                if any(s != session for s in self._open.get(name, ())):
+                if any(s != session for s in cursors.get(name, ())):
                     return name
                 if any(name in tables for s, tables in self._written.items() if s != session):
                     return name
         return None
+
+
+def _count(users_of: dict[str, dict[int, int]], session: int,
+           names: tuple[str, ...], step: int) -> None:
+    """Add ``step`` to ``session``'s count of cursors on each of ``names``,
+    forgetting counts that reach zero."""
+    for name in names:
+        users = users_of.setdefault(name, {})
+        users[session] = users.get(session, 0) + step
+        if users[session] <= 0:
+            del users[session]
+        if not users:
+            del users_of[name]

@@ -50,7 +50,12 @@ class TempTables:
         if ddl.name in self.tables:
             if ddl.if_not_exists:
                 return 0
-            raise SqlError(-310, 0, ddl.name, f"table {ddl.name} already exists")
+            # -958, not the permanent tables' -310: the catalog has a code of
+            # its own for a name the session's temp tables already hold (IBM
+            # JDBC 15.0.1.0 message catalog, sql_en_US.properties: "Temp table
+            # (%s) already exists in session"; not observed on a server)
+            raise SqlError(-958, 0, ddl.name, f"temp table {ddl.name} already exists "
+                                              "in this session")
         if ddl.references:
             raise SqlError(NOT_SUPPORTED, 0, ddl.name, "FOREIGN KEY/REFERENCES on a TEMP table "
                            "is not supported by the emulator")

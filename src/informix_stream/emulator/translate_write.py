@@ -192,4 +192,5 @@ class WriteRules:
         i = 2 if self.word(1) == "TABLE" else 1
         name, i = self.table_name(i)
         tdef = self.target(name)
-        return self.finish(StatementKind.DELETE, ["DELETE", "FROM", tdef.sql_name], table=name)
+        return self.finish(StatementKind.DELETE, ["DELETE", "FROM", tdef.sql_name], table=name,
+                           truncate=True)

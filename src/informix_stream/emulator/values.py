@@ -24,7 +24,7 @@ from informix_stream.errors import DataError
 from informix_stream.locales import fit_bytes
 
 from . import blobs, composite, composite_wire, documents, intervals, slobs
-from .statements import (NOT_SUPPORTED, ColumnDef, ResultColumn, SqlError, conversion_error,
+from .statements import (ColumnDef, ResultColumn, SqlError, conversion_error,
                          exact_decimal)
 
 DAY0 = dt.date(1899, 12, 31).toordinal()

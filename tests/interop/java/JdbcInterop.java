@@ -90,6 +90,7 @@ public final class JdbcInterop {
             case "composite": composite(args[0]); break;
             case "documents": documents(args[0]); break;
             case "warnings": warnings(); break;
+            case "ddl_exclusive": ddlExclusive(); break;
             default:
                 System.err.println("unknown scenario: " + scenario);
                 System.exit(2);
@@ -1228,6 +1229,64 @@ public final class JdbcInterop {
             emit("after_close", rs.getLong(1), rs.getLong(2));
         }
         emit("health", health(c));
+    }
+
+    /**
+     * DDL needs the table alone: a second connection's DROP TABLE while the
+     * first has a cursor open on it under REPEATABLE READ in a transaction,
+     * after that cursor is closed with the transaction still open, and after
+     * the commit; then the same under DIRTY READ in autocommit, where closing
+     * the cursor is enough. Each DROP prints its SQLException's error code
+     * and the ISAM code the driver chains as its cause (IfxSqli reads SQ_ERR
+     * and calls initCause with the ISAM error), or "ok".
+     */
+    private void ddlExclusive() throws SQLException {
+        try (Connection c1 = session(); Connection c2 = session()) {
+            for (String level : new String[] {"repeatable", "dirty"}) {
+                dropIfExists(c1, "jx_rows");
+                exec(c1, "CREATE TABLE jx_rows (id INTEGER, v VARCHAR(40))");
+                try (PreparedStatement ps = c1.prepareStatement("INSERT INTO jx_rows VALUES (?, ?)")) {
+                    for (int id = 0; id < 3000; id++) {
+                        ps.setInt(1, id);
+                        ps.setString(2, "value number " + id);
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
+                }
+                boolean inTx = level.equals("repeatable");
+                c1.setAutoCommit(!inTx);
+                c1.setTransactionIsolation(inTx ? Connection.TRANSACTION_REPEATABLE_READ
+                                                : Connection.TRANSACTION_READ_UNCOMMITTED);
+                Statement st = c1.createStatement();
+                ResultSet rs = st.executeQuery("SELECT id, v FROM jx_rows ORDER BY id");
+                rs.next();
+                emit(level + "_first", rs.getInt(1));
+                tryDrop(c2, level + "_while_open");
+                rs.close();
+                st.close();
+                if (inTx) {
+                    tryDrop(c2, level + "_after_close");
+                    c1.commit();
+                    tryDrop(c2, level + "_after_commit");
+                    c1.setAutoCommit(true);
+                } else {
+                    tryDrop(c2, level + "_after_close");
+                }
+                c1.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            }
+            emit("health", health(c2));
+        }
+    }
+
+    private static void tryDrop(Connection c, String label) throws SQLException {
+        try {
+            exec(c, "DROP TABLE jx_rows");
+            emit(label, "ok");
+        } catch (SQLException e) {
+            Throwable cause = e.getCause();
+            emit(label, e.getErrorCode(),
+                 cause instanceof SQLException ? ((SQLException) cause).getErrorCode() : "none");
+        }
     }
 
     /** Rollback discards, commit keeps, and a second session sees only committed rows. */
