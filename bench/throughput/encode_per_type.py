@@ -1,7 +1,7 @@
 """Per-type encode cost of a load (issue 14 item 3): ns per value of one
 column of all-distinct values, with and without NULLs, for
 
-* Arrow buffers -> insert-cursor cells, column-wise (arrow.put_images:
+* Arrow buffers -> insert-cursor cells, column-wise (arrow.put_cells:
   numpy over the Arrow buffers), target: within 2x of INTEGER;
 * the same through the Arrow reference (each value's Python form, the
   column's check and cell encoder, as ``InsertCursor.item`` decides);
@@ -16,6 +16,7 @@ column of all-distinct values, with and without NULLs, for
   generated row encoder), the reference the column-wise encoder is held to.
 
     python bench/throughput/encode_per_type.py [--values 20000] [--repeat 5] [--write]
+    python bench/throughput/encode_per_type.py --only DATETIME,DECIMAL   # a few types, fast
 
 ``--write`` puts the table into bench/README.md between its encode markers.
 Times are the thread's CPU time (best of ``--repeat``): on the shared two-core
@@ -44,7 +45,7 @@ from common import best_ns, write_readme_block  # noqa: E402  (also puts src/ on
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 
-from informix_stream.arrow import put_images  # noqa: E402
+from informix_stream.arrow import put_cells  # noqa: E402
 from informix_stream.codecs import make_row_encoder, parse_type  # noqa: E402
 from informix_stream.codec.colencode import make_batch_encoder  # noqa: E402
 from informix_stream.insert_cursor import BATCH_ROWS, InsertCursor, value_check  # noqa: E402
@@ -91,9 +92,9 @@ def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
     encode = make_row_encoder([ctype] * WIDE, ENC)
     batch = make_batch_encoder([ctype] * WIDE, [check] * WIDE, ENC)
     item = InsertCursor(1, [ctype] * WIDE, [check] * WIDE, ENC, lambda blocks: b"").item
-    fast = put_images.column_cells(np, array, ctype, check, ENC)
-    plain = put_images._python_cells(np, array, ctype, check, ENC)
-    assert fast.flat.tobytes() == plain.flat.tobytes() and fast.ok.all(), name
+    fast = put_cells.column_cells(np, array, ctype, check, ENC)
+    plain = put_cells.python_cells(np, array, ctype, check, ENC)
+    assert put_cells.flat_of(np, fast).tobytes() == plain.flat.tobytes() and fast.ok.all(), name
     present = [v for v in values if v is not None]
     rows = [tuple(values[k:k + WIDE]) for k in range(0, n - n % WIDE, WIDE)]
 
@@ -115,19 +116,21 @@ def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
     row_ns = cpu_best_ns(row_encode, repeat) / (len(rows) * WIDE)
     fields_ns = cpu_best_ns(read_fields, repeat) / n
     return {
-        "arrow": cpu_best_ns(lambda: put_images.column_cells(np, array, ctype, check, ENC),
+        "arrow": cpu_best_ns(lambda: put_cells.column_cells(np, array, ctype, check, ENC),
                        repeat) / n,
-        "arrow_ref": cpu_best_ns(lambda: put_images._python_cells(np, array, ctype, check, ENC),
+        "arrow_ref": cpu_best_ns(lambda: put_cells.python_cells(np, array, ctype, check, ENC),
                            1) / n,
         "python": encode_ns, "row": row_ns, "fields": fields_ns, "ratio": encode_ns / fields_ns,
     }
 
 
-def table(n: int, repeat: int) -> str:
+def table(n: int, repeat: int, only: list[str] | None = None) -> str:
     rows = []
+    wanted = [t for t in TYPES if only is None or t[0] == "INTEGER"
+              or any(t[0].startswith(prefix) for prefix in only)]
     for nulls in (False, True):
         results = {name: measure(name, ddl, atype, make, fields, n, nulls, repeat)
-                   for name, ddl, atype, make, fields in TYPES}
+                   for name, ddl, atype, make, fields in wanted}
         base = results["INTEGER"]["arrow"]
         for name, r in results.items():
             r["vs_int"] = r["arrow"] / base
@@ -160,8 +163,12 @@ def main() -> None:
     ap.add_argument("--values", type=int, default=20_000)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--write", action="store_true", help="update bench/README.md")
+    ap.add_argument("--only", help="comma-separated type name prefixes (INTEGER is always "
+                    "measured, as the ratios' base), e.g. DECIMAL,VARCHAR; not with --write")
     args = ap.parse_args()
-    text = table(args.values, args.repeat)
+    if args.only and args.write:
+        ap.error("--only measures a part of the table: it cannot --write it")
+    text = table(args.values, args.repeat, args.only.split(",") if args.only else None)
     print(text)
     if args.write:
         write(text)

@@ -144,29 +144,58 @@ def _swar(np, x):
     return x.view(np.int64), over != 0
 
 
+_QUADS = None
+
+
+def quad_table(np):
+    """uint64 of each 0..9999 as its two pairs in memory order (the high
+    pair the lower byte): a 80 KB table that turns four digits into two
+    cell bytes by one gather."""
+    global _QUADS
+    if _QUADS is None:
+        high, low = np.divmod(np.arange(10_000, dtype=np.uint64), np.uint64(100))
+        _QUADS = high | (low << np.uint64(8))
+    return _QUADS
+
+
+def pair_word(np, value, pairs: int = 8):
+    """(n,) uint64 numbers < 100**pairs (pairs <= 8) -> uint64 words whose
+    little-endian bytes are the number's eight base-100 pairs, most
+    significant first: the number cut into 0..9999 quads by divisions by a
+    constant (numpy divides by a scalar with a multiply), each quad two
+    bytes by one gather from quad_table; quads the number cannot reach
+    (``pairs`` <= 6, <= 4) are neither cut nor gathered."""
+    u = np.uint64
+    quads = quad_table(np)
+    if pairs <= 4:
+        high, low = None, value
+    else:
+        high = value // u(10 ** 8)
+        low = value - high * u(10 ** 8)
+    q_low = low // u(10 ** 4)
+    word = quads.take(low - q_low * u(10 ** 4)) << u(48)
+    word |= quads.take(q_low) << u(32)
+    if high is None:
+        return word
+    if pairs <= 6:
+        word |= quads.take(high) << u(16)
+        return word
+    q_high = high // u(10 ** 4)
+    word |= quads.take(high - q_high * u(10 ** 4)) << u(16)
+    word |= quads.take(q_high)
+    return word
+
+
 def pair_bytes(np, value, k: int):
     """(n,) uint64 numbers < 100**k (k <= 9) -> their k base-100 pairs,
-    (n, k) uint8, most significant first: the inverse of ``limbs``.  The
-    low 16 digits are split into four 0..9999 quads by two divisions, the
-    quads into pairs for two quads at a time in 32-bit lanes by a multiply
-    and shift (x // 100 == x * 5243 >> 19 for x < 43,699), then packed so
-    the uint64 holds the pairs in memory order."""
+    (n, k) uint8, most significant first: the inverse of ``limbs``, by
+    pair_word (a ninth pair apart)."""
     u = np.uint64
     top = None
     if k > 8:
         top = value // u(10 ** 16)
         value = value - top * u(10 ** 16)
-    hi = value // u(10 ** 8)
-    lo = value - hi * u(10 ** 8)
-    words = []
-    for part in (hi, lo):
-        quad_hi = part // u(10 ** 4)
-        lanes = quad_hi | ((part - quad_hi * u(10 ** 4)) << u(32))
-        tens = ((lanes * u(5243)) >> u(19)) & u(0x0000007F0000007F)
-        lanes = tens | ((lanes - tens * u(100)) << u(8))
-        words.append((lanes & u(0xFFFF)) | ((lanes >> u(32)) << u(16)))
-    packed = words[0] | (words[1] << u(32))
-    out = packed.astype("<u8", copy=False).view(np.uint8).reshape(-1, 8)   # memory order
+    out = pair_word(np, value).astype("<u8", copy=False).view(np.uint8).reshape(-1, 8)
     if top is None:
         return out[:, 8 - k:]
     return np.concatenate([top.astype(np.uint8)[:, None], out], axis=1)

@@ -69,17 +69,34 @@ def _day_of_year_tables(np):
     return _DAY_OF_YEAR
 
 
-def civil_from_days(np, days):
-    """Days since 1970-01-01 (within years 1..9999) -> (year, month, day):
-    the year guessed from the mean year length and corrected by one table
-    compare, then month and day from the day of the year."""
-    starts, leaps, _, _ = day_tables(np)
-    guess = np.clip((days - FIRST_DAY) * 400 // 146097 + 1, 1, 9999)
-    year = guess - (starts.take(guess) > days) + (starts.take(guess + 1) <= days)
-    day_of_year = days - starts.take(year)
-    months, month_days = _day_of_year_tables(np)
-    at = day_of_year + 366 * leaps.take(year)
-    return year, months.take(at), month_days.take(at)
+_ERA = None
+ERA_DAYS = 146097                               # days in 400 Gregorian years
+
+
+def era_tables(np):
+    """For each day 0..146096 of a 400-year era starting on January 1st of
+    year 1 (mod 400): the date part of a DATETIME cell as a little-endian
+    uint64, the year's pairs at bytes 1 (century within the era, 0..4) and 2
+    (year mod 100, the same in every era), month at byte 3, day at byte 4.
+    Adding ``era << 10`` (4 centuries an era) to byte 1 makes it any day's:
+    one gather and an add instead of several passes per field (the encode
+    half of put_cells.py)."""
+    global _ERA
+    if _ERA is None:
+        u = np.uint64
+        starts, leaps, _, _ = day_tables(np)
+        year_lengths = 365 + leaps[1:401].astype(np.int64)
+        year_of_era = np.repeat(np.arange(400, dtype=np.int64), year_lengths)
+        day_of_year = np.arange(ERA_DAYS, dtype=np.int64) - (starts.take(year_of_era + 1)
+                                                            - starts[1])
+        months, month_days = _day_of_year_tables(np)
+        at = day_of_year + 366 * leaps.take(year_of_era + 1)
+        century, year = np.divmod(year_of_era + 1, 100)
+        _ERA = ((century.astype(u) << u(8)) | (year.astype(u) << u(16))
+                | (months.take(at).astype(u) << u(24))
+                | (month_days.take(at).astype(u) << u(32)))
+    return _ERA
+
 
 
 _PAIR_TABLES = None

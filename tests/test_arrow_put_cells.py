@@ -1,0 +1,240 @@
+"""The Arrow encode rules of arrow/put_cells.py and the image layout of
+put_images._images against the plain path, where their tricks could break.
+
+Each rule reads Arrow's buffers in place: the values under a NULL are
+whatever the producer left (so they are filled with junk here), validity
+is unpacked from the bitmap at the array's offset (so batches are sliced
+at offsets that are not multiples of 8), cells are machine words built
+from tables (DECIMAL negatives of every length, DATETIME at years 1 and
+9999 and the edges of every day), text is gathered through a window (empty
+values, values filling their column, multibyte UTF-8 at the byte limit).
+Rows are written into a matrix of the widest cells unless a long value
+makes that wasteful (then end to end): both layouts, and columns without a
+rule (value by value) between columns with one.  The judge is always the
+plain path (``InsertCursor.item`` on each row's Python values), via
+test_arrow_put.same.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+pa = pytest.importorskip("pyarrow", reason="Arrow ingest needs the arrow extra")
+np = pytest.importorskip("numpy", reason="Arrow ingest needs the arrow extra")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import informix_stream as ifx  # noqa: E402
+from informix_stream.arrow import base100, put_cells, put_images  # noqa: E402
+from informix_stream.codec.typeinfo import ColumnType, TypeCode  # noqa: E402
+from test_arrow_put import YEAR_TO_SECOND, Bad, _decimal, _varchar, cursor_for, items, same  # noqa: E402
+from test_driver import connect, unique  # noqa: E402
+
+
+def junk_under_nulls(array, seed: int):
+    """``array`` with its fixed-width values buffer refilled at the NULL
+    slots (Arrow promises nothing there) with random bytes or with a valid
+    row's value (junk that passes every check)."""
+    if array.null_count == 0:
+        return array
+    validity, values = array.buffers()[:2]
+    width = array.type.bit_width // 8
+    raw = bytearray(values.to_pybytes())
+    rng = np.random.default_rng(seed)
+    junk = rng.integers(0, 256, len(raw), dtype=np.uint8).tobytes()
+    valid = array.is_valid().to_pylist()
+    donors = [(array.offset + row) * width for row, good in enumerate(valid) if good]
+    for row, good in enumerate(valid):
+        at = (array.offset + row) * width
+        if good:
+            continue
+        if donors and rng.random() < 0.5:
+            donor = donors[int(rng.integers(len(donors)))]
+            raw[at:at + width] = bytes(raw[donor:donor + width])
+        else:
+            raw[at:at + width] = junk[at:at + width]
+    return pa.Array.from_buffers(array.type, len(array), [validity, pa.py_buffer(bytes(raw))],
+                                 offset=array.offset)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_every_rule_on_sliced_batches_with_junk_under_nulls(data):
+    n = data.draw(st.integers(1, 40))
+    start = data.draw(st.integers(0, 13))
+    total = start + n + data.draw(st.integers(0, 9))
+    seed = data.draw(st.integers(0, 2**32 - 1))
+
+    def column(strategy):
+        return data.draw(st.lists(st.one_of(st.none(), strategy), min_size=total,
+                                  max_size=total))
+
+    ints = column(st.integers(-2**31, 2**31 - 1))
+    floats = column(st.floats(allow_nan=False))
+    days = column(st.integers(-719162, 2932896))
+    secs = column(st.integers(-62135596800, 253402300799))
+    limit = 10 ** 12 - 1
+    decs = column(st.integers(-limit, limit))
+    texts = column(st.text("ab é", max_size=8))
+    arrays = [pa.array(ints, pa.int32()), pa.array(floats, pa.float64()),
+              pa.array(days, pa.int32()).cast(pa.date32()),
+              pa.array(secs, pa.int64()).cast(pa.timestamp("s")),
+              pa.array([None if d is None else Decimal(d).scaleb(-2) for d in decs],
+                       pa.decimal128(12, 2)),
+              pa.array(texts), pa.array(texts)]
+    arrays = [junk_under_nulls(a, seed) if i < 5 else a for i, a in enumerate(arrays)]
+    batch = pa.record_batch(arrays, names=list("ifdtxvc")).slice(start, n)
+    same(batch, [ColumnType(TypeCode.INTEGER, 4), ColumnType(TypeCode.FLOAT, 8),
+                 ColumnType(TypeCode.DATE, 4), YEAR_TO_SECOND, _decimal(12, 2), _varchar(6),
+                 ColumnType(TypeCode.CHAR, 7)], "utf-8")
+
+
+@pytest.mark.parametrize("p, s", [(1, 0), (2, 1), (5, 2), (12, 2), (13, 2), (14, 4), (15, 3),
+                                  (16, 2), (17, 0), (18, 2), (18, 5)])
+def test_decimal_negatives_of_every_length_and_the_most_digits(p, s):
+    # each digit count 1..p, negative and positive, as 9...9 and 10...0
+    # (a complement that borrows through zeros), and the column's limit
+    unscaled = [0, None]
+    for k in range(1, p + 1):
+        for u in (10 ** k - 1, 10 ** (k - 1), 10 ** (k - 1) + 1):
+            unscaled += [u, -u]
+    values = [None if u is None else Decimal(u).scaleb(-s) for u in unscaled]
+    batch = pa.record_batch([pa.array(values, pa.decimal128(p, s))], names=["x"])
+    same(batch, [ColumnType(TypeCode.DECIMAL, (p << 8) | s)])
+    same(batch, [ColumnType(TypeCode.MONEY, (18 << 8) | min(s + 1, 18))])
+    put = cursor_for([_decimal(p, s)], "iso-8859-1")
+    got = items(put_images.put_items, pa.Table.from_batches([batch]), None, 1, put,
+                "iso-8859-1", Bad)
+    assert all(type(item) is bytes for item in got)      # every value fits: all put
+
+
+@pytest.mark.parametrize("p, s", [(18, 2), (18, 3), (17, 1), (16, 0), (15, 1), (16, 2)])
+def test_wide_decimals_whose_values_are_all_small(p, s):
+    # cells of 8 to 10 pairs are two words a row; a batch whose values
+    # reach none of the leading pairs still has every pair in place
+    values = [Decimal(v).scaleb(-s) for v in (1, -1, 0, 125, -99, 7)] + [None]
+    batch = pa.record_batch([pa.array(values, pa.decimal128(p, s))], names=["x"])
+    same(batch, [_decimal(p, s)])
+    same(batch, [_decimal(18, s)])
+
+
+def test_datetime_at_the_ends_of_the_calendar_and_of_each_day():
+    ends = [dt.datetime(1, 1, 1), dt.datetime(1, 1, 1, 23, 59, 59), dt.datetime(9999, 12, 31),
+            dt.datetime(9999, 12, 31, 23, 59, 59), dt.datetime(2000, 2, 29, 12, 30, 1),
+            dt.datetime(1900, 2, 28, 23, 59, 59), dt.datetime(1900, 3, 1), dt.datetime(400, 12, 31),
+            dt.datetime(401, 1, 1), dt.datetime(1969, 12, 31, 23, 59, 59), dt.datetime(1970, 1, 1)]
+    for unit in ("s", "ms", "us"):
+        batch = pa.record_batch([pa.array(ends + [None], pa.timestamp(unit))], names=["t"])
+        same(batch, [YEAR_TO_SECOND])
+    put = cursor_for([YEAR_TO_SECOND], "iso-8859-1")
+    got = items(put_images.put_items, pa.Table.from_batches([batch]), None, 1, put,
+                "iso-8859-1", Bad)
+    assert got[0] == bytes([0xC7, 0, 1, 1, 1, 0, 0, 0])      # exponent 7 (pairs), year 1: 00 01
+    assert got[3] == bytes([0xC7, 99, 99, 12, 31, 23, 59, 59])
+
+
+def test_every_day_and_every_second_of_a_day_against_numpy_datetime64():
+    # the float64 divisions and the tables, over the whole domain: every
+    # day of years 1..9999 at a second that walks the clock, and every
+    # second of the last day of 1969 and the first of 1970
+    first, last = civil_days()
+    days = np.arange(first, last + 1, dtype=np.int64)
+    seconds = np.concatenate([days * 86400 + days * 7919 % 86400,
+                              np.arange(-86400, 86400, dtype=np.int64)])
+    ctype = YEAR_TO_SECOND
+    check = cursor_for([ctype], "iso-8859-1").checks[0]
+    for at in range(0, len(seconds), 1 << 19):
+        part = seconds[at:at + (1 << 19)]
+        cells = put_cells.column_cells(np, pa.array(part, pa.timestamp("s")), ctype, check,
+                                       "iso-8859-1")
+        assert cells.ok.all()
+        got = cells.padded[:, :8]
+        moments = part.astype("datetime64[s]")
+        day = moments.astype("datetime64[D]")
+        years = day.astype("datetime64[Y]")
+        months = day.astype("datetime64[M]")
+        year = years.astype(np.int64) + 1970
+        clock = (moments - day).astype(np.int64)
+        want = np.stack([np.full(len(part), 0xC7), year // 100, year % 100,
+                         (months - years).astype(np.int64) + 1,
+                         (day - months).astype(np.int64) + 1,
+                         clock // 3600, clock // 60 % 60, clock % 60], axis=1)
+        assert (got == want).all()
+
+
+def civil_days():
+    from informix_stream.arrow import civil
+    return civil.FIRST_DAY, civil.LAST_DAY
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "iso-8859-1"])
+def test_text_empty_full_and_multibyte_at_the_byte_limit(encoding):
+    width = 6
+    texts = ["", "abcdef", "abcdefg", "ééé", "éééa", "aéé", None, "€€", "€€a", " ", "a b "]
+    batch = pa.record_batch([pa.array(texts), pa.array(texts, pa.large_string())],
+                            names=["v", "c"])
+    same(batch, [_varchar(width), ColumnType(TypeCode.CHAR, width)], encoding)
+    # VARCHAR(255), the longest a length byte holds
+    long = ["x" * 255, "é" * 127 + "a", "é" * 128, "", None]
+    batch = pa.record_batch([pa.array(long), pa.array(long)], names=["v", "c"])
+    same(batch, [_varchar(255), ColumnType(TypeCode.CHAR, 255)], encoding)
+
+
+def test_a_long_value_makes_the_images_end_to_end_and_they_are_the_same():
+    # one 255-byte VARCHAR among 4,000 short rows: the matrix of the widest
+    # cells would be mostly gaps, so the images go end to end by a byte index
+    texts = ["a", "b" * 255] + [f"r{i}" for i in range(3998)]
+    ints = list(range(len(texts)))
+    batch = pa.record_batch([pa.array(ints, pa.int32()), pa.array(texts),
+                             pa.array([Decimal(i) / 8 for i in ints], pa.decimal128(10, 3))],
+                            names=["i", "t", "d"])
+    types = [ColumnType(TypeCode.INTEGER, 4), _varchar(255), _decimal(10, 3)]
+    cells = [put_cells.column_cells(np, batch.column(i), t, c, "utf-8")
+             for i, (t, c) in enumerate(zip(types, cursor_for(types, "utf-8").checks))]
+    stride = sum(c.padded.shape[1] for c in cells)
+    row_len = np.add.reduce([c.lengths for c in cells])
+    assert batch.num_rows * stride > put_images._GAPPED_LIMIT * int(row_len.sum()) + (1 << 16)
+    same(batch, types, "utf-8")
+    same(batch.slice(2, 50), types, "utf-8")                      # and the matrix one
+
+
+def test_a_column_without_a_rule_between_columns_with_one():
+    # BOOLEAN has no numpy rule: its cells come value by value (flat),
+    # between a variable and a fixed column
+    batch = pa.record_batch([pa.array(["x", None, "yyy", ""]), pa.array([True, None, False, True]),
+                             pa.array([1, 2, None, 4], pa.int16())], names=["v", "b", "s"])
+    same(batch, [_varchar(4), ColumnType(TypeCode.BOOLEAN, 1), ColumnType(TypeCode.SMALLINT, 2)])
+
+
+def test_pair_word_against_the_plain_pairs():
+    values = [0, 1, 99, 100, 9999, 10 ** 4, 10 ** 8 - 1, 10 ** 8, 10 ** 12 - 1, 10 ** 12,
+              10 ** 16 - 1, 1234567890123456]
+    for k in range(1, 9):
+        fit = [v for v in values if v < 100 ** k]
+        words = base100.pair_word(np, np.array(fit, np.uint64), k)
+        for value, word in zip(fit, words.tolist()):
+            pairs = [value // 100 ** (7 - j) % 100 for j in range(8)]
+            assert word.to_bytes(8, "little") == bytes(pairs), (k, value)
+
+
+def test_an_unconvertible_value_is_a_data_error_naming_column_and_row(ifx_target):
+    # a timestamp past 9999-12-31 has no Python datetime and no cell: the
+    # load stops at that row, with the column's name, the rows before it in
+    t = unique("put_bad_ts")
+    good = [dt.datetime(2020, 1, 1) + dt.timedelta(hours=i) for i in range(30)]
+    ticks = pa.array(good, pa.timestamp("s")).cast(pa.int64()).to_pylist()
+    ticks[17] = 253402300800                                  # 10000-01-01
+    table = pa.table({"id": pa.array(range(30), pa.int32()),
+                      "sold": pa.array(ticks, pa.int64()).cast(pa.timestamp("s"))})
+    with connect(ifx_target, autocommit=True) as conn:
+        cur = conn.cursor()
+        cur.execute(f"CREATE TABLE {t} (id INTEGER, sold DATETIME YEAR TO SECOND)")
+        with pytest.raises(ifx.DataError) as info:
+            cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", table, chunk_size=10)
+        assert info.value.row_index == 17 and "'sold'" in str(info.value)
+        cur.execute(f"SELECT count(*), max(id) FROM {t}")
+        assert cur.fetchone() == (17, 16)
+        cur.execute(f"DROP TABLE {t}")
