@@ -8,7 +8,7 @@ run holds the connection's ``asyncio.Lock``.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Generator
+from collections.abc import Generator
 from typing import Any
 
 from .asyncio_io import AsyncIO, open_stream
@@ -66,15 +66,10 @@ class AsyncConnection(ConnectionBase):
             await self.commit()
         self._session.autocommit = bool(value)
 
-    def cursor(self, *, materialize: bool = False, scrollable: bool = False,
-               fetch_buffer_size: int | None = None, read_ahead: bool = True,
-               row_factory: Callable | None = None, hold: bool = False,
-               lob: str = "value"):
+    @staticmethod
+    def _cursor_class(materialize: bool, scrollable: bool) -> type:
         from .async_cursors import async_cursor_class
-        size = self._cursor_args(fetch_buffer_size)
-        cls = async_cursor_class(materialize, scrollable)
-        return cls(self, fetch_buffer_size=size, read_ahead=read_ahead,
-                   row_factory=row_factory, hold=hold, lob=lob)
+        return async_cursor_class(materialize, scrollable)
 
     async def execute(self, operation: str, parameters=None):
         cur = self.cursor()

@@ -9,7 +9,7 @@ cursor is used by one thread at a time.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Generator
 from typing import Any
 
 from .blocking import BlockingIO, open_socket, send_cancel
@@ -80,16 +80,10 @@ class Connection(ConnectionBase):
             self.commit()
         self._session.autocommit = bool(value)
 
-    def cursor(self, *, materialize: bool = False, scrollable: bool = False,
-               fetch_buffer_size: int | None = None, read_ahead: bool = True,
-               row_factory: Callable | None = None, hold: bool = False,
-               lob: str = "value"):
-        """A streaming cursor by default; see ``informix_stream.cursors``."""
+    @staticmethod
+    def _cursor_class(materialize: bool, scrollable: bool) -> type:
         from .cursors import cursor_class
-        size = self._cursor_args(fetch_buffer_size)
-        cls = cursor_class(materialize, scrollable)
-        return cls(self, fetch_buffer_size=size, read_ahead=read_ahead,
-                   row_factory=row_factory, hold=hold, lob=lob)
+        return cursor_class(materialize, scrollable)
 
     def execute(self, operation: str, parameters=None):
         """Shortcut: a new cursor, executed (psycopg 3's ``Connection.execute``)."""

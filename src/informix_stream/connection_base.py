@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import weakref
+from collections.abc import Callable
 
 from . import forks, smartlobs
 from .connect_params import MAX_FETCH_BUFFER, ConnectParams
@@ -178,13 +179,25 @@ class ConnectionBase:
             raise InterfaceError("this connection was opened in another process; "
                                  "a child process after fork() must open its own")
 
-    def _cursor_args(self, fetch_buffer_size: int | None) -> int:
+    def cursor(self, *, materialize: bool = False, scrollable: bool = False,
+               fetch_buffer_size: int | None = None, read_ahead: bool = True,
+               row_factory: Callable | None = None, hold: bool = False,
+               lob: str = "value"):
+        """A streaming cursor by default; see ``informix_stream.cursors``
+        (``async_cursors`` on an asyncio connection)."""
         self._check_process()
         self._session.check()
         size = fetch_buffer_size or self.fetch_buffer_size
         if not 1 <= size <= MAX_FETCH_BUFFER:
             raise InterfaceError(f"fetch_buffer_size must be 1..{MAX_FETCH_BUFFER}")
-        return size
+        cls = self._cursor_class(materialize, scrollable)
+        return cls(self, fetch_buffer_size=size, read_ahead=read_ahead,
+                   row_factory=row_factory, hold=hold, lob=lob)
+
+    @staticmethod
+    def _cursor_class(materialize: bool, scrollable: bool) -> type:
+        """The blocking or the asyncio cursor class (each layer says which)."""
+        raise NotImplementedError
 
     def _next_cursor_name(self) -> bytes:
         self._cursor_seq += 1
