@@ -8,6 +8,7 @@ pipelined executemany.
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import socket
 import struct
@@ -183,3 +184,26 @@ def write_readme_block(readme: Path, start: str, end: str, heading: str, text: s
     else:
         content = content.rstrip("\n") + f"\n\n## {heading}\n\n" + block + "\n"
     readme.write_text(content)
+
+
+def per_type_rows(types, measure_one) -> list[tuple[str, bool, dict]]:
+    """The per-type tables' rows: each type of ``types`` (its name first)
+    measured by ``measure_one(type, nulls)`` without NULLs, then with, and
+    ``vs_int`` its Arrow figure over INTEGER's in the same pass."""
+    rows = []
+    for nulls in (False, True):
+        results = {t[0]: measure_one(t, nulls) for t in types}
+        base = results["INTEGER"]["arrow"]
+        for name, r in results.items():
+            r["vs_int"] = r["arrow"] / base
+            rows.append((name, nulls, r))
+    return rows
+
+
+def per_type_parser(doc: str) -> argparse.ArgumentParser:
+    """The per-type scripts' options: values per column, repeats, --write."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--values", type=int, default=20_000)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--write", action="store_true", help="update bench/README.md")
+    return ap

@@ -26,7 +26,6 @@ of others; both sides of a ratio are measured the same way in the same run.
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import struct
 import sys
@@ -40,7 +39,8 @@ README = HERE.parent / "README.md"
 START, END = "<!-- encode_per_type:start -->", "<!-- encode_per_type:end -->"
 sys.path.insert(0, str(HERE.parent))
 
-from common import best_ns, write_readme_block  # noqa: E402  (also puts src/ on the path)
+from common import (best_ns, per_type_parser, per_type_rows,  # noqa: E402  (also puts src/ on the path)
+                    write_readme_block)
 
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
@@ -125,16 +125,9 @@ def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
 
 
 def table(n: int, repeat: int, only: list[str] | None = None) -> str:
-    rows = []
     wanted = [t for t in TYPES if only is None or t[0] == "INTEGER"
               or any(t[0].startswith(prefix) for prefix in only)]
-    for nulls in (False, True):
-        results = {name: measure(name, ddl, atype, make, fields, n, nulls, repeat)
-                   for name, ddl, atype, make, fields in wanted}
-        base = results["INTEGER"]["arrow"]
-        for name, r in results.items():
-            r["vs_int"] = r["arrow"] / base
-            rows.append((name, nulls, r))
+    rows = per_type_rows(wanted, lambda t, nulls: measure(*t, n, nulls, repeat))
     lines = [
         f"{n:,} all-distinct values per column (10% NULLs where marked), ns per value, "
         f"best of {repeat}; targets: Arrow/INTEGER <= 2, Python encode/fields <= 1.5.",
@@ -159,10 +152,7 @@ def write(text: str) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--values", type=int, default=20_000)
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--write", action="store_true", help="update bench/README.md")
+    ap = per_type_parser(__doc__)
     ap.add_argument("--only", help="comma-separated type name prefixes (INTEGER is always "
                     "measured, as the ratios' base), e.g. DECIMAL,VARCHAR; not with --write")
     args = ap.parse_args()

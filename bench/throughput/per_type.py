@@ -28,7 +28,6 @@ figure is the best of ``--repeat`` runs over the whole column.
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import functools
 import struct
@@ -42,7 +41,8 @@ README = HERE.parent / "README.md"
 START, END = "<!-- per_type:start -->", "<!-- per_type:end -->"
 sys.path.insert(0, str(HERE.parent))
 
-from common import best_ns, write_readme_block  # noqa: E402
+from common import (best_ns, per_type_parser, per_type_rows,  # noqa: E402
+                    write_readme_block)
 
 from informix_stream.arrow.columnar import decode_block, fixed_row_width, pack_images  # noqa: E402
 from informix_stream.arrow.reference import reference_batch  # noqa: E402
@@ -183,14 +183,7 @@ def _replies(images: list[bytes]) -> list[bytearray]:
 
 
 def table(n: int, repeat: int) -> str:
-    rows = []
-    for nulls in (False, True):
-        results = {name: measure(name, ddl, make, ctor, n, nulls, repeat)
-                   for name, ddl, make, ctor in TYPES}
-        base = results["INTEGER"]["arrow"]
-        for name, r in results.items():
-            r["vs_int"] = r["arrow"] / base
-            rows.append((name, nulls, r))
+    rows = per_type_rows(TYPES, lambda t, nulls: measure(*t, n, nulls, repeat))
     lines = [
         f"{n:,} all-distinct values per column (10% NULLs where marked), ns per value, "
         f"best of {repeat}; targets: tuple/constructor <= 1.5 (the better of the "
@@ -219,11 +212,7 @@ def write(text: str) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--values", type=int, default=20_000)
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--write", action="store_true", help="update bench/README.md")
-    args = ap.parse_args()
+    args = per_type_parser(__doc__).parse_args()
     text = table(args.values, args.repeat)
     print(text)
     if args.write:
