@@ -52,11 +52,15 @@ class Slot:
     # table): the next user would read at the last user's isolation level or
     # see the last user's temporary tables, so such a connection is closed.
     state_changes: int = field(init=False)
+    # The autocommit mode ``configure`` left (else the connect options'):
+    # every user of this connection starts in it, not only the first.
+    autocommit: bool = field(init=False)
 
     def __post_init__(self) -> None:
         session = self.conn._session
         self.database_changes = session.database_changes
         self.state_changes = session.state_changes
+        self.autocommit = session.autocommit
 
 
 class PoolBase:
@@ -148,6 +152,10 @@ class PoolBase:
         kept stays counted as in use until ``_forget`` (after it is closed),
         so a closing pool waits for it."""
         slot = self._used.get(id(conn))
+        if slot is None and self._closed:
+            # close() gave up waiting for it and closed it already: given back
+            # late (say after a slow ``reset``), it is simply not kept
+            return None, False
         if slot is None:
             raise InterfaceError("this connection does not belong to the pool "
                                  "(or was already returned)")
@@ -162,9 +170,10 @@ class PoolBase:
             self._stats["returns_bad"] += 1
         if keep:
             del self._used[id(conn)]
-            # what the pool's connect options set, whatever the last user chose
-            # (its transaction is over: reset_state rolled it back)
-            session.autocommit = self.params.autocommit
+            # what the pool's connect options and ``configure`` set, whatever
+            # the last user chose (its transaction is over: reset_state rolled
+            # it back)
+            session.autocommit = slot.autocommit
         return slot, keep
 
     def _reset_needed(self, conn: Any) -> bool:

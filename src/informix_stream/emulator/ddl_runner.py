@@ -208,7 +208,8 @@ class DdlRunner:
         "Repeatable Read isolation", ids_prf_429: "for the duration of the
         transaction"), as rows the transaction wrote do."""
         temps = self._temps.tables
-        names = [n for n in stmt.depends if n not in temps]
+        names = [n for n in views.with_base_tables(stmt.depends, self._db.tables)
+                 if n not in temps]
         use = self._db.table_use
         if self._in_tx and self.isolation == "REPEATABLE":
             for name in names:

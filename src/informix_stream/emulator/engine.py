@@ -40,7 +40,6 @@ import functools
 import itertools
 import operator
 import os
-import re
 import shutil
 import sqlite3
 import tempfile
@@ -67,6 +66,7 @@ from .logmode import Logging
 from . import sysmaster
 from .values import image_failure, row_converter, writer_for
 from .view_checks import prepared_checks, run_checked
+from .views import named_tables
 
 __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultColumn",
            "StatementKind", "SqlError"]
@@ -331,7 +331,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         direct = [b.index for b in t.binds] == list(range(t.param_count))
         versions = self._db.table_versions
         depends = {name: versions.get(name, 0)
-                   for name in set(_WORD.findall(sql.lower())) if name in self._db.tables}
+                   for name in named_tables(sql, self._db.tables)}
         if t.table:
             depends.setdefault(t.table, versions.get(t.table, 0))   # a view's base table
         convert = _row_maker(t) if t.kind is StatementKind.SELECT and t.columns else None
@@ -537,7 +537,6 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
                 conn.execute(f"PRAGMA busy_timeout = {wait}")
 
 
-_WORD = re.compile(r"[a-z_][a-z0-9_$]*")
 
 
 def _release_reader(reader: list) -> None:

@@ -19,7 +19,9 @@ translation (view_writes.py); what reaches ``target`` is never a view.
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from informix_stream.codecs import ColumnType, TypeCode
@@ -174,3 +176,29 @@ def drop_dependents(conn: sqlite3.Connection) -> None:
             return
         for name, tabid in broken:
             _forget(conn, name, tabid)
+
+
+_WORD = re.compile(r"[a-z_][a-z0-9_$]*")
+
+
+def named_tables(sql: str, tables: Mapping[str, TableDef]) -> set[str]:
+    """The tables and views ``sql`` names (every word that is one: a
+    superset at worst, never a miss)."""
+    return {name for name in set(_WORD.findall(sql.lower())) if name in tables}
+
+
+def with_base_tables(names: Iterable[str], tables: Mapping[str, TableDef]) -> list[str]:
+    """``names`` plus, for each view among them, the tables its definition
+    reads (through views over views): a cursor on a view reads, and so
+    locks, its base tables' rows, so DDL on them must meet it as it meets a
+    cursor on the table itself (table_use.py)."""
+    out, todo = list(dict.fromkeys(names)), list(names)
+    while todo:
+        tdef = tables.get(todo.pop())
+        if tdef is None or not tdef.view:
+            continue
+        for base in sorted(named_tables(tdef.definition, tables)):
+            if base not in out:
+                out.append(base)
+                todo.append(base)
+    return out
