@@ -83,18 +83,23 @@ def era_tables(np):
     half of put_cells.py)."""
     global _ERA
     if _ERA is None:
+        # built a year at a time: whole-era temporaries (a dozen arrays of
+        # 146,097 int64) would raise a load's RSS by megabytes it never
+        # gives back (bench/memory's load check), for a 1.2 MB table
         u = np.uint64
-        starts, leaps, _, _ = day_tables(np)
-        year_lengths = 365 + leaps[1:401].astype(np.int64)
-        year_of_era = np.repeat(np.arange(400, dtype=np.int64), year_lengths)
-        day_of_year = np.arange(ERA_DAYS, dtype=np.int64) - (starts.take(year_of_era + 1)
-                                                            - starts[1])
         months, month_days = _day_of_year_tables(np)
-        at = day_of_year + 366 * leaps.take(year_of_era + 1)
-        century, year = np.divmod(year_of_era + 1, 100)
-        _ERA = ((century.astype(u) << u(8)) | (year.astype(u) << u(16))
-                | (months.take(at).astype(u) << u(24))
-                | (month_days.take(at).astype(u) << u(32)))
+        dates = (months.astype(u) << u(24)) | (month_days.astype(u) << u(32))
+        era = np.empty(ERA_DAYS, u)
+        at = 0
+        for year in range(1, 401):
+            leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+            length = 365 + leap
+            first = 366 * leap                  # the leap year's days follow the common one's
+            century, yy = divmod(year, 100)
+            np.bitwise_or(dates[first:first + length], u((century << 8) | (yy << 16)),
+                          out=era[at:at + length])
+            at += length
+        _ERA = era
     return _ERA
 
 
