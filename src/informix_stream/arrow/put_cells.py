@@ -6,10 +6,12 @@ place (a NULL slot's value is whatever Arrow left there; its cell is then
 replaced), validity unpacked from its bitmap.  Where a cell's bytes are a
 whole machine word (INTEGER, DATE, FLOAT, DATETIME YEAR TO SECOND, DECIMAL
 of up to seven pairs; two words up to ten pairs) the rule builds the word
-from tables and the NULL cell is one ``np.where``.  Text whose values all
-fit is blank-padded to one width by Arrow's ``ascii_rpad``, so its rows
-are one buffer; otherwise each row is gathered whole from a strided window
-over Arrow's data.  No pass touches one byte at a time.
+from tables and the NULL cell is one ``np.where``.  Text is gathered a
+row at a time from a strided window over Arrow's data (or is the data
+itself, when every value fills its CHAR cell).  No pass touches one byte
+at a time.  Nothing here calls pyarrow.compute: its first call in a
+process costs ~45 MB of RSS (the kernel registry), more than a whole
+load's working set may grow (bench/memory's load cap, issue 14).
 
 Each column's cells come as ``Cells``: a padded (n, M) matrix whose row r
 starts with its cell (``lengths[r]`` bytes; the rest is scratch that the
@@ -45,15 +47,13 @@ _SPAN_SECONDS = (civil.LAST_DAY - civil.FIRST_DAY + 1) * 86400
 
 class Cells(NamedTuple):
     """One column's cells for a batch: either ``padded`` (n, M) uint8 whose
-    row r begins with its cell (after ``prefix[r]`` when there is a prefix),
-    or ``flat``, the cells end to end; each cell's length; whether each
-    row's value may be put."""
+    row r begins with its cell, or ``flat``, the cells end to end; each
+    cell's length; whether each row's value may be put."""
 
     lengths: Any    # numpy int64, one per row
     ok: Any         # numpy bool, one per row
     padded: Any = None
     flat: Any = None
-    prefix: Any = None   # uint8, one a row: the cell's first byte, before its padded row
 
 
 def flat_of(np, cells: Cells):
@@ -61,8 +61,6 @@ def flat_of(np, cells: Cells):
     if cells.flat is not None:
         return cells.flat
     padded = cells.padded
-    if cells.prefix is not None:
-        padded = np.concatenate([cells.prefix[:, None], padded], axis=1)
     width = padded.shape[1]
     if (cells.lengths == width).all():
         return padded.reshape(-1)
@@ -352,15 +350,7 @@ def _text_cells(np, array, ctype: ColumnType, encoding: str) -> Cells:
     width = ctype.length & 0xFF if code in VARCHAR_CODES else ctype.length
     ok = sizes <= width                                # a NULL's size is 0
     if code in VARCHAR_CODES:
-        size = max(int(sizes.max()) if n else 0, 1)
-        rows = _arrow_padded(np, array, size, valid) if ok.all() else None
-        if rows is not None:
-            return _varchar_of_rows(np, rows, sizes, valid, ok)
         return _varchar_cells(np, data, starts, sizes, valid, width, ok)
-    if width and ok.all() and not _fills(np, data, sizes, valid, width):
-        rows = _arrow_padded(np, array, width, valid)
-        if rows is not None:
-            return Cells(np.full(n, width, dtype=np.int64), ok, rows)
     return _char_cells(np, data, starts, sizes, valid, width, ok)
 
 
@@ -370,40 +360,6 @@ def _fills(np, data, sizes, valid, width: int) -> bool:
     if len(data) != count * width:
         return False
     return bool((sizes == width if valid is None else sizes == np.where(valid, width, 0)).all())
-
-
-def _arrow_padded(np, array, size: int, valid):
-    """Every value blank-padded to ``size`` bytes by Arrow's own kernel
-    (``ascii_rpad`` pads bytes, whatever they encode), as an (n, size)
-    matrix; a NULL row is a zero byte, then blanks (NULLs filled with "\\0"
-    first: the NULL cell of CHAR, and of VARCHAR after its length byte 1).
-    None without the kernels, or when the output is not exactly that (a
-    value longer than ``size``)."""
-    import pyarrow.compute as pc
-    try:
-        out = pc.ascii_rpad(array if valid is None else pc.fill_null(array, "\0"), size)
-    except (AttributeError, NotImplementedError, ValueError, TypeError):
-        return None
-    n = len(out)
-    offsets_type = np.int64 if str(out.type) == "large_string" else np.int32
-    _, offsets_buf, data_buf = out.buffers()
-    offsets = np.frombuffer(offsets_buf, dtype=offsets_type, count=out.offset + n + 1)[out.offset:]
-    if data_buf is None or out.null_count or int(offsets[-1] - offsets[0]) != n * size \
-            or not (np.diff(offsets) == size).all():
-        return None
-    data = np.frombuffer(data_buf, dtype=np.uint8, count=int(offsets[-1]))[int(offsets[0]):]
-    return data.reshape(n, size)
-
-
-def _varchar_of_rows(np, rows, sizes, valid, ok) -> Cells:
-    """VARCHAR cells from blank-padded rows: the length byte as the prefix."""
-    prefix = sizes.astype(np.uint8)
-    lengths = sizes + 1
-    if valid is not None:
-        nulls = np.flatnonzero(~valid)
-        prefix[nulls] = 1
-        lengths[nulls] = 2
-    return Cells(lengths, ok, rows, prefix=prefix)
 
 
 def _windows(np, data, starts, size: int, before: int = 0):

@@ -188,19 +188,12 @@ def _images(np, columns: list[Cells], n: int) -> tuple[bytes, Any, Any, int | No
 def _width(c: Cells) -> int:
     if c.padded is None:
         return int(c.lengths.max())
-    return c.padded.shape[1] + (c.prefix is not None)
+    return c.padded.shape[1]
 
 
 def _put_rows(np, buf, c: Cells, n: int, stride: int, offset: int, at) -> None:
-    """A column's padded cells (after its prefix byte, if any) into the
-    image matrix: at ``offset`` in every row when ``at`` is None (a strided
-    view), else at each row's ``at``."""
-    if c.prefix is not None:
-        if at is None:
-            np.ndarray((n,), np.uint8, buf, offset, (stride,))[...] = c.prefix
-        else:
-            buf[at] = c.prefix
-        offset, at = offset + 1, (None if at is None else at + 1)
+    """A column's padded cells into the image matrix: at ``offset`` in every
+    row when ``at`` is None (a strided view), else at each row's ``at``."""
     width = c.padded.shape[1]
     if not width:
         return
