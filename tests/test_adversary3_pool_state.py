@@ -22,7 +22,7 @@ import asyncio
 import pytest
 
 import informix_stream as ifx
-from faults.emu import DATABASE, connect_kw
+from faults.emu import DATABASE, connect_kw, has_table
 from informix_stream.core.statement import sets_session_state
 from informix_stream.emulator import EmulatorServer
 
@@ -51,14 +51,7 @@ def server():
 
 def _sees_stash(conn) -> bool:
     """Whether this session has a table stash_t (the last user's)."""
-    cur = conn.cursor()
-    try:
-        cur.execute("SELECT who FROM stash_t")
-    except ifx.ProgrammingError as exc:
-        assert exc.sqlcode == -206
-        return False
-    cur.fetchall()
-    return True
+    return has_table(conn, "stash_t")
 
 
 def _call(conn, how: str) -> None:

@@ -16,20 +16,10 @@ import logging
 import pytest
 
 import informix_stream as ifx
-from faults.emu import connect_kw
+from faults.emu import connect_kw, has_table
 
 pytestmark = pytest.mark.timeout(60)
 
-
-
-def _has_scratch(conn) -> bool:
-    cur = conn.cursor()
-    try:
-        cur.execute("SELECT a FROM scratch")
-    except ifx.ProgrammingError as exc:
-        assert exc.sqlcode == -206
-        return False
-    return True
 
 
 def _drop_scratch(conn) -> None:
@@ -102,7 +92,7 @@ def test_reset_that_undoes_the_state_keeps_the_connection(server):
             first = conn
         with pool.connection() as conn:
             assert conn is first and not conn.closed
-            assert not _has_scratch(conn)
+            assert not has_table(conn, "scratch")
         with pool.connection() as conn:       # a user leaving nothing: reset not called
             conn.cursor().execute("SELECT tabid FROM systables WHERE tabid = 1")
     assert calls == [first]
@@ -119,7 +109,7 @@ def test_reset_that_raises_closes_the_connection_and_logs_no_message_text(server
                 first = conn
             with pool.connection() as conn:
                 assert conn is not first and first.closed
-                assert not _has_scratch(conn)
+                assert not has_table(conn, "scratch")
     assert "ValueError" in caplog.text and "secret-value-123" not in caplog.text
 
 

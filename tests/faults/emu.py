@@ -93,6 +93,19 @@ async def connect_async(where, **kw: Any) -> ifx.AsyncConnection:
     return await ifx.connect_async(**connect_kw(where, **kw))
 
 
+def has_table(conn: ifx.Connection, table: str) -> bool:
+    """Whether this session can read ``table`` (a temp table a pool's last
+    user may have left): -206, "no such table", is the only other answer."""
+    cur = conn.cursor()
+    try:
+        cur.execute(f"SELECT * FROM {table}")
+    except ifx.ProgrammingError as exc:
+        assert exc.sqlcode == -206
+        return False
+    cur.fetchall()
+    return True
+
+
 def flush(*conns: ifx.Connection) -> None:
     """Send one statement that leaves nothing behind, so that cleanup the
     driver queued to ride on its next request reaches the server."""
