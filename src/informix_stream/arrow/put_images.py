@@ -99,14 +99,14 @@ def batch_images(np, batch, picked: list[int], put: InsertCursor,
     columns = [column_cells(np, batch.column(i), ctype, check, encoding)
                for i, ctype, check in zip(picked, put.types, put.checks)]
     ok = np.logical_and.reduce([c.ok for c in columns])
-    buf, starts, lengths = _images(np, columns, n)
+    buf, starts, lengths, dense = _images(np, columns, n)
     binds: dict[int, list[bytes]] = {}
     for row in np.flatnonzero(~ok).tolist():
         try:
             binds[row] = _bind_blocks(batch, picked, row, encoding)
         except Error as exc:
-            return ImageBatch(buf, starts[:row], lengths[:row], binds), exc
-    return ImageBatch(buf, starts, lengths, binds), None
+            return ImageBatch(buf, starts[:row], lengths[:row], binds, dense), exc
+    return ImageBatch(buf, starts, lengths, binds, dense), None
 
 
 def reference_items(source: Any, order: list[int] | None, count: int, put: InsertCursor,
@@ -150,10 +150,10 @@ def _row_values(batch, picked: list[int], row: int) -> list[Any]:
     return values
 
 
-def _images(np, columns: list[Cells], n: int) -> tuple[Any, Any, Any]:
-    """Every row's image in one buffer, where each starts and its length,
-    with put_requests' room beside each image (HEADROOM bytes before it,
-    one after it).
+def _images(np, columns: list[Cells], n: int) -> tuple[Any, Any, Any, bool]:
+    """Every row's image in one buffer, where each starts, its length, and
+    whether the images are dense (``_dense_images``); else each has
+    put_requests' room beside it (HEADROOM bytes before it, one after it).
 
     Row r's image starts at r * stride + HEADROOM, the stride holding the
     room and the columns' widest cells, so a column's padded cells
@@ -165,6 +165,9 @@ def _images(np, columns: list[Cells], n: int) -> tuple[Any, Any, Any]:
     and never past its own row."""
     widths = [_width(c) for c in columns]
     row_len = np.add.reduce([c.lengths for c in columns])
+    fixed = [_fixed_length(c) for c in columns]
+    if None not in fixed:
+        return _dense_images(np, columns, n, fixed, row_len)
     if n * sum(widths) > _GAPPED_LIMIT * int(row_len.sum()) + (1 << 16):
         return _packed_images(np, columns, n, row_len)
     stride = HEADROOM + sum(widths) + 1
@@ -185,7 +188,36 @@ def _images(np, columns: list[Cells], n: int) -> tuple[Any, Any, Any]:
         if at is None:
             at = starts + (offset - HEADROOM)
         at += c.lengths
-    return buf, starts, row_len
+    return buf, starts, row_len, False
+
+
+def _fixed_length(c: Cells) -> int | None:
+    """The length every cell of the column has, or None."""
+    first = int(c.lengths[0])
+    return first if (c.lengths == first).all() else None
+
+
+def _dense_images(np, columns: list[Cells], n: int, fixed: list[int],
+                  row_len) -> tuple[Any, Any, Any, bool]:
+    """Images of one length end to end, each odd one's pad byte zeroed: a
+    column's cells go in as items of its cell length (a strided void view
+    of its cell matrix, no copy), so nothing runs past its cell."""
+    total = sum(fixed)
+    stride = total + (total & 1)
+    buf = np.empty(n * stride, dtype=np.uint8)
+    offset = 0
+    for c, length in zip(columns, fixed):
+        if length:
+            cells = c.padded if c.padded is not None else c.flat.reshape(n, length)
+            if cells.strides[1] != 1:
+                cells = np.ascontiguousarray(cells)
+            item = np.dtype((np.void, length))
+            np.ndarray((n,), item, buf, offset, (stride,))[...] = \
+                cells[:, :length].view(item)[:, 0]
+        offset += length
+    if stride > total:
+        buf.reshape(n, stride)[:, total] = 0
+    return buf, np.arange(n, dtype=np.int64) * stride, row_len, True
 
 
 def _width(c: Cells) -> int:
@@ -208,7 +240,7 @@ def _put_rows(np, buf, c: Cells, n: int, stride: int, offset: int, at) -> None:
         np.ndarray((len(buf) - width + 1,), item, buf, 0, (1,))[at] = cells
 
 
-def _packed_images(np, columns: list[Cells], n: int, row_len) -> tuple[Any, Any, Any]:
+def _packed_images(np, columns: list[Cells], n: int, row_len) -> tuple[Any, Any, Any, bool]:
     """The images end to end, each with its room (HEADROOM before, the pad
     of an odd one after), each column's cells placed by a byte index."""
     slots = np.zeros(n + 1, dtype=np.int64)
@@ -219,7 +251,7 @@ def _packed_images(np, columns: list[Cells], n: int, row_len) -> tuple[Any, Any,
     for c in columns:
         buf[_spread(np, at, c.lengths)] = flat_of(np, c)
         at += c.lengths
-    return buf, starts, row_len
+    return buf, starts, row_len, False
 
 
 def _spread(np, starts, lengths):

@@ -46,12 +46,16 @@ class ImageBatch(NamedTuple):
     writable numpy uint8 array, the others numpy int64); the HEADROOM bytes
     before it and, when its length is odd, the byte after it are free for
     this module to write.  ``binds`` maps each row that is not put to its
-    bind blocks (its image is then never read)."""
+    bind blocks (its image is then never read).  ``dense`` batches have no
+    room: every image is as long, each odd one's pad byte already zero, and
+    they lie end to end, so the rows of a request within such a batch are
+    one slice of it."""
 
     buf: Any
     starts: Any
     lengths: Any
     binds: dict[int, list[bytes]]
+    dense: bool = False
 
 
 class _Tokens:
@@ -163,8 +167,9 @@ def _blocks(np, put: InsertCursor, parts: list[tuple[ImageBatch, int, int]]) -> 
     widths, starts = _chunk_rows(np, parts)
     spans = _spans(np, widths)
     message = _message_starts(np, widths, spans)
-    _write_room(np, parts, widths, starts, message)
-    formats, piece_start = _formats(np, parts, spans, widths, starts, message)
+    first, header = _write_room(np, parts, widths, starts, message)
+    if not all(batch.dense for batch, _, _ in parts):
+        formats, piece_start = _formats(np, parts, spans, widths, starts, message)
     requests: list[bytes] = []
     counts: list[int] = []
     offsets = _part_offsets(parts)
@@ -177,9 +182,16 @@ def _blocks(np, put: InsertCursor, parts: list[tuple[ImageBatch, int, int]]) -> 
         pieces: list[bytes] = [put.head]
         for k, (batch, _, _) in enumerate(parts):
             u0, u1 = max(a, offsets[k]), min(b, offsets[k + 1])
-            if u0 < u1:
-                unpack = struct.Struct(formats[u0:u1].tobytes()).unpack_from
-                pieces += unpack(batch.buf, int(piece_start[u0]))
+            if u0 >= u1:
+                continue
+            if batch.dense:        # one message at most, starting at u0
+                if message[u0]:
+                    pieces.append(header[int(np.searchsorted(first, u0))].tobytes())
+                at, width = int(starts[u0]), int(widths[u0])
+                pieces.append(batch.buf[at:at + (u1 - u0) * (width + (width & 1))])
+                continue
+            unpack = struct.Struct(formats[u0:u1].tobytes()).unpack_from
+            pieces += unpack(batch.buf, int(piece_start[u0]))
         requests.append(b"".join(pieces))
         counts.append(b - a)
     return Blocks(requests, counts, rows)
@@ -199,6 +211,7 @@ def _formats(np, parts, spans, widths, starts, message):
     bound = widths < 0
     gap[bound] = 0
     piece_len[bound] = 0
+    np.maximum(gap, 0, out=gap)        # a dense batch's rows (no room) take no format
     skip, take = _Tokens.tables(np, int(max(gap.max(), piece_len.max())))
     return np.stack([skip.take(gap), take.take(piece_len)], 1), piece_start
 
@@ -255,9 +268,11 @@ def _message_starts(np, widths, spans):
     return starts
 
 
-def _write_room(np, parts, widths, starts, message) -> None:
+def _write_room(np, parts, widths, starts, message):
     """Each message's header into the HEADROOM before its first row, and a
-    zero after each odd image (what ``InsertCursor.requests`` pads with)."""
+    zero after each odd image (what ``InsertCursor.requests`` pads with);
+    returns the messages' first rows and their headers (a dense batch's
+    are sent from there)."""
     edges = np.flatnonzero(message | (widths < 0))     # where a message or bound row starts
     rows = np.diff(edges, append=len(widths))
     first = edges[message[edges] == 1]
@@ -267,6 +282,8 @@ def _write_room(np, parts, widths, starts, message) -> None:
     odd = (widths & 1) == 1
     offsets = _part_offsets(parts)
     for k, (batch, _, _) in enumerate(parts):
+        if batch.dense:
+            continue               # no room; the pads are zero already
         a, b = offsets[k], offsets[k + 1]
         buf = batch.buf
         lo, hi = np.searchsorted(first, (a, b))
@@ -276,3 +293,4 @@ def _write_room(np, parts, widths, starts, message) -> None:
         pads = odd[a:b]
         pads &= widths[a:b] >= 0
         buf[(starts[a:b] + widths[a:b])[pads]] = 0
+    return first, header
