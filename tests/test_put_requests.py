@@ -215,7 +215,7 @@ def _ids(cur, t: str) -> list[int]:
 def _with_duplicates(n: int, at: list[int]):
     ids = list(range(n))
     for k in at:
-        ids[k] = k - 1 if k else 1
+        ids[k] = k - 1
     data = sales(n)
     return data.set_column(0, "id", pa.array(ids, pa.int32())), ids
 
@@ -287,3 +287,55 @@ def test_progress_counts_the_rows_of_each_chunk(ifx_target):
         assert [rows for rows, _ in seen] == [1000, 2000, 2500]
         assert all(b > a for (_, a), (_, b) in zip(seen, seen[1:]))
         assert _ids(cur, t) == list(range(2500))
+
+
+def fixed(n: int, ids=None):
+    """A table whose every row image is 39 bytes (odd: each row padded)."""
+    return pa.table({
+        "id": pa.array(ids if ids is not None else range(n), pa.int32()),
+        "big": pa.array([None if i % 9 == 0 else i * 1_000_003 for i in range(n)], pa.int64()),
+        "value": pa.array([i / 7 for i in range(n)]),
+        "day": pa.array([dt.date(2020, 1, 1) + dt.timedelta(days=i % 3000) for i in range(n)]),
+        "sold": pa.array([dt.datetime(2020, 1, 1, 8) + dt.timedelta(seconds=37 * i)
+                          for i in range(n)], pa.timestamp("s")),
+        "amount": pa.array([None if i % 11 == 0 else Decimal(i % 100000) / 100
+                            for i in range(n)], pa.decimal128(12, 2))})
+
+
+FIXED_DDL = ("id INTEGER PRIMARY KEY, big BIGINT, value FLOAT, day DATE, "
+             "sold DATETIME YEAR TO SECOND, amount DECIMAL(12,2)")
+
+
+def test_a_fixed_width_batch_is_dense_and_its_rows_go_as_slices():
+    types = [ColumnType(TypeCode.INTEGER, 4), ColumnType(TypeCode.BIGINT, 8),
+             ColumnType(TypeCode.FLOAT, 8), ColumnType(TypeCode.DATE, 4),
+             ColumnType(TypeCode.DATETIME, (14 << 8) | 10),
+             ColumnType(TypeCode.DECIMAL, (12 << 8) | 2)]
+    table = fixed(9000)
+    batch = next(put_images.put_batches(table, None, 6, cursor_for(types), ENC))
+    assert batch.dense and set(batch.lengths.tolist()) == {39}
+    fast = outcome(from_buffer(table, types, 4000, 1 << 22))
+    assert fast == outcome(reference(table, types, 4000, 1 << 22))
+
+
+@pytest.mark.parametrize("k", [None, 1, 840, 4095, 4096, 5000])
+def test_a_fixed_width_load_reads_back_and_fails_exactly(ifx_target, k):
+    ids = list(range(6000))
+    if k is not None:
+        ids[k] = k - 1
+    data = fixed(6000, ids)
+    with connect(ifx_target, autocommit=True) as c:
+        cur = c.cursor()
+        t = unique("prf")
+        cur.execute(f"CREATE TABLE {t} ({FIXED_DDL})")
+        sql = f"INSERT INTO {t} VALUES (?, ?, ?, ?, ?, ?)"
+        if k is None:
+            cur.executemany(sql, data, chunk_size=2500)
+        else:
+            with pytest.raises(ifx.IntegrityError) as info:
+                cur.executemany(sql, data, chunk_size=2500)
+            assert info.value.row_index == k
+        cur.execute(f"SELECT * FROM {t} ORDER BY id")
+        got = cur.fetchall()
+        want = [tuple(r.values()) for r in data.to_pylist()][:6000 if k is None else k]
+        assert [tuple(r) for r in got] == sorted(want)
