@@ -179,7 +179,7 @@ def _blocks(np, put: InsertCursor, parts: list[tuple[ImageBatch, int, int]]) -> 
             requests.append(put.bind_request(rows[a:a + 1][0]))
             counts.append(1)
             continue
-        pieces: list[bytes] = [put.head]
+        pieces: list[Any] = [put.head]      # bytes, and a dense batch's slices
         for k, (batch, _, _) in enumerate(parts):
             u0, u1 = max(a, offsets[k]), min(b, offsets[k + 1])
             if u0 >= u1:
