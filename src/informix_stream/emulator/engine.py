@@ -61,6 +61,7 @@ from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error, with_offset
 from .statements import ResultColumn, SqlError, StatementKind, Translation
 from .temp_tables import TempTables
+from .tx_modes import TransactionModes
 from .image_slice import make_slicer
 from .logmode import Logging
 from . import sysmaster
@@ -131,7 +132,7 @@ class Engine:
             self._tempdir = None
 
 
-class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
+class Session(DdlRunner, TransactionModes, SessionFunctions, SplRunner, UserSavepoints):
     """One client's connection to one database; one thread at a time."""
 
     def __init__(self, db: Database, session_id: int,
@@ -264,6 +265,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
 
     def _end_tx(self) -> None:
         self._db.table_use.tx_ended(self._id)     # its row locks are gone
+        self._tx_modes_ended()
         self._in_tx = False
         self._ddl_in_tx = False
         self._savepoints.clear()
@@ -523,7 +525,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
             self._savepoint(option)
             return
         if option[:3] != ("SET", "LOCK", "MODE"):
-            self._set_isolation(option)           # ddl_runner: SET ISOLATION
+            self._isolation_option(option)        # tx_modes: SET ISOLATION/TRANSACTION
             return
         words = option[3:]
         if words[:2] == ("TO", "WAIT"):

@@ -13,6 +13,7 @@ from .sequences import CreateSequence
 from .statements import (NOT_SUPPORTED, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable,
                          Drop, SqlError, StatementKind, Translation)
 from .tokens import ident
+from .tx_modes import parse_modes
 from .typerules import TODAY_SQL, current_sql, datetime_type
 
 # Valid Informix column types the emulator lacks: refused as such, never as
@@ -422,7 +423,7 @@ class DdlRules:
 # SET is refused as not supported rather than pretended.
 _NO_OP_SETS = frozenset({"DATASKIP", "EXPLAIN", "OPTIMIZATION", "PDQPRIORITY", "ROLE",
                          "ENVIRONMENT", "DEFERRED_PREPARE", "STATEMENT", "AUTOFREE",
-                         "ALL_MUTABLES", "DEBUG", "TRANSACTION", "CONSTRAINTS"})
+                         "ALL_MUTABLES", "DEBUG", "CONSTRAINTS"})
 _ISOLATIONS = (("DIRTY", "READ", "WITH", "WARNING"), ("DIRTY", "READ"),
                ("COMMITTED", "READ", "LAST", "COMMITTED"), ("COMMITTED", "READ"),
                ("CURSOR", "STABILITY"), ("REPEATABLE", "READ"))
@@ -439,6 +440,8 @@ def check_set(words: tuple[str, ...]) -> None:
         if rest not in _ISOLATIONS:
             raise SqlError(-201, message="SET ISOLATION [TO] DIRTY READ | COMMITTED READ | "
                            "CURSOR STABILITY | REPEATABLE READ expected")
+    elif head == ("TRANSACTION",):
+        parse_modes(words[1:])
     elif head == ("LOCK",):
         if not (words[1:4] == ("MODE", "TO", "WAIT") and len(words) <= 5
                 and all(w.isdigit() for w in words[4:])) \
