@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from test_driver import connect
+
 from .jdbc_runner import JdbcClient
 
 Records = list[tuple[str | None, ...]]
@@ -65,3 +67,37 @@ def test_jdbc_set_transaction(jdbc: JdbcClient, ifx_target: Any) -> None:
         f"DROP TABLE {t}").check().records
     assert [e[0] for e in records_of(records, "ERROR")] == ["-255", "-877", "-878", "-876"]
     assert records_of(records, "row") == [("0",), ("2",)]
+
+
+@pytest.mark.interop
+def test_jdbc_meets_a_table_lock(jdbc: JdbcClient, ifx_target: Any) -> None:
+    """tests/test_emulator_lock_table.py: while another session holds the
+    table EXCLUSIVE, IBM's driver gets -244 reading it and -271 inserting
+    (ISAM -113); its own LOCK TABLE outside a transaction is -524, its
+    UNLOCK TABLE in one is -327, and after COMMIT -288."""
+    t = _name("lk")
+    with connect(ifx_target, autocommit=True) as holder:
+        cur = holder.cursor()
+        cur.execute(f"CREATE TABLE {t} (a INTEGER)")
+        cur.execute(f"INSERT INTO {t} VALUES (1)")
+        cur.execute("BEGIN WORK")
+        cur.execute(f"LOCK TABLE {t} IN EXCLUSIVE MODE")
+        try:
+            held = jdbc.run(ifx_target, "script",
+                            f"SELECT a FROM {t}",
+                            f"INSERT INTO {t} VALUES (2)").check().records
+        finally:
+            cur.execute("COMMIT WORK")
+        records = jdbc.run(
+            ifx_target, "script",
+            f"LOCK TABLE {t} IN SHARE MODE",
+            "BEGIN WORK",
+            f"LOCK TABLE {t} IN SHARE MODE",
+            f"UNLOCK TABLE {t}",
+            f"SELECT a FROM {t}",
+            "COMMIT WORK",
+            f"UNLOCK TABLE {t}",
+            f"DROP TABLE {t}").check().records
+    assert [e[0] for e in records_of(held, "ERROR")] == ["-244", "-271"]
+    assert [e[0] for e in records_of(records, "ERROR")] == ["-524", "-327", "-288"]
+    assert records_of(records, "row") == [("1",)]

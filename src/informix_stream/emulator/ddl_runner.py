@@ -287,6 +287,7 @@ class DdlRunner:
         if not self._in_tx and self.ansi and stmt.kind is not StatementKind.BEGIN:
             self.begin()
         self._tx_statement(stmt.kind)            # tx_modes: read-only, SET TRANSACTION's window
+        self._check_table_locks(stmt)            # table_locks: other sessions' LOCK TABLE
         self._db.busy.add(self._id)
         if self._in_tx and stmt.kind in _WRITES and getattr(stmt, "table", None):
             self._db.table_use.wrote(self._id, stmt.table)      # its rows are locked

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from informix_stream.codecs import ColumnType, parse_type
 
-from . import composite, row_types
+from . import composite, row_types, syscatalog
 from .sequences import CreateSequence
 from .statements import (NOT_SUPPORTED, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable,
                          Drop, SqlError, StatementKind, Translation)
@@ -76,6 +76,27 @@ class DdlRules:
         words = tuple(t.text for t in self.toks[1:])
         check_set(words)
         return Translation(StatementKind.OTHER, option=("SET",) + words)
+
+    def lock_table(self) -> Translation:
+        """LOCK TABLE name IN SHARE|EXCLUSIVE MODE / UNLOCK TABLE name, run by
+        the session (table_locks.py).  A system catalog table or a view is
+        refused as not supported: the server refuses both (Guide to SQL:
+        Syntax, ids_sqs_0892, ids_sqs_1253) with codes not known here."""
+        unlock = self.word(0) == "UNLOCK"
+        if self.word(1) != "TABLE":
+            self.syntax_error(1, "TABLE expected")
+        name, i = self.table_name(2)
+        words = tuple(t.text for t in self.toks[i:])
+        if unlock and words:
+            self.syntax_error(i, "the end of UNLOCK TABLE expected")
+        if not unlock and words not in (("IN", "SHARE", "MODE"), ("IN", "EXCLUSIVE", "MODE")):
+            self.syntax_error(i, "IN SHARE MODE or IN EXCLUSIVE MODE expected")
+        tdef = self.table(name)
+        if name in syscatalog.NAMES or tdef.view:
+            raise SqlError(NOT_SUPPORTED, 0, name, f"LOCK/UNLOCK TABLE of {name}, a view or "
+                           "system catalog table, is not supported by the emulator")
+        option = ("UNLOCK", name) if unlock else ("LOCK", name, words[1])
+        return Translation(StatementKind.OTHER, option=option)
 
     # -- DDL -----------------------------------------------------------------
     def create(self) -> Translation:
