@@ -101,3 +101,23 @@ def test_jdbc_meets_a_table_lock(jdbc: JdbcClient, ifx_target: Any) -> None:
     assert [e[0] for e in records_of(held, "ERROR")] == ["-244", "-271"]
     assert [e[0] for e in records_of(records, "ERROR")] == ["-524", "-327", "-288"]
     assert records_of(records, "row") == [("1",)]
+
+
+@pytest.mark.interop
+def test_jdbc_no_log_temp_table_keeps_rows_over_rollback(jdbc: JdbcClient,
+                                                         ifx_target: Any) -> None:
+    """tests/test_emulator_temp_nolog.py: a WITH NO LOG temp table's rows
+    stay after ROLLBACK WORK, a logged temp table's go."""
+    n, g = _name("nl"), _name("lg")
+    records = jdbc.run(
+        ifx_target, "script",
+        f"CREATE TEMP TABLE {n} (a INTEGER) WITH NO LOG",
+        f"CREATE TEMP TABLE {g} (a INTEGER)",
+        "BEGIN WORK",
+        f"INSERT INTO {n} VALUES (1)",
+        f"INSERT INTO {g} VALUES (2)",
+        "ROLLBACK WORK",
+        f"SELECT a FROM {n}",
+        f"SELECT COUNT(*) FROM {g}").check().records
+    assert records_of(records, "ERROR") == []
+    assert records_of(records, "row") == [("1",), ("0",)]

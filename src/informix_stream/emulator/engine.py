@@ -248,6 +248,7 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
             if self.ansi:
                 return
             raise SqlError(-255, message="not in transaction")
+        kept = self._temps.keep_unlogged(self._conn)     # WITH NO LOG rows stay
         try:
             self._conn.execute("ROLLBACK")
         except sqlite3.OperationalError as exc:
@@ -259,6 +260,7 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
             self._db.reload(self._conn)
             self._temps.forget_missing(self._conn)
             self._ddl_ended(undone=True)
+        self._temps.restore_unlogged(self._conn, kept)
         self._end_tx()
 
     def _end_tx(self) -> None:

@@ -208,6 +208,9 @@ class DdlRules:
                 self.column_def(a, b, spec)
         if not spec.columns:
             raise SqlError(-201, message="table needs columns")
+        after = [t.text for t in self.toks[close + 1:]]
+        spec.no_log = temp and any(after[k:k + 3] == ["WITH", "NO", "LOG"]
+                                   for k in range(len(after)))
         return Translation(StatementKind.DDL, table=name, ddl=spec)
 
     def create_table_as(self, name: str, if_not_exists: bool, temp: bool,
