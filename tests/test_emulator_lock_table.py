@@ -264,3 +264,41 @@ def test_a_view_is_refused_as_not_supported(pair):
     a.execute("BEGIN WORK")
     assert _error(a, f"LOCK TABLE {t}_v IN SHARE MODE")[0] == -9999
     a.execute("ROLLBACK WORK")
+
+
+def test_two_sessions_waiting_for_each_other_get_a_deadlock_not_a_hang(server):
+    """A holds t1 and waits for t2, B holds t2 and asks for t1: under SET
+    LOCK MODE TO WAIT (no limit) the server reports ISAM -143 "deadlock
+    detected" (IBM JDBC 15.0.1.0 message catalog) to the one that would
+    close the circle, rather than let both wait forever."""
+    a, b = _connect(server, "ldb"), _connect(server, "ldb")
+    ca, cb = a.cursor(), b.cursor()
+    t1, t2 = f"dl{_n()}", f"dl{_n()}"
+    try:
+        for t in (t1, t2):
+            ca.execute(f"CREATE TABLE {t} (id INTEGER)")
+        for cur in (ca, cb):
+            cur.execute("SET LOCK MODE TO WAIT")
+        _lock(ca, t1, "EXCLUSIVE")
+        _lock(cb, t2, "EXCLUSIVE")
+        waited: list[object] = []
+        waiter = threading.Thread(target=lambda: waited.append(
+            _run(ca, f"INSERT INTO {t2} VALUES (1)")))
+        waiter.start()
+        time.sleep(0.5)                               # A is waiting for B now
+        assert _error(cb, f"SELECT * FROM {t1}") == (-244, -143)
+        cb.execute("ROLLBACK WORK")                   # B gives up: A goes on
+        waiter.join(10)
+        assert waited == [None]
+        ca.execute("COMMIT WORK")
+    finally:
+        a.close()
+        b.close()
+
+
+def _run(cur, sql: str) -> object:
+    try:
+        cur.execute(sql)
+    except ifx.DatabaseError as exc:
+        return exc.sqlcode
+    return None

@@ -12,6 +12,7 @@ _TEXTS = {
     -106: "ISAM error: the table is in use; exclusive access is not possible.",
     -107: "ISAM error: record is locked.",
     -113: "ISAM error: the table is locked.",
+    -143: "ISAM error: deadlock detected.",
     -111: "ISAM error: no record found.",
     -201: "A syntax error has occurred.",
     -202: "An illegal character was found in the statement or its values.",

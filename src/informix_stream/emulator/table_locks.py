@@ -15,7 +15,9 @@ ids_sqs_0892, and "Databases without transaction logging", ids_sqs_0893;
   -242 DDL; sqlite_errors.LOCK_CODES) with ISAM -113 "the file is locked"
   (IBM finderr -113: a table "locked explicitly using the LOCK TABLE
   statement"), at once under SET LOCK MODE TO NOT WAIT, after the wait
-  under WAIT [n];
+  under WAIT [n]; two sessions that would each wait for the other's table
+  lock get ISAM -143 "deadlock detected" instead (the one that would close
+  the circle), rather than both waiting forever under WAIT;
 * LOCK TABLE itself fails with -289 "Cannot lock table in requested mode"
   when another session holds the table EXCLUSIVE, or holds it SHARE and
   EXCLUSIVE is asked (ids_sqs_0889), or holds rows of it in an open
@@ -50,7 +52,7 @@ import time
 
 from .sqlite_errors import LOCK_CODES
 from .statements import SqlError, StatementKind
-from .table_use import TABLE_LOCKED
+from .table_use import DEADLOCK, TABLE_LOCKED
 
 # Wait for SQLite's database-wide write lock under NOT WAIT.  Informix locks
 # rows, so two sessions writing different rows never conflict there; a short
@@ -102,10 +104,18 @@ class TableLocks:
         if held is not None:
             raise SqlError(-291, 0, name, f"cannot change lock mode of table {name}")
         deadline = time.monotonic() + self.lock_wait_ms / 1000
-        while (isam := use.try_lock(self._id, name, mode)) is not None:
-            if time.monotonic() >= deadline:
-                raise SqlError(-289, isam, name, f"cannot lock table ({name}) in requested mode")
-            self._lock_pause()
+        try:
+            while (hit := use.try_lock(self._id, name, mode)) is not None:
+                isam, blockers = hit
+                if time.monotonic() >= deadline:
+                    raise SqlError(-289, isam, name,
+                                   f"cannot lock table ({name}) in requested mode")
+                if not use.waiting(self._id, blockers):
+                    raise SqlError(-289, DEADLOCK, name, f"cannot lock table ({name}): "
+                                   "deadlock detected")
+                self._lock_pause()
+        finally:
+            use.done_waiting(self._id)
 
     def _unlock_table(self, name: str) -> None:
         if self._in_tx:
@@ -119,15 +129,22 @@ class TableLocks:
         the lock error of its kind with ISAM -113."""
         use = self._db.table_use
         kind = stmt.kind
-        if kind not in _WRITES and (kind not in _READS or self.isolation == "DIRTY"):
+        if not use.any_locks or kind not in _WRITES and (
+                kind not in _READS or self.isolation == "DIRTY"):
             return
         names = [n for n in stmt.depends if n not in self._temps.tables]
         deadline = time.monotonic() + self.lock_wait_ms / 1000
-        while (name := use.locked_by_other(self._id, names, kind in _READS)) is not None:
-            if time.monotonic() >= deadline:
-                raise SqlError(LOCK_CODES.get(kind, -244), TABLE_LOCKED, name,
-                               f"table {name} is locked by another session's LOCK TABLE")
-            self._lock_pause()
+        try:
+            while (hit := use.locked_by_other(self._id, names, kind in _READS)) is not None:
+                name, blockers = hit
+                isam = TABLE_LOCKED if time.monotonic() >= deadline else (
+                    None if use.waiting(self._id, blockers) else DEADLOCK)
+                if isam is not None:
+                    raise SqlError(LOCK_CODES.get(kind, -244), isam, name,
+                                   f"table {name} is locked by another session's LOCK TABLE")
+                self._lock_pause()
+        finally:
+            use.done_waiting(self._id)
 
     def _lock_pause(self) -> None:
         if self._should_stop():

@@ -46,6 +46,8 @@ TABLE_LOCKED = -113
 TABLE (IBM finderr -113: "when a user attempts to access a table that has
 been locked ... tables are locked explicitly using the LOCK TABLE
 statement"; IBM JDBC 15.0.1.0 message catalog, isam_en_US.properties)."""
+DEADLOCK = -143
+"""ISAM -143 "deadlock detected" (IBM JDBC 15.0.1.0 message catalog)."""
 SHARE, EXCLUSIVE = "SHARE", "EXCLUSIVE"
 
 
@@ -62,6 +64,7 @@ class TableUse:
         self._reading: dict[str, dict[int, int]] = {}
         self._written: dict[int, set[str]] = {}
         self._locks: dict[str, dict[int, str]] = {}     # LOCK TABLE: name -> {session: mode}
+        self._waits: dict[int, frozenset[int]] = {}     # session -> lock holders it waits for
 
     def hold(self, session: int, names: Iterable[str], *,
              locking: bool) -> Callable[[], None]:
@@ -127,17 +130,20 @@ class TableUse:
         return None
 
     # -- LOCK TABLE ------------------------------------------------------------
-    def try_lock(self, session: int, name: str, mode: str) -> int | None:
+    def try_lock(self, session: int, name: str,
+                 mode: str) -> tuple[int, frozenset[int]] | None:
         """LOCK TABLE ``name`` IN ``mode`` MODE for ``session``: None when it
-        now holds it, else the ISAM code of what stands in the way: another
-        session's table lock that the mode cannot share (-113), or rows
-        another open transaction holds (-107)."""
+        now holds it, else the ISAM code of what stands in the way and the
+        sessions that hold it: another session's table lock that the mode
+        cannot share (-113), or rows another open transaction holds (-107)."""
         with self._lock:
             others = {s: m for s, m in self._locks.get(name, {}).items() if s != session}
             if others and (mode == EXCLUSIVE or EXCLUSIVE in others.values()):
-                return TABLE_LOCKED
-            if any(name in tables for s, tables in self._written.items() if s != session):
-                return ROW_LOCKED
+                return TABLE_LOCKED, frozenset(others)
+            writers = frozenset(s for s, tables in self._written.items()
+                                if s != session and name in tables)
+            if writers:
+                return ROW_LOCKED, writers
             self._locks.setdefault(name, {})[session] = mode
         return None
 
@@ -152,22 +158,51 @@ class TableUse:
                 del self._locks[name]
         return True
 
+    @property
+    def any_locks(self) -> bool:
+        """Does any session hold a LOCK TABLE lock (the cheap test before
+        every statement)?"""
+        return bool(self._locks)
+
     def lock_mode(self, session: int, name: str) -> str | None:
         """The mode ``session`` holds ``name`` in, if it locked it."""
         return self._locks.get(name, {}).get(session)
 
     def locked_by_other(self, session: int, names: Iterable[str],
-                        exclusive_only: bool) -> str | None:
+                        exclusive_only: bool) -> tuple[str, frozenset[int]] | None:
         """The first of ``names`` another session holds a table lock on (one
-        in EXCLUSIVE mode when ``exclusive_only``: what keeps a reader out)."""
+        in EXCLUSIVE mode when ``exclusive_only``: what keeps a reader out),
+        with the sessions that hold it."""
         if not self._locks:
             return None
         with self._lock:
             for name in names:
-                modes = {m for s, m in self._locks.get(name, {}).items() if s != session}
-                if modes and (not exclusive_only or EXCLUSIVE in modes):
-                    return name
+                others = {s: m for s, m in self._locks.get(name, {}).items() if s != session}
+                if others and (not exclusive_only or EXCLUSIVE in others.values()):
+                    return name, frozenset(others)
         return None
+
+    def waiting(self, session: int, blockers: Iterable[int]) -> bool:
+        """``session`` waits for a table lock ``blockers`` hold: False, and
+        nothing recorded, when one of them already waits (directly or through
+        others) for ``session``, a deadlock the server reports with ISAM
+        -143 "deadlock detected" rather than let both wait forever."""
+        blockers = frozenset(blockers)
+        with self._lock:
+            todo, seen = list(blockers), set()
+            while todo:
+                other = todo.pop()
+                if other == session:
+                    return False
+                if other not in seen:
+                    seen.add(other)
+                    todo.extend(self._waits.get(other, ()))
+            self._waits[session] = blockers
+        return True
+
+    def done_waiting(self, session: int) -> None:
+        with self._lock:
+            self._waits.pop(session, None)
 
 
 def _count(users_of: dict[str, dict[int, int]], session: int,
