@@ -302,3 +302,14 @@ def _run(cur, sql: str) -> object:
     except ifx.DatabaseError as exc:
         return exc.sqlcode
     return None
+
+
+def test_a_routines_statements_meet_the_lock_too(pair):
+    a, b, t = pair
+    b.execute(f"CREATE PROCEDURE {t}_w() INSERT INTO {t} VALUES (8); END PROCEDURE")
+    _lock(a, t, "SHARE")
+    assert _error(b, f"EXECUTE PROCEDURE {t}_w()") == (-271, -113)
+    a.execute("COMMIT WORK")
+    b.execute(f"EXECUTE PROCEDURE {t}_w()")
+    b.execute(f"SELECT COUNT(*) FROM {t} WHERE id = 8")
+    assert b.fetchone() == (1,)

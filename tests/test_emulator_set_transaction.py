@@ -204,3 +204,20 @@ def test_a_malformed_set_transaction_is_201(ldb, sql):
     ldb.execute("BEGIN WORK")
     assert _code(ldb, sql) == -201
     ldb.execute("ROLLBACK WORK")
+
+
+def test_a_routine_in_a_read_only_transaction_may_read_but_not_write(ldb, table):
+    """ids_sqs_1207: a routine runs in a read-only transaction "as long as
+    the SPL routine does not try to perform any restricted statement"."""
+    ldb.execute(f"CREATE PROCEDURE {table}_w() INSERT INTO {table} VALUES (-5, 'p'); "
+                "END PROCEDURE")
+    ldb.execute(f"CREATE FUNCTION {table}_r() RETURNING INTEGER; DEFINE n INTEGER; "
+                f"SELECT COUNT(*) INTO n FROM {table}; RETURN n; END FUNCTION")
+    ldb.execute("BEGIN WORK")
+    ldb.execute("SET TRANSACTION READ ONLY")
+    ldb.execute(f"EXECUTE FUNCTION {table}_r()")
+    assert ldb.fetchone() == (ROWS,)
+    assert _code(ldb, f"EXECUTE PROCEDURE {table}_w()") == -878
+    ldb.execute("COMMIT WORK")
+    ldb.execute(f"SELECT COUNT(*) FROM {table} WHERE id = -5")
+    assert ldb.fetchone() == (0,)
