@@ -39,7 +39,9 @@ ids_sqs_0892, and "Databases without transaction logging", ids_sqs_0893;
 A TEMP table is the session's own: no other session can reach it, so its
 lock is recorded nowhere.  What the emulator does not model: a table lock
 taken while another session has a Cursor Stability or Repeatable Read
-cursor open (shared row locks) goes through.
+cursor open (shared row locks) goes through, and a cursor another session
+opened before the lock goes on fetching (the check is made when a statement
+starts, not at each row).
 
 A mixin of ``engine.Session``: it uses ``_db``, ``_id``, ``_in_tx``,
 ``_temps``, ``_conn``, ``_readers``, ``isolation``, ``lock_wait_ms``, ``_wait_ms``
