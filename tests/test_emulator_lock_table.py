@@ -30,6 +30,7 @@ from __future__ import annotations
 import threading
 import time
 
+import informix_db
 import pytest
 
 import informix_stream as ifx
@@ -313,3 +314,24 @@ def test_a_routines_statements_meet_the_lock_too(pair):
     b.execute(f"EXECUTE PROCEDURE {t}_w()")
     b.execute(f"SELECT COUNT(*) FROM {t} WHERE id = 8")
     assert b.fetchone() == (1,)
+
+
+def test_informix_driver_meets_the_lock_and_goes_on(server, pair):
+    """informix-driver (verified on real servers) reads the lock error the
+    emulator sends and its connection stays usable."""
+    a, _, t = pair
+    _lock(a, t, "EXCLUSIVE")
+    conn = informix_db.connect(host="127.0.0.1", port=server.port, user="informix",
+                               password="in4mix", database="ldb", read_timeout=10,
+                               autocommit=True)
+    try:
+        cur = conn.cursor()
+        with pytest.raises(informix_db.Error) as info:
+            cur.execute(f"SELECT id FROM {t}")
+            cur.fetchall()
+        assert "-244" in str(info.value)
+        a.execute("COMMIT WORK")
+        cur.execute(f"SELECT id FROM {t}")
+        assert cur.fetchall() == [(1,)]
+    finally:
+        conn.close()
