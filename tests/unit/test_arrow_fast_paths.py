@@ -1,0 +1,103 @@
+"""The Arrow decoder's per-type fast paths (arrow/packed_columns.py,
+arrow/columnar.py) against the reference batch (row decoder -> Python
+values -> Arrow): each trick over the values it reads specially -- range
+edges, NULL cells with stray bytes after their NULL marker, heads other
+than the usual one, columns cut from wider rows (their cells strided in
+the batch buffer) and one-row batches (the last cell read alone)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+pytest.importorskip("numpy", reason="the arrow extra (numpy, pyarrow) is not installed")
+pytest.importorskip("pyarrow", reason="the arrow extra (numpy, pyarrow) is not installed")
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from informix_stream.arrow.columnar import decode_batch  # noqa: E402
+from informix_stream.arrow.reference import reference_batch  # noqa: E402
+from informix_stream.codecs import make_row_encoder, parse_type  # noqa: E402
+from informix_stream.errors import DataError, ProtocolError  # noqa: E402
+
+_SETTINGS = settings(max_examples=400, deadline=None,
+                     suppress_health_check=[HealthCheck.too_slow])
+
+
+def _outcome(decode, images, types):
+    names = [f"c{k}" for k in range(len(types))]
+    try:
+        batch = decode(images, types, names)
+    except (DataError, ProtocolError) as exc:
+        return ("error", type(exc).__name__)
+    return ("ok", str(batch.schema), [col.to_pylist() for col in batch.columns])
+
+
+def _same(images, types):
+    fast = _outcome(decode_batch, images, types)
+    assert fast == _outcome(reference_batch, images, types)
+    return fast
+
+
+# -- DATETIME HOUR TO MINUTE: one uint32 a cell ----------------------------------
+
+_HM = parse_type("datetime hour to minute")
+# the usual head, as the encoder writes it
+_HM_HEAD = make_row_encoder([_HM])((dt.time(12, 30),))[0]
+_PAIR = st.sampled_from([0, 1, 22, 23, 24, 58, 59, 60, 99, 100, 255]) | st.integers(0, 255)
+
+
+@st.composite
+def _hour_minute_cells(draw):
+    """Usual cells, NULLs (all zero, or a stray minute after the zero
+    pair), and now and then a head that is neither."""
+    kind = draw(st.sampled_from(["usual"] * 6 + ["null", "stray null", "odd head"]))
+    if kind == "null":
+        return bytes(3)
+    if kind == "stray null":
+        return bytes([0, 0, draw(st.integers(1, 255))])
+    head = _HM_HEAD if kind == "usual" else draw(st.integers(0, 255))
+    return bytes([head, draw(_PAIR), draw(_PAIR)])
+
+
+@_SETTINGS
+@given(st.lists(_hour_minute_cells(), min_size=1, max_size=12))
+def test_hour_to_minute_cells_decode_as_the_reference(cells):
+    assert _same(cells, [_HM])[0] in ("ok", "error")
+
+
+@_SETTINGS
+@given(st.lists(_hour_minute_cells(), min_size=1, max_size=12), st.integers(0, 2 ** 31 - 1))
+def test_hour_to_minute_cut_from_wider_rows_decodes_as_the_reference(cells, fill):
+    # INTEGER, HOUR TO MINUTE, SMALLINT: the cells sit at offset 4 of 9-byte rows
+    types = [parse_type("integer"), _HM, parse_type("smallint")]
+    images = [fill.to_bytes(4, "big") + cell + (7).to_bytes(2, "big") for cell in cells]
+    _same(images, types)
+
+
+def test_hour_to_minute_values_nulls_and_a_single_row():
+    assert _HM_HEAD == 0xC3
+    cells = [bytes([_HM_HEAD, 23, 59]), bytes(3), bytes([0, 0, 42]), bytes([_HM_HEAD, 0, 0])]
+    outcome = _same(cells, [_HM])
+    assert outcome[2][0][0].isoformat() == "23:59:00"
+    assert outcome[2][0][1:3] == [None, None]
+    assert _same(cells[:1], [_HM])[2] == [[outcome[2][0][0]]]
+    # an hour past 23 is the reference's DataError in both
+    assert _same([bytes([_HM_HEAD, 24, 0])], [_HM]) == ("error", "DataError")
+
+
+def test_usual_hour_to_minute_columns_take_the_word_path(monkeypatch):
+    # the differential tests above would pass if every column fell back to the
+    # general paths; a usual column (with NULLs) must not reach them
+    from informix_stream.arrow import packed_columns
+
+    def general(*args):
+        raise AssertionError("took the general path")
+    monkeypatch.setattr(packed_columns, "_temporal_cells", general)
+    monkeypatch.setattr(packed_columns, "_usual_nulls", general)
+    cells = [bytes([_HM_HEAD, h, m]) for h in (0, 9, 23) for m in (0, 31, 59)] + [bytes(3)]
+    batch = decode_batch(cells, [_HM], ["t"])
+    assert batch.column(0).to_pylist() == [dt.time(h, m) for h in (0, 9, 23)
+                                           for m in (0, 31, 59)] + [None]
