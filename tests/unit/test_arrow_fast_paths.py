@@ -101,3 +101,46 @@ def test_usual_hour_to_minute_columns_take_the_word_path(monkeypatch):
     batch = decode_batch(cells, [_HM], ["t"])
     assert batch.column(0).to_pylist() == [dt.time(h, m) for h in (0, 9, 23)
                                            for m in (0, 31, 59)] + [None]
+
+
+# -- BOOLEAN columns framed as a matrix: two words a cell --------------------------
+
+_BYTE = st.sampled_from([0, 1, 2, 0x74, 0x54, 0x66, 0xFF]) | st.integers(0, 255)
+
+
+@st.composite
+def _six_byte_boolean_cells(draw):
+    """[flag][int length][value], six bytes: mostly the usual length 1, now
+    and then one length byte other than the usual (a length of 0x101, 2**24
+    + 1, 0 ...), so a row keeps its usual size and only the length field
+    says it is not a matrix."""
+    length = bytearray(b"\x00\x00\x00\x01")
+    if draw(st.integers(0, 4)) == 0:
+        length[draw(st.integers(0, 3))] = draw(_BYTE)
+    return bytes([draw(_BYTE)]) + bytes(length) + bytes([draw(_BYTE)])
+
+
+@_SETTINGS
+@given(st.lists(st.tuples(_six_byte_boolean_cells(), _six_byte_boolean_cells(),
+                          st.integers(0, 2 ** 32 - 1)), min_size=1, max_size=10))
+def test_boolean_cells_of_the_matrix_shape_decode_as_the_reference(rows):
+    # BOOLEAN, INTEGER, BOOLEAN: the second BOOLEAN's cells at odd offsets
+    types = [parse_type("boolean"), parse_type("integer"), parse_type("boolean")]
+    images = [a + n.to_bytes(4, "big") + b for a, b, n in rows]
+    _same(images, types)
+
+
+def test_usual_boolean_columns_are_read_as_words():
+    from informix_stream.arrow.columnar import boolean_words
+    import numpy as np
+    cells = b"".join(bytes([flag, 0, 0, 0, 1, value])
+                     for flag, value in [(0, 1), (0, 0), (1, 0), (0, ord("t")), (0, ord("f"))])
+    flag, value = boolean_words(np, np.frombuffer(cells, np.uint8), 0, 6, 5)
+    assert flag.tolist() == [0, 0, 1, 0, 0]
+    assert value.tolist() == [1, 0, 0, ord("t"), ord("f")]
+    for bad in (b"\x00\x00\x00\x01\x01\x01", b"\x00\x01\x00\x00\x01\x01",
+                b"\x00\x00\x00\x00\x00\x01"):
+        assert boolean_words(np, np.frombuffer(cells + bad, np.uint8), 0, 6, 6) is None
+    batch = decode_batch([cells[k:k + 6] for k in range(0, 30, 6)], [parse_type("boolean")],
+                         ["b"])
+    assert batch.column(0).to_pylist() == [True, False, None, True, False]

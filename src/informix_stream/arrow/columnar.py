@@ -151,20 +151,22 @@ class _Frame:
         """A shape whose only variable cells are BOOLEANs, each with its usual
         length 1 in every row, is framed as a matrix; any other row length or
         BOOLEAN length field leaves the batch to the general framing (which
-        then accepts or refuses it exactly as before)."""
+        then accepts or refuses it exactly as before).  The BOOLEAN cells
+        read here are kept for the columns (``self.booleans``)."""
         widths = [_BOOLEAN_CELL if t.code == TypeCode.BOOLEAN else cell_width(t)
                   for t in types]
         n = self.n
         if not n or None in widths or len(self.buf) != n * sum(widths) or \
-                not (lengths == sum(widths)).all():
+                lengths.min() != sum(widths) or lengths.max() != sum(widths):
             return False
         width, offset = sum(widths), 0
-        for t, w in zip(types, widths):
+        self.booleans = {}
+        for k, (t, w) in enumerate(zip(types, widths)):
             if t.code == TypeCode.BOOLEAN:
-                # the big-endian length field at every row's offset + 1
-                size = self.np.ndarray((n,), ">u4", self.buf, offset + 1, (width,))
-                if not (size == 1).all():
+                words = boolean_words(self.np, self.buf, offset, width, n)
+                if words is None:
                     return False
+                self.booleans[k] = words
             offset += w
         self._as_matrix(types, width)
         return True
@@ -368,9 +370,10 @@ class _Column:
         np, frame = self.np, self.frame
         pos = frame.starts[self.k]
         if frame.matrix is not None:          # every length 1 (_uniform_booleans)
-            cells = frame.matrix[:, pos:pos + _BOOLEAN_CELL]
-            null = cells[:, 0] == 1
-            truth = _true_bytes(np).take(cells[:, 5])
+            flag, value = frame.booleans[self.k]
+            null = flag == 1
+            # a value byte of 0 or 1 is its own truth (packbits packs nonzero as 1)
+            truth = value if value.max() <= 1 else _true_bytes(np).take(value)
         else:
             size = frame.lengths[self.k]
             null = frame.buf[pos] == 1
@@ -496,6 +499,27 @@ class _Column:
 
 # A BOOLEAN cell as a server sends it: [null flag][int length 1][byte].
 _BOOLEAN_CELL = 6
+
+
+def boolean_words(np, buf, offset: int, width: int, n: int):
+    """The BOOLEAN cells at ``offset`` of ``n`` rows of ``width`` bytes as
+    (flag, value byte), uint8 columns, when every length field is 1; else
+    None.  Two strided reads a column, a little-endian uint32 (the flag and
+    the length's first three bytes) and a uint16 (the length's last byte
+    and the value), checked by reductions: the uint32 is at most 0xFF (the
+    flag alone) and every last length byte is 1.  The plain form is the
+    big-endian length read and compared, which the general framing does."""
+    first = np.ndarray((n,), "<u4", buf, offset, (width,)).copy()
+    if first.max() > 0xFF:
+        return None
+    last = np.ndarray((n,), "<u2", buf, offset + 4, (width,)).copy()
+    size = last.astype(np.uint8)                # the low byte: the length's last
+    if size.min() != 1 or size.max() != 1:
+        return None
+    last >>= np.uint16(8)
+    return first.astype(np.uint8), last.astype(np.uint8)
+
+
 _TRUE_BYTES = None
 
 
