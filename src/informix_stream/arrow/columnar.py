@@ -450,7 +450,9 @@ class _Column:
             cells = np.ascontiguousarray(frame.cells(self.k, width))
             null = cells[:, 0] == 0
             data = cells.reshape(-1)
-            offsets = np.arange(0, (frame.n + 1) * width, width, dtype=np.int64)
+            # int32 offsets when they fit (a string array's own): no conversion after
+            offsets = np.arange(0, (frame.n + 1) * width, width,
+                                dtype=np.int32 if (frame.n + 1) * width < 1 << 31 else np.int64)
         high = len(data) and data.max() >= 0x80
         if high and enc in _LATIN1:
             data, offsets = _latin1_to_utf8(np, data, offsets)
