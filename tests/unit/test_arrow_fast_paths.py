@@ -144,3 +144,35 @@ def test_usual_boolean_columns_are_read_as_words():
     batch = decode_batch([cells[k:k + 6] for k in range(0, 30, 6)], [parse_type("boolean")],
                          ["b"])
     assert batch.column(0).to_pylist() == [True, False, None, True, False]
+
+
+# -- INT8: two strided words a cell ---------------------------------------------
+
+_MAGNITUDES = st.sampled_from([0, 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 63 - 1, 2 ** 63,
+                               2 ** 63 + 1, 2 ** 64 - 1]) | st.integers(0, 2 ** 64 - 1)
+
+
+@_SETTINGS
+@given(st.lists(st.tuples(st.sampled_from([0, 1, -1, 2, -2, 0x7FFF, -0x8000, 0x100, -0x100]),
+                          _MAGNITUDES, st.integers(-2 ** 15, 2 ** 15 - 1)),
+                min_size=1, max_size=10))
+def test_int8_cut_from_wider_rows_decodes_as_the_reference(cells):
+    # SMALLINT then INT8: the INT8 cells at offset 2 of 12-byte rows; NULLs
+    # (sign 0) with any magnitude under them, signs other than +-1, and
+    # magnitudes either side of 2**63
+    images = [small.to_bytes(2, "big", signed=True) + sign.to_bytes(2, "big", signed=True)
+              + (mag & 0xFFFFFFFF).to_bytes(4, "big") + (mag >> 32).to_bytes(4, "big")
+              for sign, mag, small in cells]
+    _same(images, [parse_type("smallint"), parse_type("int8")])
+
+
+def test_int8_values_and_nulls_read_as_words():
+    cells = [(1, 5), (-1, 5), (0, 99), (-1, 2 ** 63), (0x100, 2 ** 40 + 7), (-0x8000, 1)]
+    images = [sign.to_bytes(2, "big", signed=True) + (mag & 0xFFFFFFFF).to_bytes(4, "big")
+              + (mag >> 32).to_bytes(4, "big") for sign, mag in cells]
+    batch = decode_batch(images, [parse_type("int8")], ["i"])
+    assert batch.column(0).to_pylist() == [5, -5, None, -(2 ** 63), 2 ** 40 + 7, -1]
+    assert batch.column(0).buffers()[1] is not None
+    # under the NULL the value is zeroed, not the stray magnitude
+    import numpy as np
+    assert np.frombuffer(batch.column(0).buffers()[1], "<i8")[2] == 0
