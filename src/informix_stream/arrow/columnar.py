@@ -181,6 +181,8 @@ class _Frame:
         np = self.np
         padded = self.padded()
         ints = None
+        # a gather from the contiguous buffer by take (a fancy index costs 1.3x);
+        # from the overlapping int view by fancy index (take copies its source first)
         try:
             for ctype in types:
                 self.starts.append(pos)
@@ -190,7 +192,7 @@ class _Frame:
                     pos = pos + width
                     continue
                 if ctype.code in VARCHAR_CODES:
-                    size = padded[pos].astype(np.int64)
+                    size = padded.take(pos).astype(np.int64)
                     head = 1
                 else:
                     if ints is None:     # the big-endian int at every byte offset
@@ -376,8 +378,8 @@ class _Column:
             truth = value if value.max() <= 1 else _true_bytes(np).take(value)
         else:
             size = frame.lengths[self.k]
-            null = frame.buf[pos] == 1
-            first = frame.buf[np.where(size > 0, pos + 5, pos)]
+            null = frame.buf.take(pos) == 1
+            first = frame.buf.take(np.where(size > 0, pos + 5, pos))
             truth = (size > 0) & _true_bytes(np).take(first)
         return self.pa.Array.from_buffers(self.type, frame.n, [
             self.validity(null), self.pa.py_buffer(np.packbits(truth, bitorder="little"))])
@@ -487,9 +489,9 @@ class _Column:
         starts, lengths = frame.starts[self.k], frame.lengths[self.k]
         padded = frame.padded()
         if head == 1:
-            null = (lengths == 1) & (padded[starts + 1] == 0)
+            null = (lengths == 1) & (padded.take(starts + 1) == 0)
         else:
-            null = frame.buf[starts] == 1
+            null = frame.buf.take(starts) == 1
         sizes = np.where(null, 0, lengths)
         gathered = gather_ranges(np, self.pa, padded, starts + head, sizes, large=head != 1)
         if gathered is not None:
