@@ -176,3 +176,36 @@ def test_int8_values_and_nulls_read_as_words():
     # under the NULL the value is zeroed, not the stray magnitude
     import numpy as np
     assert np.frombuffer(batch.column(0).buffers()[1], "<i8")[2] == 0
+
+
+# -- DECIMAL's rescale through float64 division -------------------------------------
+
+@_SETTINGS
+@given(st.integers(0, 2 ** 62) | st.integers(2 ** 52, 2 ** 54), st.integers(0, 18),
+       st.booleans())
+def test_checked_quotient_is_exact_or_refused_by_its_check(value, power, divisible):
+    import numpy as np
+    from informix_stream.arrow.base100 import checked_quotient
+    divisor = 10 ** power
+    if divisible:
+        value = value // divisor * divisor
+    q = int(checked_quotient(np, np.array([value], np.int64), np.array([divisor], np.int64))[0])
+    if q * divisor == value:               # what decimal_array accepts ...
+        assert q == value // divisor       # ... is the exact quotient
+    else:                                  # refused: not divisible, or past 2**53
+        assert value % divisor or value >= 2 ** 53
+
+
+@pytest.mark.parametrize("spec", ["decimal(16,0)", "decimal(16,2)", "decimal(15,3)",
+                                  "money(16,2)", "decimal(32,10)"])
+def test_decimals_either_side_of_two_to_the_53_decode_as_the_reference(spec):
+    from decimal import Decimal
+    ctype = parse_type(spec)
+    encode = make_row_encoder([ctype])
+    scale = ctype.scale
+    edge = 2 ** 53
+    values = [Decimal(f"{sign}{u}E-{scale}") for u in (edge - 1, edge, edge + 1, edge + 10,
+                                                       10 ** 15 + 3, 10 ** ctype.precision - 1)
+              if u < 10 ** ctype.precision for sign in ("", "-")]
+    outcome = _same([encode((v,)) for v in values], [ctype])
+    assert outcome[0] == "ok" and outcome[2][0] == values

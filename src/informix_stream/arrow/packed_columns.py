@@ -103,7 +103,7 @@ def decimal_array(col):
     drop = 2 * k - s - 2 * exp
     low_cut = np.clip(drop, 0, 16)
     low_div = pow10.take(low_cut)
-    low_q = low // low_div
+    low_q = base100.checked_quotient(np, low, low_div)   # checked below: q * div == low
     if high is None:                      # N < 10**16: so p <= 18 (k <= 8)
         bad |= ~null & ((drop < 0) | (low_q * low_div != low) | (low_q >= 10 ** p))
         unscaled = np.where(negative, -low_q, low_q)   # (a where= ufunc is 5x slower)
@@ -112,7 +112,7 @@ def decimal_array(col):
         words[:, 1] = unscaled >> 63
     else:
         high_div = pow10.take(np.clip(drop - 16, 0, 16))
-        high_q = high // high_div
+        high_q = base100.checked_quotient(np, high, high_div)
         mult = pow10.take(16 - low_cut)
         room = p - 16 + low_cut               # digits high_q may have
         fits = np.where(room >= 0, high_q < pow10.take(np.clip(room, 0, 18)),
