@@ -289,34 +289,35 @@ def _hour_to_minute(col, raw):
     """DATETIME HOUR TO MINUTE -> time32[s] when every cell is the usual
     [head][hour][minute] with hour <= 23 and minute <= 59, or NULL (None
     otherwise: the general paths decide).  Each cell is read as one
-    little-endian uint32 (its 3 bytes and the next cell's head; the last
-    cell's alone), one strided pass; the rest is whole-column arithmetic
-    on that copy and maxima for the range checks (the field path splits
-    and checks the pairs a column at a time)."""
+    little-endian uint32 of the byte before it and its three (the first
+    cell's alone), one strided pass: the minute is the word's top byte and
+    ``hour + 256 * minute`` its top half, so the seconds are ``top * 3600 -
+    minute * (256 * 3600 - 60)``, and minute <= 59 with seconds <= 86399
+    is hour <= 23.  The field path (split, shift, check each pair) is the
+    plain form."""
     np = col.np
     n = len(raw)
     u = np.uint32
     word = np.empty(n, u)
-    word[:n - 1] = np.ndarray((n - 1,), "<u4", raw, 0, (3,))
-    word[n - 1] = int.from_bytes(bytes(raw[n - 1]), "little")
-    head = word & u(0xFF)
-    usual = head == u(0x80 | (temporal_exponent(col.ctype.length) + 64))
+    word[1:] = np.ndarray((n - 1,), "<u4", raw, 2, (3,))
+    word[0] = int.from_bytes(bytes(1) + bytes(raw[0]), "little")
+    usual = (word & u(0xFF00)) == u((0x80 | (temporal_exponent(col.ctype.length) + 64)) << 8)
     null = np.zeros(0, bool)           # no NULL: Column.validity only asks any()
     if not usual.all():
-        null = (word & u(0xFFFF)) == 0        # all-zero head and first pair
+        null = (word & u(0xFFFF00)) == 0      # all-zero head and first pair
         if not (usual | null).all():
             return None
         np.multiply(word, ~null, out=word)    # a NULL's other pair may be anything
-    word >>= u(8)
-    minute = word >> u(8)
-    minute &= u(0xFF)
-    word &= u(0xFF)                              # the hour
-    if word.max() > 23 or minute.max() > 59:
-        return None                              # the general paths refuse or patch them
+    minute = word >> u(24)
+    if minute.max() > 59:
+        return None                              # the general paths refuse or patch it
+    word >>= u(16)                               # hour + 256 * minute
     word *= u(3600)
-    minute *= u(60)
-    word += minute
-    return col.array(word.view(np.int32), null)
+    minute *= u(256 * 3600 - 60)
+    word -= minute
+    if word.max() > 86399:                       # an hour past 23
+        return None
+    return col.from_buffer(word, null)
 
 
 def _hour_minute(np, raw, first):
