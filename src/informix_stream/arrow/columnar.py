@@ -46,8 +46,6 @@ _FIXED_SIMPLE = {TypeCode.DATE: 4, TypeCode.FLOAT: 8, TypeCode.SMALLFLOAT: 4,
 _STORAGE = {("i", 2): lambda pa: pa.int16(), ("i", 4): lambda pa: pa.int32(),
             ("i", 8): lambda pa: pa.int64(), ("f", 4): lambda pa: pa.float32(),
             ("f", 8): lambda pa: pa.float64()}
-# An INT8 cell: sign (0 NULL, negative < 0), then the magnitude's 32-bit halves.
-INT8_CELL = [("sign", ">i2"), ("low", ">u4"), ("high", ">u4")]
 # Informix DATE 0 is 1899-12-31; Arrow's date32 0 is 1970-01-01.
 _DATE_SHIFT = 719163 - EPOCH_ORDINAL
 _MAX_ORDINAL = 3652059          # 9999-12-31
@@ -423,8 +421,8 @@ class _Column:
         set) and the magnitude's 8 bytes as they lie, whose two big-endian
         words become the halves of one little-endian int64 by one byte swap
         of 32-bit words; the rest is in place on those copies.  The plain
-        form is the record view of the cells (sign, low, high) read field by
-        field, which test_arrow_fast_paths holds this to."""
+        form is scalars.int8_value per cell (the reference decoder), which
+        the differential tests of test_arrow_fast_paths hold this to."""
         np = self.np
         raw = np.ascontiguousarray(self.frame.cells(self.k, 10))
         n = len(raw)
