@@ -197,6 +197,28 @@ def test_text_with_bytes_under_nulls_and_full_cells_matches_the_plain_path():
                  ColumnType(TypeCode.CHAR, 4), ColumnType(TypeCode.CHAR, 4)])
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_char_values_that_fill_their_cells_match_the_plain_path(data):
+    # the filled-CHAR rule (the data are the cells, NULL rows stored between
+    # them), over NULLs, slices at odd offsets, large_string, and now and
+    # then a value one byte short or long of the cell (the general rule)
+    width = data.draw(st.integers(1, 9))
+    n = data.draw(st.integers(1, 30))
+    sizes = st.just(width) | st.sampled_from([width - 1, width + 1])
+    texts = [None if data.draw(st.integers(0, 4)) == 0 else
+             "".join(data.draw(st.lists(st.sampled_from("ab z9"), min_size=size,
+                                        max_size=size)))
+             for size in (data.draw(sizes) if data.draw(st.integers(0, 9)) == 0 else width
+                          for _ in range(n))]
+    large = data.draw(st.booleans())
+    column = pa.array(["x" * width] * 3 + texts, pa.large_string() if large else pa.string())
+    start = data.draw(st.integers(0, 3))
+    column = column.slice(start, data.draw(st.integers(0, len(column) - start)))
+    batch = pa.record_batch([column], names=["c"])
+    same(batch, [ColumnType(TypeCode.CHAR, width)])
+
+
 def test_sliced_batches_use_their_own_rows():
     table = pa.table({"v": pa.array([f"t{i}" for i in range(50)]),
                       "d": pa.array([Decimal(i) / 4 for i in range(50)], pa.decimal128(6, 2))})

@@ -33,7 +33,8 @@ import struct
 
 from ..errors import ProtocolError
 from ._deps import load
-from .columnar import ImageBlock, concat_blocks, gather_ranges, pack_images
+from .columnar import ImageBlock, concat_blocks, pack_images
+from .text_bytes import gather_ranges
 
 # A tuple header's tag, warning flags and (unsigned) size.  A tuple with
 # flags is left to parse_reply's per-row path, which records them.
@@ -232,7 +233,7 @@ class ImageDecoder:
 
 def _images_of(np, raw, starts, sizes) -> bytes:
     """``raw[starts[r]:starts[r] + sizes[r]]`` of every tuple end to end,
-    by columnar.gather_ranges (one Arrow take; the offsets only grow)."""
+    by text_bytes.gather_ranges (one Arrow take; the offsets only grow)."""
     data, _ = gather_ranges(np, load()[1], raw, starts, sizes, large=len(raw) >= 1 << 31)
     return data.tobytes()
 

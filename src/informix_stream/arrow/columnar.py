@@ -32,6 +32,7 @@ from ..codec.typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode
 from ..errors import DataError, ProtocolError
 from ._deps import load
 from . import packed_columns
+from .text_bytes import gather_ranges, latin1_to_utf8
 from .reference import column_error, values_to_array
 from .types import arrow_schema, arrow_type
 
@@ -45,8 +46,6 @@ _FIXED_SIMPLE = {TypeCode.DATE: 4, TypeCode.FLOAT: 8, TypeCode.SMALLFLOAT: 4,
 _STORAGE = {("i", 2): lambda pa: pa.int16(), ("i", 4): lambda pa: pa.int32(),
             ("i", 8): lambda pa: pa.int64(), ("f", 4): lambda pa: pa.float32(),
             ("f", 8): lambda pa: pa.float64()}
-# An INT8 cell: sign (0 NULL, negative < 0), then the magnitude's 32-bit halves.
-_INT8_CELL = [("sign", ">i2"), ("low", ">u4"), ("high", ">u4")]
 # Informix DATE 0 is 1899-12-31; Arrow's date32 0 is 1970-01-01.
 _DATE_SHIFT = 719163 - EPOCH_ORDINAL
 _MAX_ORDINAL = 3652059          # 9999-12-31
@@ -151,20 +150,22 @@ class _Frame:
         """A shape whose only variable cells are BOOLEANs, each with its usual
         length 1 in every row, is framed as a matrix; any other row length or
         BOOLEAN length field leaves the batch to the general framing (which
-        then accepts or refuses it exactly as before)."""
+        then accepts or refuses it exactly as before).  The BOOLEAN cells
+        read here are kept for the columns (``self.booleans``)."""
         widths = [_BOOLEAN_CELL if t.code == TypeCode.BOOLEAN else cell_width(t)
                   for t in types]
         n = self.n
         if not n or None in widths or len(self.buf) != n * sum(widths) or \
-                not (lengths == sum(widths)).all():
+                lengths.min() != sum(widths) or lengths.max() != sum(widths):
             return False
         width, offset = sum(widths), 0
-        for t, w in zip(types, widths):
+        self.booleans = {}
+        for k, (t, w) in enumerate(zip(types, widths)):
             if t.code == TypeCode.BOOLEAN:
-                # the big-endian length field at every row's offset + 1
-                size = self.np.ndarray((n,), ">u4", self.buf, offset + 1, (width,))
-                if not (size == 1).all():
+                words = boolean_words(self.np, self.buf, offset, width, n)
+                if words is None:
                     return False
+                self.booleans[k] = words
             offset += w
         self._as_matrix(types, width)
         return True
@@ -179,6 +180,8 @@ class _Frame:
         np = self.np
         padded = self.padded()
         ints = None
+        # a gather from the contiguous buffer by take (a fancy index costs 1.3x);
+        # from the overlapping int view by fancy index (take copies its source first)
         try:
             for ctype in types:
                 self.starts.append(pos)
@@ -188,7 +191,7 @@ class _Frame:
                     pos = pos + width
                     continue
                 if ctype.code in VARCHAR_CODES:
-                    size = padded[pos].astype(np.int64)
+                    size = padded.take(pos).astype(np.int64)
                     head = 1
                 else:
                     if ints is None:     # the big-endian int at every byte offset
@@ -368,13 +371,14 @@ class _Column:
         np, frame = self.np, self.frame
         pos = frame.starts[self.k]
         if frame.matrix is not None:          # every length 1 (_uniform_booleans)
-            cells = frame.matrix[:, pos:pos + _BOOLEAN_CELL]
-            null = cells[:, 0] == 1
-            truth = _true_bytes(np).take(cells[:, 5])
+            flag, value = frame.booleans[self.k]
+            null = flag == 1
+            # a value byte of 0 or 1 is its own truth (packbits packs nonzero as 1)
+            truth = value if value.max() <= 1 else _true_bytes(np).take(value)
         else:
             size = frame.lengths[self.k]
-            null = frame.buf[pos] == 1
-            first = frame.buf[np.where(size > 0, pos + 5, pos)]
+            null = frame.buf.take(pos) == 1
+            first = frame.buf.take(np.where(size > 0, pos + 5, pos))
             truth = (size > 0) & _true_bytes(np).take(first)
         return self.pa.Array.from_buffers(self.type, frame.n, [
             self.validity(null), self.pa.py_buffer(np.packbits(truth, bitorder="little"))])
@@ -411,29 +415,35 @@ class _Column:
         return self.array(days, null)
 
     def _int8(self):
-        """[sign short][low uint32][high uint32], big-endian: the two words
-        are read as fields of a record view of the cells and written as the
-        halves of one little-endian uint64 (two converting copies)."""
+        """[sign short][low uint32][high uint32], big-endian.  Two strided
+        reads: the cell's first 8 bytes as a big-endian int64 (the sign in
+        its top 16 bits: NULL when they are 0, negative when the top bit is
+        set) and the magnitude's 8 bytes as they lie, whose two big-endian
+        words become the halves of one little-endian int64 by one byte swap
+        of 32-bit words; the rest is in place on those copies.  The plain
+        form is scalars.int8_value per cell (the reference decoder), which
+        the differential tests of test_arrow_fast_paths hold this to."""
         np = self.np
-        n = self.frame.n
-        cells = np.ascontiguousarray(self.frame.cells(self.k, 10)).view(_INT8_CELL).reshape(-1)
-        magnitude = np.empty((n, 2), "<u4")
-        magnitude[:, 0] = cells["low"]
-        magnitude[:, 1] = cells["high"]
-        values = magnitude.view(np.int64).reshape(-1)
-        sign = cells["sign"].astype(np.int16)      # read twice: native first
-        null = sign == 0
+        raw = np.ascontiguousarray(self.frame.cells(self.k, 10))
+        n = len(raw)
+        if not n:
+            return self.array(np.zeros(0, np.int64), np.zeros(0, bool))
+        signed = np.ndarray((n,), ">i8", raw, 0, (10,)).astype(np.int64)
+        values = np.ndarray((n,), "<u8", raw, 2, (10,)).copy().view(">u4").astype(
+            "<u4").view(np.int64)
+        null = signed.view(np.uint64) < np.uint64(1 << 48)     # sign 0
+        flip = np.right_shift(signed, 63, out=signed)           # -1 where negative, else 0
         # past int64: a magnitude of 2**63 or more, but for -2**63 itself
         # (2**63 read as int64 is its own negative)
-        over = values < 0
-        if over.any() and (over & ~null & ~((sign < 0) & (values == -(1 << 63)))).any():
-            raise self.fail("an INT8 beyond the int64 range")
+        if values.min() < 0:
+            over = (values < 0) & ~null & ~((flip < 0) & (values == -(1 << 63)))
+            if over.any():
+                raise self.fail("an INT8 beyond the int64 range")
         # negated where the sign is negative: x ^ -1 - -1 == -x, x ^ 0 - 0 == x
-        flip = (sign >> 15).astype(np.int64)
         values ^= flip
         values -= flip
         if null.any():
-            values[null] = 0
+            np.multiply(values, ~null, out=values)
         return self.array(values, null)
 
     def _text(self):
@@ -447,10 +457,12 @@ class _Column:
             cells = np.ascontiguousarray(frame.cells(self.k, width))
             null = cells[:, 0] == 0
             data = cells.reshape(-1)
-            offsets = np.arange(0, (frame.n + 1) * width, width, dtype=np.int64)
+            # int32 offsets when they fit (a string array's own): no conversion after
+            offsets = np.arange(0, (frame.n + 1) * width, width,
+                                dtype=np.int32 if (frame.n + 1) * width < 1 << 31 else np.int64)
         high = len(data) and data.max() >= 0x80
         if high and enc in _LATIN1:
-            data, offsets = _latin1_to_utf8(np, data, offsets)
+            data, offsets = latin1_to_utf8(np, data, offsets)
         elif (high and enc not in _UTF8) or enc not in _ASCII_SUPERSETS:
             return self.slow()
         if not large and offsets[-1] >= 1 << 31:
@@ -476,9 +488,9 @@ class _Column:
         starts, lengths = frame.starts[self.k], frame.lengths[self.k]
         padded = frame.padded()
         if head == 1:
-            null = (lengths == 1) & (padded[starts + 1] == 0)
+            null = (lengths == 1) & (padded.take(starts + 1) == 0)
         else:
-            null = frame.buf[starts] == 1
+            null = frame.buf.take(starts) == 1
         sizes = np.where(null, 0, lengths)
         gathered = gather_ranges(np, self.pa, padded, starts + head, sizes, large=head != 1)
         if gathered is not None:
@@ -496,6 +508,27 @@ class _Column:
 
 # A BOOLEAN cell as a server sends it: [null flag][int length 1][byte].
 _BOOLEAN_CELL = 6
+
+
+def boolean_words(np, buf, offset: int, width: int, n: int):
+    """The BOOLEAN cells at ``offset`` of ``n`` rows of ``width`` bytes as
+    (flag, value byte), uint8 columns, when every length field is 1; else
+    None.  Two strided reads a column, a little-endian uint32 (the flag and
+    the length's first three bytes) and a uint16 (the length's last byte
+    and the value), checked by reductions: the uint32 is at most 0xFF (the
+    flag alone) and every last length byte is 1.  The plain form is the
+    big-endian length read and compared, which the general framing does."""
+    first = np.ndarray((n,), "<u4", buf, offset, (width,)).copy()
+    if first.max() > 0xFF:
+        return None
+    last = np.ndarray((n,), "<u2", buf, offset + 4, (width,)).copy()
+    size = last.astype(np.uint8)                # the low byte: the length's last
+    if size.min() != 1 or size.max() != 1:
+        return None
+    last >>= np.uint16(8)
+    return first.astype(np.uint8), last.astype(np.uint8)
+
+
 _TRUE_BYTES = None
 
 
@@ -515,50 +548,6 @@ _LATIN1 = ("iso-8859-1", "latin-1", "latin1", "8859-1", "iso8859-1")
 _UTF8 = ("utf-8", "utf8")
 # Code sets whose bytes below 0x80 are ASCII, so ASCII-only text is already UTF-8.
 _ASCII_SUPERSETS = _LATIN1 + ("ascii", "us-ascii", "utf-8", "utf8", "cp1252")
-
-
-def gather_ranges(np, pa, padded, at, sizes, large: bool):
-    """The bytes ``padded[at[r]:at[r] + sizes[r]]`` of every row end to end,
-    and their offsets, gathered by Arrow: the buffer is read as a binary
-    array of 2n values, each row's text and then the bytes up to the next
-    row's text (framing puts every text at or after the end of the one
-    before, so the offsets only grow), and Arrow's ``take`` of the even
-    values copies the texts in C++.  Faster than a binary_view array over
-    the buffer (whose inline short values and prefixes cost numpy gathers
-    at unaligned offsets) and than any numpy mask over the buffer.  None
-    when the buffer needs 64-bit offsets for a 32-bit array (the caller then
-    takes the mask path)."""
-    n = len(at)
-    if not n or (not large and len(padded) >= 1 << 31):
-        return None
-    bounds = np.empty(2 * n + 1, "<i8" if large else "<i4")
-    bounds[0:-1:2] = at
-    ends = at + sizes
-    bounds[1::2] = ends
-    bounds[-1] = ends[-1]
-    both = pa.Array.from_buffers(pa.large_binary() if large else pa.binary(), 2 * n,
-                                 [None, pa.py_buffer(bounds), pa.py_buffer(padded)])
-    flat = both.take(np.arange(0, 2 * n, 2, dtype=np.int32 if n < 1 << 30 else np.int64))
-    _, offsets_buf, data_buf = flat.buffers()
-    offsets = np.frombuffer(offsets_buf, "<i8" if large else "<i4", n + 1, flat.offset * (
-        8 if large else 4))
-    data = np.frombuffer(data_buf, np.uint8, int(offsets[-1])) if data_buf is not None \
-        else np.zeros(0, np.uint8)
-    if offsets[0]:
-        data, offsets = data[int(offsets[0]):], offsets - offsets[0]
-    return data, offsets
-
-
-def _latin1_to_utf8(np, data, offsets):
-    """Latin-1 text to UTF-8, vectorised: each byte from 0x80 up becomes two."""
-    high = data >= 0x80
-    shift = np.zeros(len(data) + 1, np.int64)
-    np.cumsum(high, out=shift[1:])
-    at = np.arange(len(data)) + shift[:-1]        # where each byte's encoding starts
-    out = np.empty(len(data) + int(shift[-1]), np.uint8)
-    out[at] = np.where(high, 0xC0 | (data >> 6), data)
-    out[at[high] + 1] = 0x80 | (data[high] & 0x3F)
-    return out, offsets + shift[offsets]
 
 
 def decode_batch(images: Sequence, types: Sequence[ColumnType], names: Sequence[str],

@@ -103,7 +103,7 @@ def decimal_array(col):
     drop = 2 * k - s - 2 * exp
     low_cut = np.clip(drop, 0, 16)
     low_div = pow10.take(low_cut)
-    low_q = low // low_div
+    low_q = base100.checked_quotient(np, low, low_div)   # checked below: q * div == low
     if high is None:                      # N < 10**16: so p <= 18 (k <= 8)
         bad |= ~null & ((drop < 0) | (low_q * low_div != low) | (low_q >= 10 ** p))
         unscaled = np.where(negative, -low_q, low_q)   # (a where= ufunc is 5x slower)
@@ -112,7 +112,7 @@ def decimal_array(col):
         words[:, 1] = unscaled >> 63
     else:
         high_div = pow10.take(np.clip(drop - 16, 0, 16))
-        high_q = high // high_div
+        high_q = base100.checked_quotient(np, high, high_div)
         mult = pow10.take(16 - low_cut)
         room = p - 16 + low_cut               # digits high_q may have
         fits = np.where(room >= 0, high_q < pow10.take(np.clip(room, 0, 18)),
@@ -241,9 +241,15 @@ def datetime_array(col):
     np, ctype = col.np, col.ctype
     raw = col.raw()
     n = len(raw)
+    if n and ctype.start == TU_HOUR and ctype.end == TU_MINUTE:
+        array = _hour_to_minute(col, raw)
+        if array is not None:
+            return array
+    if n and _by_pair_tables(ctype):
+        usual = _usual_nulls(col, raw)
+        if usual is not None:
+            return _datetime_by_tables(col, raw, *usual)
     null, signs, pairs, bad = _temporal_cells(col, raw)
-    if n and signs is None and _by_pair_tables(ctype):
-        return _datetime_by_tables(col, raw, null)
     fields, micro, over = _fields(col, pairs, every=False)
     unit, kind = time_unit(ctype), temporal_kind(ctype)
     hour, minute, second = (fields.get(u) for u in (6, 8, 10))
@@ -279,6 +285,75 @@ def datetime_array(col):
     return _finish_ticks(col, raw, ticks, null, clean, "<i4" if narrow else "<i8")
 
 
+def _hour_to_minute(col, raw):
+    """DATETIME HOUR TO MINUTE -> time32[s] when every cell is the usual
+    [head][hour][minute] with hour <= 23 and minute <= 59, or NULL (None
+    otherwise: the general paths decide).  Each cell is read as one
+    little-endian uint32 of the byte before it and its three (the first
+    cell's alone), one strided pass: the minute is the word's top byte and
+    ``hour + 256 * minute`` its top half, so the seconds are ``top * 3600 -
+    minute * (256 * 3600 - 60)``, and minute <= 59 with seconds <= 86399
+    is hour <= 23.  The field path (split, shift, check each pair) is the
+    plain form."""
+    np = col.np
+    n = len(raw)
+    u = np.uint32
+    word = np.empty(n, u)
+    word[1:] = np.ndarray((n - 1,), "<u4", raw, 2, (3,))
+    word[0] = int.from_bytes(bytes(1) + bytes(raw[0]), "little")
+    usual = (word & u(0xFF00)) == u((0x80 | (temporal_exponent(col.ctype.length) + 64)) << 8)
+    null = np.zeros(0, bool)           # no NULL: Column.validity only asks any()
+    if not usual.all():
+        null = (word & u(0xFFFF00)) == 0      # all-zero head and first pair
+        if not (usual | null).all():
+            return None
+        np.multiply(word, ~null, out=word)    # a NULL's other pair may be anything
+    minute = word >> u(24)
+    if minute.max() > 59:
+        return None                              # the general paths refuse or patch it
+    word >>= u(16)                               # hour + 256 * minute
+    word *= u(3600)
+    minute *= u(256 * 3600 - 60)
+    word -= minute
+    if word.max() > 86399:                       # an hour past 23
+        return None
+    return col.from_buffer(word, null)
+
+
+def _hour_minute(np, raw, first):
+    """Seconds of the day (int32) of HOUR TO .. cells and whether hour and
+    minute are in range (None: every cell is): the hour is ``first``'s
+    high byte, the minute one strided read, both by arithmetic on int32
+    columns (a gather from civil.pair_tables' 65,536 entries and the
+    strided uint16 read of its index cost twice as much); the range checks
+    are two maxima unless one is out of range."""
+    hour = (first >> np.uint16(8)).astype(np.int32)
+    minute = raw[:, 2].astype(np.int32)
+    clean = None
+    if hour.max() > 23 or minute.max() > 59:
+        clean = (hour < 24) & (minute < 60)
+    hour *= 3600
+    minute *= 60
+    hour += minute
+    return hour, clean
+
+
+def _usual_nulls(col, raw):
+    """(NULLs, each cell's head and first pair as one little-endian uint16)
+    of a column whose every cell has the qualifier's head or is NULL
+    (all-zero head and first pair), else None: _temporal_cells' first test
+    with one strided pass (the uint16s copied out) and the rest on that
+    contiguous copy, which the hour of HOUR TO .. qualifiers reuses."""
+    np = col.np
+    head = 0x80 | (temporal_exponent(col.ctype.length) + 64)
+    pair = np.ndarray((len(raw),), "<u2", raw, 0, (raw.shape[1],)).copy()
+    usual = (pair & np.uint16(0xFF)) == np.uint16(head)
+    if usual.all():
+        return np.zeros(len(raw), bool), pair
+    null = pair == 0
+    return (null, pair) if (usual | null).all() else None
+
+
 def _by_pair_tables(ctype) -> bool:
     """The qualifiers _datetime_by_tables reads: YEAR TO DAY and beyond,
     and HOUR TO MINUTE and beyond (the others keep the field path)."""
@@ -286,12 +361,13 @@ def _by_pair_tables(ctype) -> bool:
             or (ctype.start == TU_HOUR and ctype.end >= TU_MINUTE))
 
 
-def _datetime_by_tables(col, raw, null):
+def _datetime_by_tables(col, raw, null, first):
     """A column whose every cell has the qualifier's exponent (the usual
     one): the year's two pairs and each (hour, minute) as one uint16 looked
     up in civil.pair_tables, month and day by month_tables, second and
     fraction pairs compared; what any check refuses goes to the reference
-    as in the field path."""
+    as in the field path.  ``first``: each cell's head and first pair as a
+    little-endian uint16 (_usual_nulls)."""
     np, ctype = col.np, col.ctype
     n, width = raw.shape
     year16, hour_minute = civil.pair_tables(np)
@@ -302,26 +378,32 @@ def _datetime_by_tables(col, raw, null):
         # (take from a strided uint16 view is twice as slow)
         return np.ndarray((n,), ">u2", raw, at, (width,)).astype(np.intp)
 
-    clean = np.ones(n, bool)
+    clean = None
     at = 1
     days = None
     if ctype.start == TU_YEAR:
         before, month_days = civil.month_tables(np)
         key = year16.take(pair16(1)) + np.minimum(raw[:, 3], 15)
         # 1 <= day <= the month's days as one compare: day 0 wraps to 255
-        clean &= (raw[:, 4] - np.uint8(1)) < month_days.view(np.uint8).take(key)
+        clean = (raw[:, 4] - np.uint8(1)) < month_days.view(np.uint8).take(key)
         days = before.take(key) + raw[:, 4]
         at = 5
     if kind == "date":
         return _finish_ticks(col, raw, days, null, clean, "<i4")
     ticks = None
-    if ctype.end >= TU_MINUTE:
+    # a time of day in seconds or milliseconds stays in int32 (time32)
+    store = "<i4" if kind == "time" and unit != "us" else "<i8"
+    if ctype.start == TU_HOUR:
+        seconds, clean = _hour_minute(np, raw, first)
+        at += 2
+    elif ctype.end >= TU_MINUTE:
         seconds = hour_minute.take(pair16(at))
         clean &= seconds >= 0
         at += 2
+    if ctype.end >= TU_MINUTE:
         if ctype.end >= TU_SECOND:
             second = raw[:, at]
-            clean &= second < 60
+            clean = _and(second < 60, clean)
             seconds = seconds + second
             at += 1
         if days is None:
@@ -329,22 +411,26 @@ def _datetime_by_tables(col, raw, null):
         else:
             ticks = days * 86400
             ticks += seconds
-    ticks = ticks.astype(np.int64, copy=False)
+    ticks = ticks.astype(store, copy=False)
     if UNIT_TICKS[unit] != 1:
         ticks *= UNIT_TICKS[unit]
     if ctype.end > TU_SECOND:
         micro = np.zeros(n, np.int64)
         nfrac = (ctype.end - TU_SECOND + 1) // 2
         for j in range(at, at + nfrac):
-            clean &= raw[:, j] <= 99
+            clean = _and(raw[:, j] <= 99, clean)
             micro = micro * 100 + raw[:, j]
         micro = micro * 10 ** (6 - 2 * nfrac)
         per = 1_000_000 // UNIT_TICKS[unit]
         if per > 1:
-            clean &= micro % per == 0
+            clean = _and(micro % per == 0, clean)
         ticks = ticks + micro // per
-    return _finish_ticks(col, raw, ticks, null, clean,
-                         "<i4" if kind == "time" and unit != "us" else "<i8")
+    return _finish_ticks(col, raw, ticks, null, clean, store)
+
+
+def _and(check, clean):
+    """``check & clean``, where a ``clean`` of None passes every cell."""
+    return check if clean is None else check & clean
 
 
 def interval_array(col):
@@ -395,10 +481,12 @@ def _months(col, raw, fields, null, negative, clean):
 
 
 def _finish_ticks(col, raw, ticks, null, clean, store: str):
-    """Ticks of the clean cells; the others by the reference (value,
-    NULL, or its DataError)."""
-    bad = (~null) & ~clean
-    if bad.any():
+    """Ticks of the clean cells (``clean`` None: every cell); the others by
+    the reference (value, NULL, or its DataError)."""
+    np = col.np
+    if clean is not None and not (bad := (~null) & ~clean).any():
+        clean = None
+    if clean is not None:
         from .reference import _plain
         plain = _plain(col.ctype)
         idx, values = col.patch(bad, raw, lambda v: None if v is None else plain(v))
@@ -410,5 +498,6 @@ def _finish_ticks(col, raw, ticks, null, clean, store: str):
             else:
                 ticks[i] = v
     if null.any():
-        ticks[null] = 0
+        # zero under NULL, by a multiply (a masked store costs twice as much)
+        np.multiply(ticks, ~null, out=ticks)
     return col.array(ticks.astype(store, copy=False), null)
