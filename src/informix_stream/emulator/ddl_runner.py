@@ -21,8 +21,8 @@ from .translate_alter import AlterTable, Rename
 from .sequences import CreateSequence
 from .spl_session import CreateRoutine, DropRoutine
 from . import row_types, views
-from .statements import (CreateIndex, CreateTable, Drop, SqlError, StatementKind, Translation,
-                         sql_ident)
+from .statements import (NOT_SUPPORTED, CreateIndex, CreateTable, Drop, SqlError,
+                         StatementKind, Translation, sql_ident)
 
 
 class DdlRunner:
@@ -276,6 +276,27 @@ class DdlRunner:
         """The end of a request: no statement of this session is in flight."""
         self._db.busy.discard(self._id)
 
+    def refuse_lost_tx(self, ending: bool = False) -> None:
+        """NotSupportedError while SQLite has undone this session's open
+        transaction behind its back, until the transaction ends.
+
+        An interrupted write (a cancel, a statement time limit, a server
+        shutdown) makes SQLite roll the WHOLE transaction back (sqlite3_interrupt:
+        "the entire transaction will be rolled back automatically"); Informix
+        undoes only the statement and keeps the transaction open (ESQL/C
+        sqlbreak(): "Any open databases, cursors, and transactions remain
+        open").  The emulator cannot keep it, so it says so instead of
+        running the client's next statements in autocommit.  ``ending``: a
+        COMMIT WORK, which ends the transaction as rolled back and fails."""
+        if not self._in_tx or self._conn is None or self._conn.in_transaction:
+            return
+        if ending:
+            self.rollback()
+        raise SqlError(NOT_SUPPORTED, message=(
+            "this transaction was rolled back when a write in it was interrupted: keeping "
+            "the transaction open past an interrupted write is not supported by the "
+            "emulator" + ("" if ending else "; ROLLBACK WORK ends it")))
+
     def check_current(self, stmt) -> None:
         """Called before a statement runs: -710 when a table it was prepared
         against changed since; in an ANSI database a statement other than
@@ -284,6 +305,8 @@ class DdlRunner:
         BEGIN WORK; Database Design Guide, "Transactions")."""
         if not self._in_tx and self.ansi and stmt.kind is not StatementKind.BEGIN:
             self.begin()
+        if stmt.kind not in _ENDS_WORK:
+            self.refuse_lost_tx()
         self._db.busy.add(self._id)
         if self._in_tx and stmt.kind in _WRITES and getattr(stmt, "table", None):
             self._db.table_use.wrote(self._id, stmt.table)      # its rows are locked
@@ -388,6 +411,7 @@ class DdlRunner:
 
 _LOCKING_LEVELS = frozenset({"DIRTY", "CURSOR", "REPEATABLE"})
 
+_ENDS_WORK = frozenset({StatementKind.COMMIT, StatementKind.ROLLBACK})
 _WRITES = frozenset({StatementKind.INSERT, StatementKind.UPDATE, StatementKind.DELETE,
                      StatementKind.MERGE})
 

@@ -232,6 +232,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
             if self.ansi:       # nothing ran since the last end: nothing to end
                 return
             raise SqlError(-255, message="not in transaction")
+        self.refuse_lost_tx(ending=True)
         try:
             self._conn.execute("COMMIT")
         except sqlite3.Error as exc:
