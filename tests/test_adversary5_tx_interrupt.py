@@ -41,6 +41,8 @@ def server():
             cur.execute("CREATE TABLE big (id INTEGER)")
             cur.execute("CREATE TABLE t (id INTEGER)")
             cur.executemany("INSERT INTO big VALUES (?)", [(i,) for i in range(300)])
+            cur.execute("CREATE TABLE s (k SERIAL, id INTEGER)")
+            cur.executemany("INSERT INTO s (id) VALUES (?)", [(i,) for i in range(300)])
         yield srv
 
 
@@ -106,4 +108,20 @@ def test_an_interrupted_read_in_a_transaction_keeps_the_transaction(server, obse
     cur.execute("INSERT INTO t VALUES (2)", timeout=30)
     conn.commit()
     assert sorted(rows(observer, "SELECT id FROM t")) == [(1,), (2,)]
+    conn.close()
+
+
+@pytest.mark.parametrize("autocommit", [True, False])
+def test_an_interrupted_multi_step_write_is_minus_213_and_undone(server, autocommit):
+    """A DELETE on a table with a SERIAL column runs as several SQLite steps
+    under one savepoint (engine._Savepoint).  Found here: interrupted, it
+    was an emulator internal error (-999, "no such savepoint": SQLite had
+    already undone the savepoint with the transaction), not -213."""
+    conn = connect(server, statement_timeout=0.3, autocommit=autocommit)
+    cur = conn.cursor()
+    _interrupted(cur, "DELETE FROM s WHERE id IN "
+                      "(SELECT a.id FROM big a, big b, big c WHERE a.id + b.id + c.id >= 0)")
+    if not autocommit:
+        conn.rollback()
+    assert rows(conn, "SELECT COUNT(*) FROM s") == [(300,)]
     conn.close()

@@ -538,8 +538,6 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
                 conn.execute(f"PRAGMA busy_timeout = {wait}")
 
 
-
-
 def _release_reader(reader: list) -> None:
     reader[1] -= 1
 
@@ -594,7 +592,8 @@ class _Savepoint:
                 return
             except sqlite3.Error as err:
                 exc = err
-        self.conn.execute(f"ROLLBACK TO {self.name}")
-        self.conn.execute(f"RELEASE {self.name}")
+        if self.conn.in_transaction:      # an interrupt undid it all (refuse_lost_tx)
+            self.conn.execute(f"ROLLBACK TO {self.name}")
+            self.conn.execute(f"RELEASE {self.name}")
         if isinstance(exc, sqlite3.Error):
             raise map_error(exc, self.kind, self.db) from None
