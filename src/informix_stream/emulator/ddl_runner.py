@@ -8,6 +8,7 @@ of its own size.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 
@@ -297,6 +298,30 @@ class DdlRunner:
             "the transaction open past an interrupted write is not supported by the "
             "emulator" + ("" if ending else "; ROLLBACK WORK ends it")))
 
+    def _fresh_snapshot(self) -> None:
+        """Let a transaction that has written nothing read what is committed now.
+
+        SQLite reads one snapshot from a transaction's first read to its end;
+        Committed Read, Dirty Read and Cursor Stability see each row as it is
+        committed when it is fetched, the non-repeatable read and the phantom
+        being allowed (IBM Guide to SQL: Syntax, SET ISOLATION, ids_sqs_1161,
+        ids_sqs_1164).  So before each statement of such a transaction the
+        read-only SQLite transaction is ended and begun again (and its first
+        write then waits for the write lock as SET LOCK MODE says, instead of
+        failing on a stale snapshot).  Not under Repeatable Read, nor with a
+        cursor or savepoint open on the connection, nor once it wrote: from
+        its first write it holds SQLite's write lock, and nobody else can
+        commit under it."""
+        conn = self._conn
+        if (not self._in_tx or self._ddl_in_tx or self._savepoints or self._main_sources
+                or conn.total_changes != self._tx_changes or self.isolation == "REPEATABLE"):
+            return
+        try:
+            conn.execute("COMMIT")      # nothing written: ends the read snapshot only
+        except sqlite3.OperationalError:
+            return                      # a statement of it still reads: keep it whole
+        conn.execute("BEGIN")
+
     def check_current(self, stmt) -> None:
         """Called before a statement runs: -710 when a table it was prepared
         against changed since; in an ANSI database a statement other than
@@ -307,6 +332,7 @@ class DdlRunner:
             self.begin()
         if stmt.kind not in _ENDS_WORK:
             self.refuse_lost_tx()
+            self._fresh_snapshot()
         self._db.busy.add(self._id)
         if self._in_tx and stmt.kind in _WRITES and getattr(stmt, "table", None):
             self._db.table_use.wrote(self._id, stmt.table)      # its rows are locked
