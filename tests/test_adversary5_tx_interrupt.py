@@ -125,3 +125,30 @@ def test_an_interrupted_multi_step_write_is_minus_213_and_undone(server, autocom
         conn.rollback()
     assert rows(conn, "SELECT COUNT(*) FROM s") == [(300,)]
     conn.close()
+
+
+def test_an_insert_cursors_replay_never_runs_outside_the_lost_transaction():
+    """insert_cursor.put: when a PUT block's batch fails (an interrupt among
+    the transient failures it expects), the block is replayed row by row.
+    Found here: after an interrupted write, the replay ran in SQLite's
+    autocommit -- rows committed at once, outside the transaction the client
+    still had open, and kept by its ROLLBACK WORK."""
+    from informix_stream.emulator.engine import Engine
+    from informix_stream.emulator.statements import NOT_SUPPORTED, SqlError
+
+    eng = Engine(["testdb"])
+    try:
+        s = eng.connect("testdb")
+        s.execute(s.prepare("CREATE TABLE t (id INTEGER)"))
+        s.begin()
+        insert = s.prepare("INSERT INTO t VALUES (?)")
+        s.execute(insert, [1])
+        s._conn.execute("ROLLBACK")    # what SQLite does when a write in it is interrupted
+        with pytest.raises(SqlError) as info:
+            s.execute_many(insert, [[2], [3]])
+        assert info.value.sqlcode == NOT_SUPPORTED
+        s.rollback()
+        count = s.open_cursor(s.prepare("SELECT COUNT(*) FROM t")).fetch(10)
+        assert count == [(0,)]
+    finally:
+        eng.close()

@@ -415,6 +415,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
                      stored: bool = False) -> ExecResult:
         """Run one DML statement for many parameter rows as a single unit
         (``stored``: the rows are already ``stored_values``)."""
+        self.refuse_lost_tx()     # a replay after an interrupt: never in autocommit
         total = 0
         self.last_serial = self.last_serial8 = 0
         with self._atomic(stmt.kind):
