@@ -237,6 +237,8 @@ class DdlRunner:
         logging = self._db.logging
         if not logging.logged:
             return "DIRTY"
+        if self._tx_level is not None:       # tx_modes: SET TRANSACTION's, for now
+            return self._tx_level
         if self._isolation is not None:
             return self._isolation
         return "REPEATABLE" if logging is Logging.ANSI else "COMMITTED"
@@ -332,6 +334,9 @@ class DdlRunner:
             self.begin()
         if stmt.kind not in _ENDS_WORK:
             self.refuse_lost_tx()
+        self._tx_statement(stmt.kind)            # tx_modes: read-only, SET TRANSACTION's window
+        self._check_table_locks(stmt)            # table_locks: other sessions' LOCK TABLE
+        if stmt.kind not in _ENDS_WORK:
             self._fresh_snapshot()
         self._db.busy.add(self._id)
         if self._in_tx and stmt.kind in _WRITES and getattr(stmt, "table", None):
