@@ -535,6 +535,10 @@ def parse_reply(buf, pos: int, reply: Reply, decode_row=None,
     while pos + 2 <= end:
         tag = _SHORT.unpack_from(buf, pos)[0]
         if tag == 14:                            # SQ_TUPLE
+            if reply.done:
+                # rows come before their fetch's SQ_DONE; rows after it would be
+                # taken as the last ones, and the rest of the result lost
+                raise ProtocolError("row data after SQ_DONE in one reply")
             if bulk is not None:
                 after = bulk(buf, pos, end, reply, max_size)
                 if after != pos:

@@ -8,6 +8,7 @@ of its own size.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 
@@ -21,8 +22,8 @@ from .translate_alter import AlterTable, Rename
 from .sequences import CreateSequence
 from .spl_session import CreateRoutine, DropRoutine
 from . import row_types, views
-from .statements import (CreateIndex, CreateTable, Drop, SqlError, StatementKind, Translation,
-                         sql_ident)
+from .statements import (NOT_SUPPORTED, CreateIndex, CreateTable, Drop, SqlError,
+                         StatementKind, Translation, sql_ident)
 
 
 class DdlRunner:
@@ -278,6 +279,51 @@ class DdlRunner:
         """The end of a request: no statement of this session is in flight."""
         self._db.busy.discard(self._id)
 
+    def refuse_lost_tx(self, ending: bool = False) -> None:
+        """NotSupportedError while SQLite has undone this session's open
+        transaction behind its back, until the transaction ends.
+
+        An interrupted write (a cancel, a statement time limit, a server
+        shutdown) makes SQLite roll the WHOLE transaction back (sqlite3_interrupt:
+        "the entire transaction will be rolled back automatically"); Informix
+        undoes only the statement and keeps the transaction open (ESQL/C
+        sqlbreak(): "Any open databases, cursors, and transactions remain
+        open").  The emulator cannot keep it, so it says so instead of
+        running the client's next statements in autocommit.  ``ending``: a
+        COMMIT WORK, which ends the transaction as rolled back and fails."""
+        if not self._in_tx or self._conn is None or self._conn.in_transaction:
+            return
+        if ending:
+            self.rollback()
+        raise SqlError(NOT_SUPPORTED, message=(
+            "this transaction was rolled back when a write in it was interrupted: keeping "
+            "the transaction open past an interrupted write is not supported by the "
+            "emulator" + ("" if ending else "; ROLLBACK WORK ends it")))
+
+    def _fresh_snapshot(self) -> None:
+        """Let a transaction that has written nothing read what is committed now.
+
+        SQLite reads one snapshot from a transaction's first read to its end;
+        Committed Read, Dirty Read and Cursor Stability see each row as it is
+        committed when it is fetched, the non-repeatable read and the phantom
+        being allowed (IBM Guide to SQL: Syntax, SET ISOLATION, ids_sqs_1161,
+        ids_sqs_1164).  So before each statement of such a transaction the
+        read-only SQLite transaction is ended and begun again (and its first
+        write then waits for the write lock as SET LOCK MODE says, instead of
+        failing on a stale snapshot).  Not under Repeatable Read, nor with a
+        cursor or savepoint open on the connection, nor once it wrote: from
+        its first write it holds SQLite's write lock, and nobody else can
+        commit under it."""
+        conn = self._conn
+        if (not self._in_tx or self._ddl_in_tx or self._savepoints or self._main_sources
+                or conn.total_changes != self._tx_changes or self.isolation == "REPEATABLE"):
+            return
+        try:
+            conn.execute("COMMIT")      # nothing written: ends the read snapshot only
+        except sqlite3.OperationalError:
+            return                      # a statement of it still reads: keep it whole
+        conn.execute("BEGIN")
+
     def check_current(self, stmt) -> None:
         """Called before a statement runs: -710 when a table it was prepared
         against changed since; in an ANSI database a statement other than
@@ -286,8 +332,12 @@ class DdlRunner:
         BEGIN WORK; Database Design Guide, "Transactions")."""
         if not self._in_tx and self.ansi and stmt.kind is not StatementKind.BEGIN:
             self.begin()
+        if stmt.kind not in _ENDS_WORK:
+            self.refuse_lost_tx()
         self._tx_statement(stmt.kind)            # tx_modes: read-only, SET TRANSACTION's window
         self._check_table_locks(stmt)            # table_locks: other sessions' LOCK TABLE
+        if stmt.kind not in _ENDS_WORK:
+            self._fresh_snapshot()
         self._db.busy.add(self._id)
         if self._in_tx and stmt.kind in _WRITES and getattr(stmt, "table", None):
             self._db.table_use.wrote(self._id, stmt.table)      # its rows are locked
@@ -392,6 +442,7 @@ class DdlRunner:
 
 _LOCKING_LEVELS = frozenset({"DIRTY", "CURSOR", "REPEATABLE"})
 
+_ENDS_WORK = frozenset({StatementKind.COMMIT, StatementKind.ROLLBACK})
 _WRITES = frozenset({StatementKind.INSERT, StatementKind.UPDATE, StatementKind.DELETE,
                      StatementKind.MERGE})
 

@@ -231,6 +231,7 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
             if self.ansi:       # nothing ran since the last end: nothing to end
                 return
             raise SqlError(-255, message="not in transaction")
+        self.refuse_lost_tx(ending=True)
         try:
             self._conn.execute("COMMIT")
         except sqlite3.Error as exc:
@@ -417,6 +418,7 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
                      stored: bool = False) -> ExecResult:
         """Run one DML statement for many parameter rows as a single unit
         (``stored``: the rows are already ``stored_values``)."""
+        self.refuse_lost_tx()     # a replay after an interrupt: never in autocommit
         total = 0
         self.last_serial = self.last_serial8 = 0
         with self._atomic(stmt.kind):
@@ -585,7 +587,8 @@ class _Savepoint:
                 return
             except sqlite3.Error as err:
                 exc = err
-        self.conn.execute(f"ROLLBACK TO {self.name}")
-        self.conn.execute(f"RELEASE {self.name}")
+        if self.conn.in_transaction:      # an interrupt undid it all (refuse_lost_tx)
+            self.conn.execute(f"ROLLBACK TO {self.name}")
+            self.conn.execute(f"RELEASE {self.name}")
         if isinstance(exc, sqlite3.Error):
             raise map_error(exc, self.kind, self.db) from None
