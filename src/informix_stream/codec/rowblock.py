@@ -329,7 +329,7 @@ def _decimal(ctype: ColumnType, cell: FixedCell, ns: dict) -> Fast:
         unit[h] = ns["_SCALE"][-s] if h > 127 else ns["_NEG_SCALE"][-s]
         if h < 128:
             offset[h], sign[h] = limit, -1
-    dec, multiply = ns["_Dec"], ns["_mul"]
+    multiply = ns["_mul"]
 
     def convert(f: list, n: int) -> Iterable | None:
         heads = f[0]
@@ -346,7 +346,7 @@ def _decimal(ctype: ColumnType, cell: FixedCell, ns: dict) -> Fast:
                 return None               # a negative zero: the cell code's
         if any(map(mod, number, divs)):
             return None                   # digits past the scale: the slow converter's
-        return map(multiply, map(dec, map(floordiv, number, divs)),
+        return map(multiply, map(floordiv, number, divs),
                    map(unit.__getitem__, heads))
     return convert
 
