@@ -373,3 +373,53 @@ def test_run_hook_stops_before_what_parse_reply_must_see():
     stops, raised, warnings, error, rows = same(types, data, cuts=[at70 - 3])
     assert raised is None and error[0] == "DataError" and len(rows) == 99
     assert warnings == 0x0104 and stops[-1][1] is True
+
+
+# Values whose leading byte is the one a fast form's pre-check looks for
+# (0x80: the integers' and DATE's NULL; 0x7f/0xff: a NaN's, FLOAT's and
+# SMALLFLOAT's NULL) without being NULL, beside NULLs and plain values.
+_PRECHECKED = [
+    ("integer", [-2147483647, -2130706433, 2147483647, 0, None]),
+    ("smallint", [-32767, -32513, 32767, 1, None]),
+    ("bigint", [-2**63 + 1, -2**63 + 2**56 - 1, 2**63 - 1, None]),
+    ("serial8", [-2**63 + 1, 5, None]),
+    ("date", [dt.date(1, 1, 1), dt.date(9999, 12, 31), dt.date(1899, 12, 31), None]),
+    ("float", [-1.7e308, 1.7e308, math.inf, -math.inf, math.nan, -0.0, None]),
+    ("smallfloat", [-3.0e38, 3.0e38, -math.inf, math.nan, 1.5, None]),
+]
+
+
+@pytest.mark.parametrize("ddl, values", _PRECHECKED, ids=[d for d, _ in _PRECHECKED])
+@pytest.mark.parametrize("with_null", [False, True])
+def test_fast_form_prechecks_keep_the_per_row_values(ddl, values, with_null):
+    """A column with a value the pre-check flags, with or without a NULL,
+    reads as the per-row decoder reads it (cut at several block sizes)."""
+    column = parse_type(ddl)
+    present = [v for v in values if v is not None or with_null]
+    rows = [tuple(present[(i + k) % len(present)] for k in range(3)) for i in range(150)]
+    encode = make_row_encoder([column] * 3)
+    data = b"".join(tuple_msg(encode(r)) for r in rows) + tail(len(rows))
+    stops, raised, _, error, got = same([column] * 3, data, cuts=[len(data) // 3])
+    assert raised is None and error is None and len(got) == len(rows)
+
+
+@pytest.mark.parametrize("encoding", ["iso-8859-1", "iso-8859-5", "cp437", "cp1252", "utf-8"])
+def test_char_columns_in_any_code_set_read_as_per_row(encoding):
+    """CHAR cut from the block's decoded text (code sets of one character a
+    byte) or decoded a value at a time (others): every byte value, NULLs,
+    and bytes the code set lacks (cp1252's 0x81, UTF-8's lone 0xff), which
+    fail the row they are in and no other."""
+    column = parse_type("char(6)")
+    cells = [bytes((b, (b * 7) % 256, 32, 65, 0, 255)) for b in range(1, 256)]
+    cells += [bytes(6), b"\x00abcde", "olé ".encode("utf-8").ljust(6)]
+    rows = [cells[i % len(cells)] + cells[(i * 5) % len(cells)] for i in range(600)]
+    data = b"".join(tuple_msg(r) for r in rows) + tail(len(rows))
+    _same_encoding([column, column], data, [len(data) // 2], encoding)
+
+
+@pytest.mark.parametrize("encoding, expected", [
+    ("iso-8859-1", True), ("iso-8859-5", True), ("cp437", True), ("cp1252", False),
+    ("utf-8", False), ("utf-16", False)])
+def test_one_character_a_byte_code_sets(encoding, expected):
+    from informix_stream.codec.rowblock import _one_char_a_byte
+    assert _one_char_a_byte(encoding) is expected
