@@ -423,3 +423,30 @@ def test_char_columns_in_any_code_set_read_as_per_row(encoding):
 def test_one_character_a_byte_code_sets(encoding, expected):
     from informix_stream.codec.rowblock import _one_char_a_byte
     assert _one_char_a_byte(encoding) is expected
+
+
+def test_runs_start_at_the_block_size_last_taken_whole():
+    """A run of whole replies lets the next run start big (the per-block
+    set-up is paid once a reply, not at 32, 128, 512 rows); a run stopped
+    by a tuple the hook leaves sends the next one back to 32 rows, so a
+    reply alternating such tuples costs no quadratic copying; rows are
+    the per-row decoder's whatever size a run starts at."""
+    types = [parse_type("integer"), parse_type("date")]
+    encode = make_row_encoder(types)
+    rows = [(i, dt.date(2000, 1, 1) + dt.timedelta(days=i)) for i in range(700)]
+    data = b"".join(tuple_msg(encode(r)) for r in rows) + tail(len(rows))
+    decode = make_row_decoder(types)
+    block = decode.bulk.__self__
+    block.start = 32
+    reply = Reply()
+    parse_reply(bytearray(data), 0, reply, decode)
+    assert reply.rows == rows and block.start == 512      # 32, 128, 512 taken whole
+    stride = 8 + 4 + 4                                   # head, INTEGER, DATE
+    bad = bytearray(data)
+    bad[stride * 300 + 2:stride * 300 + 4] = b"\x01\x00"      # row 300: a warning flag
+    reply = Reply()
+    parse_reply(bad, 0, reply, decode)
+    assert reply.rows == rows and reply.warnings == 0x0100 and block.start >= 32
+    stopped = decode.bulk(bad, 0, len(bad), Reply(), MAX_FIELD)
+    assert stopped == stride * 300 and block.start == 32
+    same(types, bytes(bad), cuts=[len(bad) // 2])
