@@ -450,3 +450,47 @@ def test_runs_start_at_the_block_size_last_taken_whole():
     stopped = decode.bulk(bad, 0, len(bad), Reply(), MAX_FIELD)
     assert stopped == stride * 300 and block.start == 32
     same(types, bytes(bad), cuts=[len(bad) // 2])
+
+
+_BOOLEAN_CELLS = [b"\x00\x00\x00\x00\x01\x01", b"\x00\x00\x00\x00\x01\x00",
+                  b"\x01\x00\x00\x00\x00",              # NULL, no byte
+                  b"\x01\x00\x00\x00\x01\x00",          # NULL with its byte
+                  b"\x00\x00\x00\x00\x00",              # no byte at all
+                  b"\x00\x00\x00\x00\x02\x01\x00",      # two bytes
+                  b"\x00\x00\x00\x00\x01\x74"]          # 't'
+
+
+@pytest.mark.parametrize("head", [["integer"], [], ["varchar(5)"]], ids=["int", "bare", "text"])
+def test_boolean_cells_of_every_length_read_as_per_row(head):
+    """The run hook reads BOOLEANs as 6 bytes first and frames a row again
+    the careful way when one is not: every length a server may send, in
+    rows beside INTEGER, VARCHAR and LVARCHAR, reads as the per-row decoder
+    reads it, however the reply is cut."""
+    types = [parse_type(t) for t in [*head, "boolean", "varchar(9)", "boolean", "lvarchar"]]
+    prefix = make_row_encoder([parse_type(t) for t in head])
+    text, lvar = make_row_encoder([types[-3]]), make_row_encoder([types[-1]])
+    images = []
+    for i in range(200):
+        first = prefix(tuple(i if t == "integer" else f"h{i % 7}" for t in head))
+        images.append(first + _BOOLEAN_CELLS[i % 7] + text((f"v{i}",))
+                      + _BOOLEAN_CELLS[(i * 3) % 7 if i % 5 else 0] + lvar((f"l{i}" * (i % 4),)))
+    data = b"".join(tuple_msg(m) for m in images) + tail(len(images))
+    for cuts in ([], [len(data) // 3, len(data) // 2]):
+        stops, raised, _, error, rows = same(types, data, cuts=cuts)
+        assert raised is None and error is None and len(rows) == 200
+    reply = Reply()
+    tuples = len(data) - len(tail(0))
+    assert make_row_decoder(types).bulk(bytearray(data), 0, len(data), reply, MAX_FIELD) \
+        == tuples                          # every row framed again inside the hook
+    assert [r[len(head)] for r in reply.rows][:7] == [True, False, None, None, False, True, True]
+
+
+def test_adjacent_booleans_whose_lengths_sum_to_twelve_are_not_misread():
+    """A 7-byte BOOLEAN then a 5-byte NULL frame as 12 bytes, like two
+    common ones: only the length check tells them apart (the row's end
+    would not)."""
+    types = [parse_type("boolean"), parse_type("boolean")]
+    image = _BOOLEAN_CELLS[5] + _BOOLEAN_CELLS[2]
+    data = tuple_msg(_BOOLEAN_CELLS[0] * 2) + tuple_msg(image) + tail(2)
+    *_, rows = same(types, data)
+    assert rows[1] == (("bool", "True"), ("NoneType", "None"))
