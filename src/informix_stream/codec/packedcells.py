@@ -187,8 +187,7 @@ def scaled_divisors(width: int, scale: int) -> tuple[int, ...]:
     those pairs spell lie below the column's scale (n = coefficient at
     ``scale`` * 10**cut, given the head's exponent); 0 where cut falls
     outside 0..width-1 (the slow path's value).  A table, so a row pays one
-    lookup instead of the arithmetic and range test; the block decoder
-    (rowblock.py) reads it too."""
+    lookup instead of the arithmetic and range test."""
     def cut(h: int) -> int:
         return 384 + width - scale - 2 * h if h > 127 else width - scale - 126 + 2 * h
     return tuple(_POWERS[cut(h)] if 0 <= cut(h) < width else 0 for h in range(256))
