@@ -112,13 +112,19 @@ def _field(data: bytes, at: int, letter: str, size: int, stride: int, n: int) ->
         return data[at::stride]
     if letter == "s":
         return _BytesField(data, at, size, stride)
-    gathered = bytearray(n * size)
-    for j in range(size):
-        gathered[j::size] = data[at + j::stride]
-    col = array(letter, gathered)
+    col = array(letter, _gather(data, at, size, stride, n))
     if _SWAP:
         col.byteswap()
     return col
+
+
+def _gather(data: bytes, at: int, size: int, stride: int, n: int) -> bytearray:
+    """The ``size`` bytes at ``at`` of each of n rows, end to end, by one
+    strided slice copy per byte of the field."""
+    gathered = bytearray(n * size)
+    for j in range(size):
+        gathered[j::size] = data[at + j::stride]
+    return gathered
 
 
 class _BytesField:
@@ -138,13 +144,9 @@ class _BytesField:
         return self.data[self.at::self.stride]
 
     def joined(self) -> bytearray:
-        """The rows' bytes end to end, by strided slice copies (for narrow
-        fields: one copy per byte of the field)."""
-        size, n = self.size, len(self.data) // self.stride
-        gathered = bytearray(n * size)
-        for j in range(size):
-            gathered[j::size] = self.data[self.at + j::self.stride]
-        return gathered
+        """The rows' bytes end to end (for narrow fields: a copy per byte)."""
+        return _gather(self.data, self.at, self.size, self.stride,
+                       len(self.data) // self.stride)
 
 
 @functools.lru_cache(maxsize=1024)
