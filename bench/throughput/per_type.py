@@ -11,8 +11,12 @@ column of all-distinct values, with and without NULLs, for
   per-row path with parse_reply's framing here),
 * the plain reference row decoder (codec.rowdecode_ref),
 * the bare Python constructor of the same values (``Decimal`` from its
-  digits tuple, ``datetime(...)``, ``int.from_bytes``, ``str(bytes, enc)``),
-  the bar of the tuple path: target tuple/constructor <= 1.5,
+  digits tuple, ``datetime(...)``, ``int.from_bytes``, ``str(bytes, enc)``)
+  called by ``starmap`` with the values kept, the bar of the tuple path:
+  target block/constructor <= 1.5 -- the block figure because it is what a
+  cursor pays (parse_reply with the shape's bulk hook, framing and row
+  tuples included); the per-cell figure, a Python loop calling the row
+  decoder on spans it was handed, is no path a user's fetch takes,
 * the Arrow columnar decoder (arrow.columnar.decode_block over the packed
   images, as the bulk fetch path hands them over) and the Arrow reference
   (row decoder -> Python values -> pyarrow), target Arrow/INTEGER <= 2.
@@ -34,6 +38,7 @@ import struct
 import sys
 from collections.abc import Callable
 from decimal import Decimal
+from itertools import starmap
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -139,10 +144,14 @@ def measure(name: str, ddl: str, make, ctor, n: int, nulls: bool, repeat: int) -
                 decode(buf, a, b)
         return run
 
+    # The bare constructor: C-level iteration (no per-value bytecode of the
+    # benchmark's own) over the non-NULL values, each kept, as a decoder's
+    # values are (a value freed at once lets the next reuse its memory,
+    # which no result set gets).  Per value of the column, NULLs included.
+    present = [a for a in args if a is not None]
+
     def construct():
-        for a in args:
-            if a is not None:
-                make_value(*a)
+        return list(starmap(make_value, present))
 
     import numpy as np
     block = pack_images(np, images, fixed_row_width([ctype]))
@@ -163,7 +172,7 @@ def measure(name: str, ddl: str, make, ctor, n: int, nulls: bool, repeat: int) -
     return {
         "tuple": tuple_ns, "cell": cell_ns, "block": block_ns,
         "reference": best_ns(decode_all(ref), repeat) / n,
-        "constructor": ctor_ns, "ratio": min(cell_ns, block_ns) / ctor_ns,
+        "constructor": ctor_ns, "ratio": block_ns / ctor_ns,
         "arrow": best_ns(lambda: decode_block(block, [ctype], ["c"]), repeat) / n,
         "arrow_ref": best_ns(lambda: reference_batch(images, [ctype], ["c"]), 1) / n,
     }
@@ -186,24 +195,31 @@ def table(n: int, repeat: int) -> str:
     rows = per_type_rows(TYPES, lambda t, nulls: measure(*t, n, nulls, repeat))
     lines = [
         f"{n:,} all-distinct values per column (10% NULLs where marked), ns per value, "
-        f"best of {repeat}; targets: tuple/constructor <= 1.5 (the better of the "
-        "per-cell and the block figure), Arrow/INTEGER <= 2.",
+        f"best of {repeat}; targets: tuple/constructor <= 1.5 (the block figure: "
+        "what a cursor pays), Arrow/INTEGER <= 2.",
         "",
         "| type | NULLs | tuple path, 1-column row | tuple path, per cell of a "
         f"{WIDE}-column row | tuple path, block | tuple reference | constructor "
-        "| tuple/constructor "
+        "| tuple/constructor | floor/constructor "
         "| Arrow | Arrow reference | Arrow/INTEGER |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
+    # A cell's share of framing, field extraction and its row tuple, as an
+    # INTEGER cell pays it in the block path (its value is a by-product):
+    # no decoder on this framing pays less than that plus the constructor.
+    framing = {nulls: r["block"] for name, nulls, r in rows if name == "INTEGER"}
     for name, nulls, r in rows:
         miss_t = " ✗" if r["ratio"] > 1.5 else ""
         miss_a = " ✗" if r["vs_int"] > 2 else ""
+        floor = (framing[nulls] + r["constructor"]) / r["constructor"]
         lines.append(f"| {name} | {'10%' if nulls else '-'} | {r['tuple']:.0f} | "
                      f"{r['cell']:.0f} | {r['block']:.0f} | {r['reference']:.0f} | "
-                     f"{r['constructor']:.0f} | {r['ratio']:.2f}{miss_t} | "
+                     f"{r['constructor']:.0f} | {r['ratio']:.2f}{miss_t} | {floor:.2f} | "
                      f"{r['arrow']:.1f} | {r['arrow_ref']:.0f} | {r['vs_int']:.1f}{miss_a} |")
-    lines += ["", "✗ misses its target.  Regenerate: "
-              "`python bench/throughput/per_type.py --write`."]
+    lines += ["", "✗ misses its target.  floor/constructor: (an INTEGER cell's block "
+              "figure, its framing, field and row-tuple share, + the constructor) / the "
+              "constructor, the best ratio a decoder on this framing could show.  "
+              "Regenerate: `python bench/throughput/per_type.py --write`."]
     return "\n".join(lines)
 
 

@@ -373,3 +373,124 @@ def test_run_hook_stops_before_what_parse_reply_must_see():
     stops, raised, warnings, error, rows = same(types, data, cuts=[at70 - 3])
     assert raised is None and error[0] == "DataError" and len(rows) == 99
     assert warnings == 0x0104 and stops[-1][1] is True
+
+
+# Values whose leading byte is the one a fast form's pre-check looks for
+# (0x80: the integers' and DATE's NULL; 0x7f/0xff: a NaN's, FLOAT's and
+# SMALLFLOAT's NULL) without being NULL, beside NULLs and plain values.
+_PRECHECKED = [
+    ("integer", [-2147483647, -2130706433, 2147483647, 0, None]),
+    ("smallint", [-32767, -32513, 32767, 1, None]),
+    ("bigint", [-2**63 + 1, -2**63 + 2**56 - 1, 2**63 - 1, None]),
+    ("serial8", [-2**63 + 1, 5, None]),
+    ("date", [dt.date(1, 1, 1), dt.date(9999, 12, 31), dt.date(1899, 12, 31), None]),
+    ("float", [-1.7e308, 1.7e308, math.inf, -math.inf, math.nan, -0.0, None]),
+    ("smallfloat", [-3.0e38, 3.0e38, -math.inf, math.nan, 1.5, None]),
+]
+
+
+@pytest.mark.parametrize("ddl, values", _PRECHECKED, ids=[d for d, _ in _PRECHECKED])
+@pytest.mark.parametrize("with_null", [False, True])
+def test_fast_form_prechecks_keep_the_per_row_values(ddl, values, with_null):
+    """A column with a value the pre-check flags, with or without a NULL,
+    reads as the per-row decoder reads it (cut at several block sizes)."""
+    column = parse_type(ddl)
+    present = [v for v in values if v is not None or with_null]
+    rows = [tuple(present[(i + k) % len(present)] for k in range(3)) for i in range(150)]
+    encode = make_row_encoder([column] * 3)
+    data = b"".join(tuple_msg(encode(r)) for r in rows) + tail(len(rows))
+    stops, raised, _, error, got = same([column] * 3, data, cuts=[len(data) // 3])
+    assert raised is None and error is None and len(got) == len(rows)
+
+
+@pytest.mark.parametrize("encoding", ["iso-8859-1", "iso-8859-5", "cp437", "cp1252", "utf-8"])
+def test_char_columns_in_any_code_set_read_as_per_row(encoding):
+    """CHAR cut from the block's decoded text (code sets of one character a
+    byte) or decoded a value at a time (others): every byte value, NULLs,
+    and bytes the code set lacks (cp1252's 0x81, UTF-8's lone 0xff), which
+    fail the row they are in and no other."""
+    column = parse_type("char(6)")
+    cells = [bytes((b, (b * 7) % 256, 32, 65, 0, 255)) for b in range(1, 256)]
+    cells += [bytes(6), b"\x00abcde", "olé ".encode("utf-8").ljust(6)]
+    rows = [cells[i % len(cells)] + cells[(i * 5) % len(cells)] for i in range(600)]
+    data = b"".join(tuple_msg(r) for r in rows) + tail(len(rows))
+    _same_encoding([column, column], data, [len(data) // 2], encoding)
+
+
+@pytest.mark.parametrize("encoding, expected", [
+    ("iso-8859-1", True), ("iso-8859-5", True), ("cp437", True), ("cp1252", False),
+    ("utf-8", False), ("utf-16", False)])
+def test_one_character_a_byte_code_sets(encoding, expected):
+    from informix_stream.codec.rowblock import _one_char_a_byte
+    assert _one_char_a_byte(encoding) is expected
+
+
+def test_runs_start_at_the_block_size_last_taken_whole():
+    """A run of whole replies lets the next run start big (the per-block
+    set-up is paid once a reply, not at 32, 128, 512 rows); a run stopped
+    by a tuple the hook leaves sends the next one back to 32 rows, so a
+    reply alternating such tuples costs no quadratic copying; rows are
+    the per-row decoder's whatever size a run starts at."""
+    types = [parse_type("integer"), parse_type("date")]
+    encode = make_row_encoder(types)
+    rows = [(i, dt.date(2000, 1, 1) + dt.timedelta(days=i)) for i in range(700)]
+    data = b"".join(tuple_msg(encode(r)) for r in rows) + tail(len(rows))
+    decode = make_row_decoder(types)
+    block = decode.bulk.__self__
+    block.start = 32
+    reply = Reply()
+    parse_reply(bytearray(data), 0, reply, decode)
+    assert reply.rows == rows and block.start == 512      # 32, 128, 512 taken whole
+    stride = 8 + 4 + 4                                   # head, INTEGER, DATE
+    bad = bytearray(data)
+    bad[stride * 300 + 2:stride * 300 + 4] = b"\x01\x00"      # row 300: a warning flag
+    reply = Reply()
+    parse_reply(bad, 0, reply, decode)
+    assert reply.rows == rows and reply.warnings == 0x0100 and block.start >= 32
+    stopped = decode.bulk(bad, 0, len(bad), Reply(), MAX_FIELD)
+    assert stopped == stride * 300 and block.start == 32
+    same(types, bytes(bad), cuts=[len(bad) // 2])
+
+
+_BOOLEAN_CELLS = [b"\x00\x00\x00\x00\x01\x01", b"\x00\x00\x00\x00\x01\x00",
+                  b"\x01\x00\x00\x00\x00",              # NULL, no byte
+                  b"\x01\x00\x00\x00\x01\x00",          # NULL with its byte
+                  b"\x00\x00\x00\x00\x00",              # no byte at all
+                  b"\x00\x00\x00\x00\x02\x01\x00",      # two bytes
+                  b"\x00\x00\x00\x00\x01\x74"]          # 't'
+
+
+@pytest.mark.parametrize("head", [["integer"], [], ["varchar(5)"]], ids=["int", "bare", "text"])
+def test_boolean_cells_of_every_length_read_as_per_row(head):
+    """The run hook reads BOOLEANs as 6 bytes first and frames a row again
+    the careful way when one is not: every length a server may send, in
+    rows beside INTEGER, VARCHAR and LVARCHAR, reads as the per-row decoder
+    reads it, however the reply is cut."""
+    types = [parse_type(t) for t in [*head, "boolean", "varchar(9)", "boolean", "lvarchar"]]
+    prefix = make_row_encoder([parse_type(t) for t in head])
+    text, lvar = make_row_encoder([types[-3]]), make_row_encoder([types[-1]])
+    images = []
+    for i in range(200):
+        first = prefix(tuple(i if t == "integer" else f"h{i % 7}" for t in head))
+        images.append(first + _BOOLEAN_CELLS[i % 7] + text((f"v{i}",))
+                      + _BOOLEAN_CELLS[(i * 3) % 7 if i % 5 else 0] + lvar((f"l{i}" * (i % 4),)))
+    data = b"".join(tuple_msg(m) for m in images) + tail(len(images))
+    for cuts in ([], [len(data) // 3, len(data) // 2]):
+        stops, raised, _, error, rows = same(types, data, cuts=cuts)
+        assert raised is None and error is None and len(rows) == 200
+    reply = Reply()
+    tuples = len(data) - len(tail(0))
+    assert make_row_decoder(types).bulk(bytearray(data), 0, len(data), reply, MAX_FIELD) \
+        == tuples                          # every row framed again inside the hook
+    assert [r[len(head)] for r in reply.rows][:7] == [True, False, None, None, False, True, True]
+
+
+def test_adjacent_booleans_whose_lengths_sum_to_twelve_are_not_misread():
+    """A 7-byte BOOLEAN then a 5-byte NULL frame as 12 bytes, like two
+    common ones: only the length check tells them apart (the row's end
+    would not)."""
+    types = [parse_type("boolean"), parse_type("boolean")]
+    image = _BOOLEAN_CELLS[5] + _BOOLEAN_CELLS[2]
+    data = tuple_msg(_BOOLEAN_CELLS[0] * 2) + tuple_msg(image) + tail(2)
+    *_, rows = same(types, data)
+    assert rows[1] == (("bool", "True"), ("NoneType", "None"))

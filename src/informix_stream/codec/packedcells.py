@@ -11,7 +11,9 @@ values, and the value is built by its cheapest exact constructor:
 
 * DECIMAL/MONEY(p,s): the coefficient as an int, rescaled by one divmod,
   then ``Decimal(int) * 1E-s`` in a private context too wide to round
-  (and trapping Inexact/Rounded, so it never could silently);
+  (and trapping Inexact/Rounded, so it never could silently); the int
+  goes to the context's multiply as it is, which converts it exactly
+  (no Decimal(int) call of our own: ~35 ns a cell less);
 * floating DECIMAL(p): the same, trailing zeros dropped by normalize();
 * DATETIME: ``datetime``/``date``/``time`` called on the fields inlined;
 * INTERVAL: ``timedelta(days, seconds, micro)`` or ``IntervalYM(months)``.
@@ -74,7 +76,7 @@ def _quads() -> tuple[int | None, ...]:
 
 def packed_namespace() -> dict:
     """Names the generated code of this module refers to."""
-    return {"_D": _PAIRS, "_Q": _quads(), "_P": _POWERS, "_Dec": decimal.Decimal,
+    return {"_D": _PAIRS, "_Q": _quads(), "_P": _POWERS,
             "_mul": _CTX.multiply, "_norm": _CTX.normalize, "_SCALE": _SCALE,
             "_NEG_SCALE": _NEG_SCALE, "_datetime": datetime.datetime,
             "_date": datetime.date, "_time": datetime.time, "_td": datetime.timedelta,
@@ -162,9 +164,9 @@ def _floating_lines(v: str, slow: str, e: str, units: str) -> list[str]:
             f"        {v} = {slow}",
             "    elif e < 0:",
             "        q, rem = divmod(n, _P[-e])",
-            f"        {v} = _norm(_mul(_Dec(n), {units}[e])) if rem else _mul(_Dec(q), {units}[0])",
+            f"        {v} = _norm(_mul(n, {units}[e])) if rem else _mul(q, {units}[0])",
             "    else:",
-            f"        {v} = _mul(_Dec(n), {units}[e])"]
+            f"        {v} = _mul(n, {units}[e])"]
 
 
 def _scaled_lines(v: str, slow: str, divisor: str, unit: str) -> list[str]:
@@ -174,7 +176,7 @@ def _scaled_lines(v: str, slow: str, divisor: str, unit: str) -> list[str]:
     return [f"    d = {divisor}",
             "    if d:",
             "        q, rem = divmod(n, d)",
-            f"        {v} = {slow} if rem else _mul(_Dec(q), {unit})",
+            f"        {v} = {slow} if rem else _mul(q, {unit})",
             "    else:",
             f"        {v} = {slow}"]
 
@@ -185,8 +187,7 @@ def scaled_divisors(width: int, scale: int) -> tuple[int, ...]:
     those pairs spell lie below the column's scale (n = coefficient at
     ``scale`` * 10**cut, given the head's exponent); 0 where cut falls
     outside 0..width-1 (the slow path's value).  A table, so a row pays one
-    lookup instead of the arithmetic and range test; the block decoder
-    (rowblock.py) reads it too."""
+    lookup instead of the arithmetic and range test."""
     def cut(h: int) -> int:
         return 384 + width - scale - 2 * h if h > 127 else width - scale - 126 + 2 * h
     return tuple(_POWERS[cut(h)] if 0 <= cut(h) < width else 0 for h in range(256))
