@@ -70,14 +70,15 @@ def convert(b):
 """
 
 
-class _Plan:
+class Plan:
     """Lines of the generated converter; ``at`` is the offset expression of
     the next cell (a constant until the first VARCHAR)."""
 
-    def __init__(self) -> None:
+    def __init__(self, src: str = "b") -> None:
         self.lines: list[str] = []
         self.fixed = 0           # bytes since the last variable point
         self.variable = False
+        self.src = src           # the name of the bytes the cells are read from
 
     @property
     def at(self) -> str:
@@ -89,41 +90,41 @@ class _Plan:
         return self.at
 
 
-def _int_cell(plan: _Plan, k: int, ctype: ColumnType, ns: dict) -> None:
+def _int_cell(plan: Plan, k: int, ctype: ColumnType, ns: dict) -> None:
     fmt, null = _INTS[ctype.code]
     ns[f"_u{k}"] = struct.Struct("!" + fmt).unpack_from
-    plan.lines += [f"v{k}, = _u{k}(b, {plan.at})",
+    plan.lines += [f"v{k}, = _u{k}({plan.src}, {plan.at})",
                    f"if v{k} == {null}: v{k} = None"]
     plan.fixed += struct.calcsize(fmt)
 
 
-def _date_cell(plan: _Plan, k: int, ns: dict) -> None:
+def _date_cell(plan: Plan, k: int, ns: dict) -> None:
     ns[f"_u{k}"] = struct.Struct("!i").unpack_from
-    plan.lines += [f"v{k}, = _u{k}(b, {plan.at})",
+    plan.lines += [f"v{k}, = _u{k}({plan.src}, {plan.at})",
                    f"if v{k} == -2147483648: v{k} = None",
                    f"elif not {_FIRST_DAY} <= v{k} <= {_LAST_DAY}: return None"]
     plan.fixed += 4
 
 
-def _float_cell(plan: _Plan, k: int, ctype: ColumnType, ns: dict) -> None:
+def _float_cell(plan: Plan, k: int, ctype: ColumnType, ns: dict) -> None:
     fmt, null = ("d", "_DOUBLE_NULL") if ctype.code is TypeCode.FLOAT else ("f", "_REAL_NULL")
     size = struct.calcsize(fmt)
     ns[f"_u{k}"] = struct.Struct("!" + fmt).unpack_from
-    at = plan.at
-    plan.lines += [f"v{k}, = _u{k}(b, {at})",
+    at, b = plan.at, plan.src
+    plan.lines += [f"v{k}, = _u{k}({b}, {at})",
                    f"if v{k} != v{k}:",      # NULL is a NaN; any other NaN: reference
-                   f"    if b[{at}:{at} + {size}] != {null}: return None",
+                   f"    if {b}[{at}:{at} + {size}] != {null}: return None",
                    f"    v{k} = None"]
     plan.fixed += size
 
 
-def _varchar_cell(plan: _Plan, k: int, ctype: ColumnType) -> None:
+def _varchar_cell(plan: Plan, k: int, ctype: ColumnType) -> None:
     limit = ctype.length & 0xFF
-    at = plan.at
+    at, b = plan.at, plan.src
     plan.lines += [f"start = {at} + 1",
-                   "n = b[start - 1]",
+                   f"n = {b}[start - 1]",
                    "pos = start + n",
-                   "t = b[start:pos]",
+                   f"t = {b}[start:pos]",
                    "if n == 1 and t == b'\\x00':",
                    f"    v{k} = None",
                    f"elif n > {limit}: return None",
@@ -131,20 +132,20 @@ def _varchar_cell(plan: _Plan, k: int, ctype: ColumnType) -> None:
     plan.variable, plan.fixed = True, 0
 
 
-def _decimal_cell(plan: _Plan, k: int, ctype: ColumnType, ns: dict) -> None:
+def _decimal_cell(plan: Plan, k: int, ctype: ColumnType, ns: dict) -> None:
     """N = the pairs as one integer; value = N * 10**e10.  Canonical: the
     leading pair non-zero (zero only as the encoder writes it, 0xC0 and zero
     pairs), at most ``scale`` fraction digits, at most p - s whole digits."""
     width = ctype.wire_width
     pairs, p, s = width - 1, ctype.precision, ctype.scale
-    at = plan.at
+    at, b = plan.at, plan.src
     store = f"_exact{k}(neg, N, e10)" if exact_decimal(ctype) else \
         "(-(N / _P10[-e10]) if neg else N / _P10[-e10])"
     if exact_decimal(ctype):
         ns[f"_exact{k}"] = _exact_text(s)
     plan.lines += [
-        f"h = b[{at}]",
-        f"N = int(b[{at} + 1:{at} + {width}].translate(_BCD).hex())",
+        f"h = {b}[{at}]",
+        f"N = int({b}[{at} + 1:{at} + {width}].translate(_BCD).hex())",
         "if h == 0:",
         "    if N: return None",
         f"    v{k} = None",
@@ -178,13 +179,13 @@ def _exact_text(scale: int) -> Callable[[bool, int, int], str]:
     return text
 
 
-def _datetime_cell(plan: _Plan, k: int) -> None:
+def _datetime_cell(plan: Plan, k: int) -> None:
     """YEAR TO SECOND: head 0xC7 (exponent 7) and seven pairs of valid fields;
     stored as 'YYYY-MM-DD HH:MM:SS' (values._datetime_writer's text)."""
-    at = plan.at
+    at, b = plan.at, plan.src
     plan.lines += [
-        f"h = b[{at}]",
-        f"y1, y2, mo, d, hh, mi, ss = b[{at} + 1:{at} + 8]",
+        f"h = {b}[{at}]",
+        f"y1, y2, mo, d, hh, mi, ss = {b}[{at} + 1:{at} + 8]",
         "if h == 0:",
         "    if y1 or y2 or mo or d or hh or mi or ss: return None",
         f"    v{k} = None",
@@ -202,7 +203,7 @@ def _is_year_to_second(ctype: ColumnType) -> bool:
             and ctype.end == TU_SECOND and ctype.leading_digits == 4)
 
 
-def _cell(plan: _Plan, k: int, ctype: ColumnType, codec: str, ns: dict) -> bool:
+def add_cell(plan: Plan, k: int, ctype: ColumnType, codec: str, ns: dict) -> bool:
     """Add column ``k``'s lines; False when the type has no fast cell."""
     code = ctype.code
     if code in _INTS:
@@ -227,9 +228,9 @@ def row_converter(types: Sequence[ColumnType], codec: str) -> RowConverter | Non
     a column has no fast cell (then every row takes the reference path)."""
     if not types:
         return None
-    plan, ns = _Plan(), _namespace(codec)
+    plan, ns = Plan(), namespace(codec)
     for k, ctype in enumerate(types):
-        if not _cell(plan, k, ctype, codec, ns):
+        if not add_cell(plan, k, ctype, codec, ns):
             return None
     plan.lines.append(f"pos = {plan.end()}")
     body = "\n".join("        " + line for line in plan.lines)
@@ -238,7 +239,7 @@ def row_converter(types: Sequence[ColumnType], codec: str) -> RowConverter | Non
     return ns["convert"]  # type: ignore[no-any-return]
 
 
-def _namespace(codec: str) -> dict:
+def namespace(codec: str) -> dict:
     return {"_BCD": _BCD, "_P10": _POW10, "_T": _PAIR, "_codec": codec,
             "_DOUBLE_NULL": _DOUBLE_NULL, "_REAL_NULL": _REAL_NULL,
             "_iso": datetime.datetime.fromisoformat, "_head": _TUPLE_HEAD.pack,

@@ -36,7 +36,7 @@ from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols, write_puterr)
-from . import blobs, composite_wire, insert_cursor, lob_fill, slobs
+from . import bind_rows, blobs, composite_wire, insert_cursor, lob_fill, slobs
 from .cursors import ServerCursor, close_unheld
 from .dbstatements import DatabaseStatement, DatabaseStatements, parse_database_statement
 from .engine import Engine
@@ -100,6 +100,8 @@ class _Statement:
     hold: bool = False               # SQ_HOLD before the next OPEN
     cursor: ServerCursor | None = None
     binary: frozenset = frozenset()  # composite columns asked in binary form (SQ_RET_TYPE)
+    fast_key: tuple | None = None    # (database session, code set) fast_bind is for
+    fast_bind: object = None         # bind_rows' converter of this statement's binds
 
 
 class Session(DatabaseStatements):
@@ -194,24 +196,23 @@ class Session(DatabaseStatements):
 
         Runs of identical-shape row inserts -- ``SQ_ID k, SQ_BIND, SQ_EXECUTE``
         on the same plain INSERT ... VALUES -- go to the engine as one batch:
-        same rows, same order, same per-request replies, one SQLite call.
-        If the batch fails, it was undone as a whole, and the run is replayed
-        request by request so that each request gets its own answer exactly
-        as if it had come alone.
+        same rows, same order, same per-request replies, one SQLite call
+        (rows bind_rows.py read from the bytes are already stored values;
+        a lone such request goes the same way).  If the batch fails, it was
+        undone as a whole, and the run is replayed request by request so
+        that each request gets its own answer exactly as if it had come alone.
         """
         out = bytearray()
         i, n = 0, len(requests)
         while i < n:
             j = self._insert_run_end(requests, i)
-            if j - i > 1 and not self._run_batch(requests[i:j], out):
-                # The batch failed and was undone: answer this run request
-                # by request, once each (retrying a batch from every later
-                # index would cost the square of the run).
-                for request in requests[i:j]:
-                    self._answer(out, request)
-                i = j
-                continue
-            if j - i > 1:
+            if j - i > 1 or (j > i and type(requests[i][1]) is bind_rows.RawBind):
+                if not self._run_batch(requests[i:j], out):
+                    # The batch failed and was undone: answer this run request
+                    # by request, once each (retrying a batch from every later
+                    # index would cost the square of the run).
+                    for request in requests[i:j]:
+                        self._answer(out, request)
                 i = j
                 continue
             self._answer(out, requests[i])
@@ -259,7 +260,7 @@ class Session(DatabaseStatements):
         while j < len(requests):
             req = requests[j]
             if (len(req) != 3 or type(req[0]) is not StmtId or req[0].id != sid
-                    or type(req[1]) is not Bind or req[2] is not Tag.EXECUTE):
+                    or type(req[1]) not in _BINDS or req[2] is not Tag.EXECUTE):
                 break
             j += 1
         return j
@@ -270,8 +271,9 @@ class Session(DatabaseStatements):
         st = self.statements[run[0][0].id]
         slobs.before_request(self, run[0])       # as ``handle`` does: an INSERT closes it
         try:
-            self.db.check_current(st.prepared)
-            result = self.db.execute_many(st.prepared, [req[1].values for req in run])
+            db = self.db
+            db.check_current(st.prepared)
+            result = db.execute_many(st.prepared, self._stored_rows(st, run), stored=True)
         except Exception:  # noqa: BLE001 - undone as a whole; the replay answers each
             # request alone, an internal error included, instead of this
             # thread dying and the client seeing its connection dropped.
@@ -280,12 +282,18 @@ class Session(DatabaseStatements):
             raise AssertionError("a batched INSERT ... VALUES did not insert one row each")
         st.params = run[-1][1].values
         self.current = st
-        w = Writer()
-        for _ in run:
-            _done(w, 1)
-            w.short(Tag.EOT)
-        out += w.parts
+        out += _ONE_ROW_DONE * len(run)
         return True
+
+    def _stored_rows(self, st: _Statement, run: list[list]) -> list[list]:
+        """The run's rows as stored values: as bind_rows read them when the
+        statement still has the shape they were read for, else from the
+        bound values (SqlError for a value a column refuses)."""
+        shape = bind_rows.statement_converter(self, st)
+        stored = self.db.stored_values
+        RawBind = bind_rows.RawBind
+        return [m.stored if type(m) is RawBind and m.shape is shape
+                else stored(st.prepared, m.values) for m in (req[1] for req in run)]
 
     def close(self) -> None:
         """The client went away: free cursors and roll back open work."""
@@ -567,6 +575,18 @@ def _done(w: Writer, rows: int, serial: int = 0, warnings: int = 0) -> None:
     write_cost(w, 0, 0)
 
 
+def _one_row_done() -> bytes:
+    """The whole reply to one batched insert request: one row, EOT."""
+    w = Writer()
+    _done(w, 1)
+    w.short(Tag.EOT)
+    return w.getvalue()
+
+
+_ONE_ROW_DONE = _one_row_done()
+_BINDS = (Bind, bind_rows.RawBind)
+
+
 def _scroll_target(msg: SFetch, position: int, total: int) -> int:
     """Row number an SQ_SFETCH asks for (1-based; out of range means none)."""
     kind = msg.scrolltype
@@ -596,6 +616,7 @@ _HANDLERS = {
     StmtId: Session._stmt_id,
     CurName: Session._curname,
     Bind: Session._bind,
+    bind_rows.RawBind: Session._bind,
     Tag.SCROLL: Session._scroll,
     Tag.OPEN: Session._open,
     **blobs.HANDLERS,

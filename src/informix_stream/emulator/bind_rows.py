@@ -1,0 +1,267 @@
+"""SQ_BIND rows of a prepared INSERT straight to what a table stores.
+
+A pipelining client loads a table as a run of requests ``SQ_ID k, SQ_BIND,
+SQ_EXECUTE, SQ_EOT`` on one prepared ``INSERT ... VALUES (?, ...)``: our
+driver's executemany, informix-driver's executemany and IBM's JDBC batches
+(without IFX_USEPUT) all send that shape.  The reference path parses each
+parameter into a Python value (codec.params.read_param), the column writers
+turn it into the stored value and the image maker into a row image.
+
+Most parameter blocks carry a column's cell in (almost) its row-image bytes:
+an INTEGER block's data is the INTEGER cell, a DATETIME YEAR TO SECOND
+block's data is the cell, a DECIMAL block's data is the cell without its
+trailing zero pairs, a text block's data is a VARCHAR cell with a 2-byte
+instead of a 1-byte length.  ``bind_converter(types, codec)`` generates one
+function per table shape that cuts each block's cell out of the request and
+reads it with put_rows' cell readers (the same generated lines an SQ_PUT row
+goes through), so a clean row never becomes Python objects and its image is
+its cells joined.  A block it is not sure of -- a type that is not the
+column's own, NULL sent in-band, a NaN, text as long as the column or not
+in the code set, a DECIMAL wider than the column, a DATETIME with a
+fraction, anything malformed -- makes it decline (None), and the request is
+parsed and executed the reference way, which alone decides conversions,
+errors and protocol errors (tests/unit/test_bind_rows.py checks that
+differentially).
+
+``RequestReader`` is what the socket layer asks first for each request of a
+burst: the messages of a clean BIND+EXECUTE request, its bind a ``RawBind``
+holding the stored row, or None (then messages.parse_request reads it).
+Session.handle_many runs consecutive such requests as one SQLite batch.
+"""
+
+from __future__ import annotations
+
+import functools
+import struct
+from collections.abc import Callable, Sequence
+
+from ..codec.rowencode import make_row_encoder
+from ..codec.typeinfo import TU_SECOND, TU_YEAR, ColumnType, TypeCode
+from ..messages import Bind, StmtId, Tag, parse_message
+from . import put_rows
+from .insert_cursor import fast_types
+
+BindConverter = Callable[["bytes | bytearray", int], "tuple[list, int] | None"]
+
+_STMT_BIND = struct.Struct("!hhh")          # SQ_ID, statement id, SQ_BIND
+_EXECUTE_EOT = struct.pack("!hh", Tag.EXECUTE, Tag.EOT)
+_TEXT_CODES = (TypeCode.CHAR, TypeCode.VARCHAR, TypeCode.NCHAR, TypeCode.NVARCHAR)
+_FIXED_CODES = {TypeCode.SMALLINT: 2, TypeCode.INTEGER: 4, TypeCode.BIGINT: 8,
+                TypeCode.DATE: 4, TypeCode.FLOAT: 8, TypeCode.SMALLFLOAT: 4}
+_DECIMAL_CODES = (TypeCode.DECIMAL, TypeCode.MONEY)
+# Type shorts whose NULL block is the 6-byte head alone (no extended names):
+# NULL in any of them is read as None by read_param.  Our driver sends NULL
+# as CHAR, JDBC and informix-driver with the column's type.
+_NULL_CODES = frozenset(int(c) for c in (*_TEXT_CODES, *_FIXED_CODES, *_DECIMAL_CODES,
+                                         TypeCode.DATETIME))
+_B1 = tuple(bytes((n,)) for n in range(256))
+_ZEROS = tuple(bytes(n) for n in range(64))
+_LINE = "    "
+
+_SOURCE = """\
+def convert(b, q):
+    try:
+        if b[q:q + 2] != _count: return None
+        q += 2
+{body}
+    except Exception:
+        return None     # not a clean block: the reference path decides
+    img = _join(({cells},))
+    return [{values}, _head(14, 0, len(img)) + img + _pad[len(img) & 1]], q
+"""
+
+
+def _datetime_widths() -> dict[int, int]:
+    """Qualifier short -> block length of the DATETIME blocks a YEAR TO
+    SECOND cell is cut from: YEAR TO SECOND itself, and YEAR TO FRACTION(n)
+    (JDBC's setTimestamp) whose fraction pairs must then all be zero."""
+    widths = {}
+    for end in range(TU_SECOND, TU_SECOND + 6):
+        qualifier = ((14 + end - TU_SECOND) << 8) | (TU_YEAR << 4) | end
+        widths[qualifier] = ColumnType(TypeCode.DATETIME, qualifier).wire_width
+    return widths
+
+
+_DT_WIDTHS = _datetime_widths()
+
+
+def _cut_fixed(k: int, ctype: ColumnType) -> list[str]:
+    size = _FIXED_CODES[ctype.code]
+    return [f"if code != {int(ctype.code)}: return None",
+            f"c{k} = b[q + 6:q + {6 + size}]",
+            f"q += {6 + size}"]
+
+
+def _cut_text(k: int, ctype: ColumnType) -> list[str]:
+    limit = ctype.length & 0xFF
+    return ["if code not in _TEXT: return None",
+            "n, = _short(b, q + 6)",
+            f"if not 0 <= n <= {limit}: return None",
+            "t = b[q + 8:q + 8 + n]",
+            "if len(t) != n: return None",
+            f"c{k} = _B1[n] + t",
+            "q += 8 + n + (n & 1)"]
+
+
+def _cut_decimal(k: int, ctype: ColumnType) -> list[str]:
+    width = ctype.wire_width
+    return ["if code not in _DECIMAL: return None",
+            "n, = _short(b, q + 6)",
+            f"if not 2 <= n <= {width}: return None",
+            f"c{k} = b[q + 8:q + 8 + n] + _Z[{width} - n]",
+            f"if len(c{k}) != {width}: return None",
+            "q += 8 + n + (n & 1)"]
+
+
+def _cut_datetime(k: int) -> list[str]:
+    return [f"if code != {int(TypeCode.DATETIME)}: return None",
+            "n, = _short(b, q + 6)",
+            "if _DT.get(prec & 0xFFFF) != n: return None",
+            f"c{k} = b[q + 8:q + 16]",
+            "if n > 8 and b[q + 16:q + 8 + n] != _Z[n - 8]: return None",
+            "q += 8 + n + (n & 1)"]
+
+
+def _cutter(k: int, ctype: ColumnType) -> list[str] | None:
+    """Lines cutting column ``k``'s cell ``c{k}`` out of a non-NULL block."""
+    code = ctype.code
+    if code in _FIXED_CODES:
+        return _cut_fixed(k, ctype)
+    if code in (TypeCode.VARCHAR, TypeCode.NVARCHAR):
+        return _cut_text(k, ctype)
+    if code in _DECIMAL_CODES:
+        return _cut_decimal(k, ctype)
+    if code is TypeCode.DATETIME:
+        return _cut_datetime(k)
+    return None
+
+
+def _column_lines(k: int, ctype: ColumnType, codec: str, ns: dict) -> list[str] | None:
+    """Read block ``k``: NULL, or its cell then put_rows' reading of it.  A
+    non-NULL block whose cell is the column's NULL cell (an in-band NULL, a
+    NaN of the NULL bits) is the reference's to read."""
+    cut = _cutter(k, ctype)
+    plan = put_rows.Plan(src=f"c{k}")
+    if cut is None or not put_rows.add_cell(plan, k, ctype, codec, ns):
+        return None
+    ns[f"_N{k}"] = make_row_encoder([ctype], codec)([None])
+    body = cut + [f"if c{k} == _N{k}: return None"] + plan.lines
+    return (["code, ind, prec = _head6(b, q)",
+             "if ind:",
+             "    if ind != -1 or code not in _NULLS: return None",
+             f"    c{k}, v{k} = _N{k}, None",
+             "    q += 6",
+             "else:"]
+            + [_LINE + line for line in body])
+
+
+def bind_converter(types: Sequence[ColumnType], codec: str) -> BindConverter | None:
+    """``convert(buf, at) -> ([stored values..., image], end) | None`` for an
+    SQ_BIND body (its count first) binding these column types in order; None
+    when a column has no fast cell (every row then takes the reference way)."""
+    if not types:
+        return None
+    ns = put_rows.namespace(codec)
+    ns.update(_count=struct.pack("!h", len(types)), _head6=struct.Struct("!hhh").unpack_from,
+              _short=struct.Struct("!h").unpack_from, _TEXT=frozenset(map(int, _TEXT_CODES)),
+              _DECIMAL=frozenset(map(int, _DECIMAL_CODES)), _NULLS=_NULL_CODES, _B1=_B1,
+              _Z=_ZEROS, _DT=_DT_WIDTHS, _join=b"".join)
+    lines: list[str] = []
+    for k, ctype in enumerate(types):
+        column = _column_lines(k, ctype, codec, ns)
+        if column is None:
+            return None
+        lines += column
+    body = "\n".join(2 * _LINE + line for line in lines)
+    names = range(len(types))
+    exec(_SOURCE.format(body=body, cells=", ".join(f"c{k}" for k in names),  # noqa: S102
+                        values=", ".join(f"v{k}" for k in names)), ns)
+    return ns["convert"]  # type: ignore[no-any-return]
+
+
+@functools.lru_cache(maxsize=64)
+def cached_converter(types: tuple, codec: str) -> BindConverter | None:
+    """One converter per shape, shared by every statement of that shape."""
+    return bind_converter(types, codec)
+
+
+class RawBind:
+    """An SQ_BIND whose row the fast converter read: ``stored`` (values and
+    image) for the statement shape ``shape``; ``values`` parses the message
+    the reference way, only when something needs the Python values."""
+
+    __slots__ = ("stored", "shape", "_raw", "_read_param", "_values")
+
+    def __init__(self, stored: list, shape: BindConverter, raw: bytes, read_param) -> None:
+        self.stored = stored
+        self.shape = shape
+        self._raw = raw               # the SQ_BIND message, tag included
+        self._read_param = read_param
+        self._values: list | None = None
+
+    @property
+    def values(self) -> list:
+        if self._values is None:
+            msg, _ = parse_message(self._raw, 0, self._read_param)
+            assert isinstance(msg, Bind)
+            self._values = msg.values
+        return self._values
+
+
+class RequestReader:
+    """Reads the clean BIND+EXECUTE requests of one burst (the session's
+    statements and code set do not change while a burst is parsed; whether
+    a statement still has the shape its RawBinds were read for is checked
+    again when they are executed, see ``statement_converter``)."""
+
+    def __init__(self, session, read_param) -> None:
+        self._session = session
+        self._read_param = read_param
+        self._shapes: dict[int, BindConverter | None] = {}
+        self._ids: dict[int, StmtId] = {}
+
+    def read(self, buf: bytes | bytearray, pos: int) -> tuple[list, int] | None:
+        """(messages, end) of the request at ``pos``, or None."""
+        try:
+            tag, sid, bind = _STMT_BIND.unpack_from(buf, pos)
+        except struct.error:
+            return None
+        if tag != Tag.ID or bind != Tag.BIND:
+            return None
+        shape = self._shapes.get(sid, _UNSEEN)
+        if shape is _UNSEEN:
+            st = self._session.statements.get(sid)
+            shape = self._shapes[sid] = (statement_converter(self._session, st)
+                                         if st is not None else None)
+            self._ids[sid] = StmtId(sid)
+        if shape is None:
+            return None
+        got = shape(buf, pos + 6)
+        if got is None:
+            return None
+        stored, end = got
+        if buf[end:end + 4] != _EXECUTE_EOT:
+            return None
+        raw = bytes(buf[pos + 4:end])
+        return [self._ids[sid], RawBind(stored, shape, raw, self._read_param), Tag.EXECUTE], end + 4
+
+
+_UNSEEN: object = object()
+
+
+def statement_converter(session, st) -> BindConverter | None:
+    """The converter a statement's binds are read with now: its INSERT binds
+    every column of a table that keeps row images made by its image maker,
+    in the code set the session's text travels in (insert_cursor.fast_types);
+    None otherwise.  Cached on the statement with what it depends on."""
+    db = session.db
+    if db is None:
+        return None
+    encoding = session.encoding
+    key = (db, encoding)
+    if st.fast_key != key:
+        types = fast_types(db, st.prepared, st.columns, encoding) \
+            if db.can_batch(st.prepared) else None
+        st.fast_key = key
+        st.fast_bind = cached_converter(types, encoding) if types is not None else None
+    return st.fast_bind
