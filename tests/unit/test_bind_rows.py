@@ -89,12 +89,13 @@ def blocks_of(types, style):
 
 
 _OWN_CODES = {TypeCode.VARCHAR: (0, 13, 15, 16), TypeCode.NVARCHAR: (0, 13, 15, 16),
-              TypeCode.DECIMAL: (5, 8), TypeCode.MONEY: (5, 8)}
+              TypeCode.DECIMAL: (5, 8), TypeCode.MONEY: (5, 8),
+              TypeCode.SMALLINT: (1, 2), TypeCode.BIGINT: (52, 2)}
 
 
 def foreign(blocks, types) -> bool:
     """A non-NULL block of another type than its column's (our driver binds
-    a small int as INTEGER, any float as FLOAT): converted by the reference."""
+    any float as FLOAT, so a SMALLFLOAT's): converted by the reference."""
     for block, t in zip(blocks, types):
         code, ind = struct.unpack_from("!hh", block)
         if ind == 0 and code not in _OWN_CODES.get(t.code, (int(t.code),)):

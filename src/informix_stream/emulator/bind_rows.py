@@ -85,11 +85,27 @@ def _datetime_widths() -> dict[int, int]:
 _DT_WIDTHS = _datetime_widths()
 
 
-def _cut_fixed(k: int, ctype: ColumnType) -> list[str]:
+# An INTEGER block our driver sends for any int that fits 32 bits also fills
+# a SMALLINT (when it fits: out of range is -1214 on the reference path) or
+# a BIGINT column; its NULL bit pattern is the reference's (-2**31 excluded).
+_WIDENED = {TypeCode.SMALLINT: (-(2 ** 15) + 1, 2 ** 15 - 1),
+            TypeCode.BIGINT: (-(2 ** 31) + 1, 2 ** 31 - 1)}
+
+
+def _cut_fixed(k: int, ctype: ColumnType, ns: dict) -> list[str]:
     size = _FIXED_CODES[ctype.code]
-    return [f"if code != {int(ctype.code)}: return None",
-            f"c{k} = b[q + 6:q + {6 + size}]",
-            f"q += {6 + size}"]
+    lines = [f"if code == {int(ctype.code)}:",
+             f"    c{k} = b[q + 6:q + {6 + size}]",
+             f"    q += {6 + size}"]
+    if ctype.code in _WIDENED:
+        low, high = _WIDENED[ctype.code]
+        ns[f"_pack{k}"] = struct.Struct("!h" if size == 2 else "!q").pack
+        lines += [f"elif code == {int(TypeCode.INTEGER)}:",
+                  "    w, = _int(b, q + 6)",
+                  f"    if not {low} <= w <= {high}: return None",
+                  f"    c{k} = _pack{k}(w)",
+                  "    q += 10"]
+    return lines + ["else: return None"]
 
 
 def _cut_text(k: int, ctype: ColumnType) -> list[str]:
@@ -122,11 +138,11 @@ def _cut_datetime(k: int) -> list[str]:
             "q += 8 + n + (n & 1)"]
 
 
-def _cutter(k: int, ctype: ColumnType) -> list[str] | None:
+def _cutter(k: int, ctype: ColumnType, ns: dict) -> list[str] | None:
     """Lines cutting column ``k``'s cell ``c{k}`` out of a non-NULL block."""
     code = ctype.code
     if code in _FIXED_CODES:
-        return _cut_fixed(k, ctype)
+        return _cut_fixed(k, ctype, ns)
     if code in (TypeCode.VARCHAR, TypeCode.NVARCHAR):
         return _cut_text(k, ctype)
     if code in _DECIMAL_CODES:
@@ -140,7 +156,7 @@ def _column_lines(k: int, ctype: ColumnType, codec: str, ns: dict) -> list[str] 
     """Read block ``k``: NULL, or its cell then put_rows' reading of it.  A
     non-NULL block whose cell is the column's NULL cell (an in-band NULL, a
     NaN of the NULL bits) is the reference's to read."""
-    cut = _cutter(k, ctype)
+    cut = _cutter(k, ctype, ns)
     plan = put_rows.Plan(src=f"c{k}")
     if cut is None or not put_rows.add_cell(plan, k, ctype, codec, ns):
         return None
@@ -163,7 +179,8 @@ def bind_converter(types: Sequence[ColumnType], codec: str) -> BindConverter | N
         return None
     ns = put_rows.namespace(codec)
     ns.update(_count=struct.pack("!h", len(types)), _head6=struct.Struct("!hhh").unpack_from,
-              _short=struct.Struct("!h").unpack_from, _TEXT=frozenset(map(int, _TEXT_CODES)),
+              _short=struct.Struct("!h").unpack_from, _int=struct.Struct("!i").unpack_from,
+              _TEXT=frozenset(map(int, _TEXT_CODES)),
               _DECIMAL=frozenset(map(int, _DECIMAL_CODES)), _NULLS=_NULL_CODES, _B1=_B1,
               _Z=_ZEROS, _DT=_DT_WIDTHS, _join=b"".join)
     lines: list[str] = []
