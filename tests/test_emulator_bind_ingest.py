@@ -169,16 +169,18 @@ def test_rows_good_and_bad_land_as_on_the_per_row_path(engine, mode):
 def test_a_clean_run_is_read_fast_and_stored_as_the_per_row_path_stores_it(engine, mode,
                                                                           monkeypatch):
     reads = []
-    real = bind_rows.RawBind.__init__
+    real = bind_rows.RequestReader.read
 
-    def counting(self, *args):
-        reads.append(1)
-        real(self, *args)
-    monkeypatch.setattr(bind_rows.RawBind, "__init__", counting)
+    def counting(self, buf, pos):
+        got = real(self, buf, pos)
+        if got is not None:
+            reads.append(type(got[0][1]))
+        return got
+    monkeypatch.setattr(bind_rows.RequestReader, "read", counting)
     requests = [insert(clean_sales_row(i)) for i in range(200)]
     replies, rows = compare(engine, mode, "sales", requests, [50, 120], mode == "logged",
                             rq.COMMIT + EOT if mode == "logged" else None)
-    assert len(rows) == 200 and len(reads) == 200
+    assert len(rows) == 200 and reads == [bind_rows.RawBind] * 200
     assert replies.count(b"\x00\x0f\x00\x00\x00\x00\x00\x01") == 200   # SQ_DONE, 1 row each
 
 

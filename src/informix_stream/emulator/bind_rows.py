@@ -92,9 +92,21 @@ _WIDENED = {TypeCode.SMALLINT: (-(2 ** 15) + 1, 2 ** 15 - 1),
             TypeCode.BIGINT: (-(2 ** 31) + 1, 2 ** 31 - 1)}
 
 
-def _cut_fixed(k: int, ctype: ColumnType, ns: dict) -> list[str]:
+def _cell(k: int, ctype: ColumnType, codec: str, ns: dict, src: str, base: str,
+          offset: int) -> list[str]:
+    """put_rows' lines reading column ``k``'s cell at ``base + offset`` of
+    ``src`` into ``v{k}`` (every type here has them: see ``_cutter``)."""
+    plan = put_rows.Plan.at_offset(src, base, offset)
+    if not put_rows.add_cell(plan, k, ctype, codec, ns):
+        raise AssertionError(f"no put_rows cell for {ctype.sql()}")
+    return plan.lines
+
+
+def _fixed(k: int, ctype: ColumnType, codec: str, ns: dict) -> list[str]:
+    """A fixed-width block's data is the cell: read where it lies."""
     size = _FIXED_CODES[ctype.code]
     lines = [f"if code == {int(ctype.code)}:",
+             *_indent(_cell(k, ctype, codec, ns, "b", "q", 6)),
              f"    c{k} = b[q + 6:q + {6 + size}]",
              f"    q += {6 + size}"]
     if ctype.code in _WIDENED:
@@ -104,71 +116,78 @@ def _cut_fixed(k: int, ctype: ColumnType, ns: dict) -> list[str]:
                   "    w, = _int(b, q + 6)",
                   f"    if not {low} <= w <= {high}: return None",
                   f"    c{k} = _pack{k}(w)",
+                  *_indent(_cell(k, ctype, codec, ns, f"c{k}", "0", 0)),
                   "    q += 10"]
     return lines + ["else: return None"]
 
 
-def _cut_text(k: int, ctype: ColumnType) -> list[str]:
-    limit = ctype.length & 0xFF
-    return ["if code not in _TEXT: return None",
-            "n, = _short(b, q + 6)",
-            f"if not 0 <= n <= {limit}: return None",
-            "t = b[q + 8:q + 8 + n]",
-            "if len(t) != n: return None",
-            f"c{k} = _B1[n] + t",
-            "q += 8 + n + (n & 1)"]
+def _text(k: int, ctype: ColumnType, codec: str, ns: dict) -> list[str]:
+    """A text block ``[short n][n bytes][pad]`` with n < 256 holds the
+    VARCHAR cell ``[byte n][n bytes]`` one byte in."""
+    return ["if code not in _TEXT or b[q + 6]: return None",
+            *_cell(k, ctype, codec, ns, "b", "q", 7),
+            f"c{k} = b[q + 7:pos]",
+            "q = pos + (n & 1)"]
 
 
-def _cut_decimal(k: int, ctype: ColumnType) -> list[str]:
+def _decimal(k: int, ctype: ColumnType, codec: str, ns: dict) -> list[str]:
+    """A DECIMAL block is the cell without its trailing zero pairs."""
     width = ctype.wire_width
     return ["if code not in _DECIMAL: return None",
             "n, = _short(b, q + 6)",
             f"if not 2 <= n <= {width}: return None",
             f"c{k} = b[q + 8:q + 8 + n] + _Z[{width} - n]",
             f"if len(c{k}) != {width}: return None",
+            *_cell(k, ctype, codec, ns, f"c{k}", "0", 0),
             "q += 8 + n + (n & 1)"]
 
 
-def _cut_datetime(k: int) -> list[str]:
+def _datetime(k: int, ctype: ColumnType, codec: str, ns: dict) -> list[str]:
+    """A YEAR TO SECOND block is the cell; YEAR TO FRACTION(n) with a zero
+    fraction, the cell and zero pairs."""
     return [f"if code != {int(TypeCode.DATETIME)}: return None",
             "n, = _short(b, q + 6)",
             "if _DT.get(prec & 0xFFFF) != n: return None",
-            f"c{k} = b[q + 8:q + 16]",
             "if n > 8 and b[q + 16:q + 8 + n] != _Z[n - 8]: return None",
+            *_cell(k, ctype, codec, ns, "b", "q", 8),
+            f"c{k} = b[q + 8:q + 16]",
             "q += 8 + n + (n & 1)"]
 
 
-def _cutter(k: int, ctype: ColumnType, ns: dict) -> list[str] | None:
-    """Lines cutting column ``k``'s cell ``c{k}`` out of a non-NULL block."""
+def _cutter(ctype: ColumnType, codec: str):
+    """The line maker for a non-NULL block of this column, or None."""
     code = ctype.code
     if code in _FIXED_CODES:
-        return _cut_fixed(k, ctype, ns)
-    if code in (TypeCode.VARCHAR, TypeCode.NVARCHAR):
-        return _cut_text(k, ctype)
-    if code in _DECIMAL_CODES:
-        return _cut_decimal(k, ctype)
-    if code is TypeCode.DATETIME:
-        return _cut_datetime(k)
+        return _fixed
+    if code in (TypeCode.VARCHAR, TypeCode.NVARCHAR) and codec in put_rows.ROUND_TRIP_CODECS:
+        return _text
+    if code in _DECIMAL_CODES and ctype.scale is not None and ctype.precision >= ctype.scale:
+        return _decimal
+    if put_rows.is_year_to_second(ctype):
+        return _datetime
     return None
 
 
+def _indent(lines: list[str]) -> list[str]:
+    return [_LINE + line for line in lines]
+
+
 def _column_lines(k: int, ctype: ColumnType, codec: str, ns: dict) -> list[str] | None:
-    """Read block ``k``: NULL, or its cell then put_rows' reading of it.  A
-    non-NULL block whose cell is the column's NULL cell (an in-band NULL, a
-    NaN of the NULL bits) is the reference's to read."""
-    cut = _cutter(k, ctype, ns)
-    plan = put_rows.Plan(src=f"c{k}")
-    if cut is None or not put_rows.add_cell(plan, k, ctype, codec, ns):
+    """Read block ``k``: NULL, or its cell (``c{k}``, the image's piece)
+    read by put_rows' lines.  A non-NULL block whose cell reads as NULL (an
+    in-band NULL, a NaN of the NULL bits) is the reference's to read."""
+    cut = _cutter(ctype, codec)
+    if cut is None:
         return None
     ns[f"_N{k}"] = make_row_encoder([ctype], codec)([None])
-    body = cut + [f"if c{k} == _N{k}: return None"] + plan.lines
     return (["code, ind, prec = _head6(b, q)",
              "if ind:",
              "    if ind != -1 or code not in _NULLS: return None",
              f"    c{k}, v{k} = _N{k}, None",
              "    q += 6",
              "else:"]
-            + [_LINE + line for line in body])
+            + _indent(cut(k, ctype, codec, ns))
+            + [f"    if v{k} is None: return None"])
 
 
 def bind_converter(types: Sequence[ColumnType], codec: str) -> BindConverter | None:
@@ -202,27 +221,31 @@ def cached_converter(types: tuple, codec: str) -> BindConverter | None:
     return bind_converter(types, codec)
 
 
-class RawBind:
+class RawBind(tuple):
     """An SQ_BIND whose row the fast converter read: ``stored`` (values and
     image) for the statement shape ``shape``; ``values`` parses the message
-    the reference way, only when something needs the Python values."""
+    the reference way, only when something needs the Python values.  A
+    tuple (stored, shape, the message's bytes, read_param): one is made per
+    row of a load, so it is as cheap to make as Python allows."""
 
-    __slots__ = ("stored", "shape", "_raw", "_read_param", "_values")
+    __slots__ = ()
 
-    def __init__(self, stored: list, shape: BindConverter, raw: bytes, read_param) -> None:
-        self.stored = stored
-        self.shape = shape
-        self._raw = raw               # the SQ_BIND message, tag included
-        self._read_param = read_param
-        self._values: list | None = None
+    @property
+    def stored(self) -> list:
+        return self[0]
+
+    @property
+    def shape(self) -> BindConverter:
+        return self[1]
 
     @property
     def values(self) -> list:
-        if self._values is None:
-            msg, _ = parse_message(self._raw, 0, self._read_param)
-            assert isinstance(msg, Bind)
-            self._values = msg.values
-        return self._values
+        msg, _ = parse_message(self[2], 0, self[3])
+        assert isinstance(msg, Bind)
+        return msg.values
+
+
+_ID, _BIND = int(Tag.ID), int(Tag.BIND)
 
 
 class RequestReader:
@@ -234,36 +257,42 @@ class RequestReader:
     def __init__(self, session, read_param) -> None:
         self._session = session
         self._read_param = read_param
-        self._shapes: dict[int, BindConverter | None] = {}
-        self._ids: dict[int, StmtId] = {}
+        self._shapes: dict[int, tuple[BindConverter, StmtId] | None] = {}
 
     def read(self, buf: bytes | bytearray, pos: int) -> tuple[list, int] | None:
-        """(messages, end) of the request at ``pos``, or None."""
+        """(messages, end) of the request at ``pos``, or None (then the
+        request is parsed the reference way; this never raises)."""
         try:
             tag, sid, bind = _STMT_BIND.unpack_from(buf, pos)
-        except struct.error:
+            if tag != _ID or bind != _BIND:
+                return None
+            known = self._shapes.get(sid, _UNSEEN)
+            if known is _UNSEEN:
+                known = self._shapes[sid] = self._shape(sid)
+            if known is None:
+                return None
+            shape, stmt_id = known
+            got = shape(buf, pos + 6)
+            if got is None:
+                return None
+            stored, end = got
+            if buf[end:end + 4] != _EXECUTE_EOT:
+                return None
+            bind_msg = _new_tuple(RawBind, (stored, shape, bytes(buf[pos + 4:end]),
+                                            self._read_param))
+        except Exception:  # noqa: BLE001 - short or odd bytes: the reference reads them
             return None
-        if tag != Tag.ID or bind != Tag.BIND:
-            return None
-        shape = self._shapes.get(sid, _UNSEEN)
-        if shape is _UNSEEN:
-            st = self._session.statements.get(sid)
-            shape = self._shapes[sid] = (statement_converter(self._session, st)
-                                         if st is not None else None)
-            self._ids[sid] = StmtId(sid)
-        if shape is None:
-            return None
-        got = shape(buf, pos + 6)
-        if got is None:
-            return None
-        stored, end = got
-        if buf[end:end + 4] != _EXECUTE_EOT:
-            return None
-        raw = bytes(buf[pos + 4:end])
-        return [self._ids[sid], RawBind(stored, shape, raw, self._read_param), Tag.EXECUTE], end + 4
+        return [stmt_id, bind_msg, _EXECUTE], end + 4
+
+    def _shape(self, sid: int) -> tuple[BindConverter, StmtId] | None:
+        st = self._session.statements.get(sid)
+        shape = statement_converter(self._session, st) if st is not None else None
+        return (shape, StmtId(sid)) if shape is not None else None
 
 
 _UNSEEN: object = object()
+_EXECUTE = Tag.EXECUTE
+_new_tuple = tuple.__new__
 
 
 def statement_converter(session, st) -> BindConverter | None:

@@ -52,7 +52,7 @@ _DOUBLE_NULL = b"\xff" * 8
 _REAL_NULL = b"\xff" * 4
 # Code sets whose decode/encode round-trips every byte string they accept,
 # so a decoded VARCHAR re-encodes to exactly the received bytes.
-_ROUND_TRIP_CODECS = frozenset({"utf-8", "iso-8859-1", "latin-1", "ascii"})
+ROUND_TRIP_CODECS = frozenset({"utf-8", "iso-8859-1", "latin-1", "ascii"})
 
 _INTS = {TypeCode.SMALLINT: ("h", -(2 ** 15)), TypeCode.INTEGER: ("i", -(2 ** 31)),
          TypeCode.BIGINT: ("q", -(2 ** 63))}
@@ -72,19 +72,28 @@ def convert(b):
 
 class Plan:
     """Lines of the generated converter; ``at`` is the offset expression of
-    the next cell (a constant until the first VARCHAR)."""
+    the next cell (a constant until the first VARCHAR, then ``pos`` plus a
+    constant).  ``at_offset`` reads one cell at ``base + offset`` of
+    ``src`` instead (bind_rows: a cell inside a parameter block)."""
 
     def __init__(self, src: str = "b") -> None:
         self.lines: list[str] = []
         self.fixed = 0           # bytes since the last variable point
         self.variable = False
+        self.base = "pos"        # the variable point's name
         self.src = src           # the name of the bytes the cells are read from
+
+    @classmethod
+    def at_offset(cls, src: str, base: str, offset: int) -> "Plan":
+        plan = cls(src)
+        plan.variable, plan.base, plan.fixed = True, base, offset
+        return plan
 
     @property
     def at(self) -> str:
         if not self.variable:
             return str(self.fixed)
-        return f"pos + {self.fixed}" if self.fixed else "pos"
+        return f"{self.base} + {self.fixed}" if self.fixed else self.base
 
     def end(self) -> str:
         return self.at
@@ -198,7 +207,7 @@ def _datetime_cell(plan: Plan, k: int) -> None:
     plan.fixed += 8
 
 
-def _is_year_to_second(ctype: ColumnType) -> bool:
+def is_year_to_second(ctype: ColumnType) -> bool:
     return (ctype.code is TypeCode.DATETIME and ctype.start == TU_YEAR
             and ctype.end == TU_SECOND and ctype.leading_digits == 4)
 
@@ -212,11 +221,11 @@ def add_cell(plan: Plan, k: int, ctype: ColumnType, codec: str, ns: dict) -> boo
         _date_cell(plan, k, ns)
     elif code in (TypeCode.FLOAT, TypeCode.SMALLFLOAT):
         _float_cell(plan, k, ctype, ns)
-    elif code in (TypeCode.VARCHAR, TypeCode.NVARCHAR) and codec in _ROUND_TRIP_CODECS:
+    elif code in (TypeCode.VARCHAR, TypeCode.NVARCHAR) and codec in ROUND_TRIP_CODECS:
         _varchar_cell(plan, k, ctype)
     elif code in _DECIMALS and ctype.scale is not None and ctype.precision >= ctype.scale:
         _decimal_cell(plan, k, ctype, ns)
-    elif _is_year_to_second(ctype):
+    elif is_year_to_second(ctype):
         _datetime_cell(plan, k)
     else:
         return False
