@@ -165,6 +165,43 @@ def test_rows_good_and_bad_land_as_on_the_per_row_path(engine, mode):
     check()
 
 
+def batch_request(rows) -> bytes:
+    """IBM's JDBC executeBatch: SQ_ID once, then BIND+EXECUTE pairs, one EOT."""
+    return rq.statement_id(0) + b"".join(rq.bind([encode_param(v) for v in row]) + rq.EXECUTE
+                                         for row in rows) + EOT
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_jdbc_batch_requests_land_as_on_the_per_message_path(engine, mode):
+    @settings(max_examples=20, deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                     HealthCheck.too_slow])
+    @given(st.lists(st.lists(sales_values(), min_size=1, max_size=12), max_size=4),
+           st.booleans())
+    def check(batches, begin):
+        if mode == "unlogged":
+            begin = False
+        requests = []
+        for rows in batches:
+            try:
+                requests.append(batch_request(rows))
+            except Exception:  # noqa: BLE001 - a value no client can bind
+                continue
+        compare(engine, mode, "sales", requests, [1], begin, None)
+    check()
+
+
+def test_a_clean_jdbc_batch_is_one_fast_request(engine):
+    requests = [batch_request([clean_sales_row(i) for i in range(k, k + 100)])
+                for k in (0, 100)]
+    replies, rows = compare(engine, "logged", "sales", requests, [], False, None)
+    assert len(rows) == 200
+    assert replies.count(b"\x00\x0c") == 2           # one EOT a request
+    dup = [batch_request([clean_sales_row(i) for i in (300, 301, 1, 302)])]
+    replies, rows = compare(engine, "logged", "sales", requests + dup, [], False, None)
+    assert [r[0] for r in rows][-2:] == [300, 301]   # the duplicate ends its request
+
+
 @pytest.mark.parametrize("mode", sorted(MODES))
 def test_a_clean_run_is_read_fast_and_stored_as_the_per_row_path_stores_it(engine, mode,
                                                                           monkeypatch):

@@ -24,9 +24,10 @@ errors and protocol errors (tests/unit/test_bind_rows.py checks that
 differentially).
 
 ``RequestReader`` is what the socket layer asks first for each request of a
-burst: the messages of a clean BIND+EXECUTE request, its bind a ``RawBind``
-holding the stored row, or None (then messages.parse_request reads it).
-Session.handle_many runs consecutive such requests as one SQLite batch.
+burst: the messages of a BIND+EXECUTE request, its binds ``RawBind``s
+holding the stored rows, or None (then messages.parse_request reads it).
+Session.handle_many runs consecutive such requests as one SQLite batch, and
+the pairs of a JDBC batch request (``SQ_ID k, (SQ_BIND, SQ_EXECUTE)...``).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ BindConverter = Callable[["bytes | bytearray", int], "tuple[list, int] | None"]
 
 _STMT_BIND = struct.Struct("!hhh")          # SQ_ID, statement id, SQ_BIND
 _EXECUTE_EOT = struct.pack("!hh", Tag.EXECUTE, Tag.EOT)
+_EXECUTE_BIND = struct.pack("!hh", Tag.EXECUTE, Tag.BIND)
 _TEXT_CODES = (TypeCode.CHAR, TypeCode.VARCHAR, TypeCode.NCHAR, TypeCode.NVARCHAR)
 _FIXED_CODES = {TypeCode.SMALLINT: 2, TypeCode.INTEGER: 4, TypeCode.BIGINT: 8,
                 TypeCode.DATE: 4, TypeCode.FLOAT: 8, TypeCode.SMALLFLOAT: 4}
@@ -276,13 +278,40 @@ class RequestReader:
             if got is None:
                 return None
             stored, end = got
-            if buf[end:end + 4] != _EXECUTE_EOT:
+            tail = buf[end:end + 4]
+            messages = [stmt_id, _new_tuple(RawBind, (stored, shape, bytes(buf[pos + 4:end]),
+                                                      self._read_param)), _EXECUTE]
+            if tail == _EXECUTE_EOT:
+                return messages, end + 4
+            if tail != _EXECUTE_BIND:
                 return None
-            bind_msg = _new_tuple(RawBind, (stored, shape, bytes(buf[pos + 4:end]),
-                                            self._read_param))
+            return self._more_pairs(buf, end + 2, shape, messages)
         except Exception:  # noqa: BLE001 - short or odd bytes: the reference reads them
             return None
-        return [stmt_id, bind_msg, _EXECUTE], end + 4
+
+    def _more_pairs(self, buf: bytes | bytearray, at: int, shape: BindConverter,
+                    messages: list) -> tuple[list, int] | None:
+        """The rest of a request of several BIND+EXECUTE pairs (IBM's JDBC
+        executeBatch: SQ_ID once, then pairs up to about 32 KB, then SQ_EOT
+        -- IfxSqli.sendExecute).  A pair the converter declines is parsed
+        the reference way (a Bind of Python values), in its place."""
+        read_param = self._read_param
+        while True:
+            got = shape(buf, at + 2)
+            if got is None:
+                msg, end = parse_message(buf, at, read_param)
+                if type(msg) is not Bind:
+                    return None
+            else:
+                stored, end = got
+                msg = _new_tuple(RawBind, (stored, shape, bytes(buf[at:end]), read_param))
+            messages += (msg, _EXECUTE)
+            tail = buf[end:end + 4]
+            if tail == _EXECUTE_EOT:
+                return messages, end + 4
+            if tail != _EXECUTE_BIND:
+                return None
+            at = end + 2
 
     def _shape(self, sid: int) -> tuple[BindConverter, StmtId] | None:
         st = self._session.statements.get(sid)
