@@ -56,11 +56,14 @@ def prepare(sql: str) -> bytes:
 
 def fast_answer(session: Session, data: bytes) -> bytes:
     """``data`` (whole requests) as the socket layer answers a burst."""
-    buf, burst = bytearray(data), []
-    end = EmulatorServer._parse_burst(SimpleNamespace(on_request=None), None, buf, 0,
-                                      session, burst)
-    assert end == len(buf)
-    return session.handle_many(burst)
+    buf, pos, out = bytearray(data), 0, b""
+    while pos < len(buf):               # a burst holds at most MAX_BURST requests
+        burst: list = []
+        pos = EmulatorServer._parse_burst(SimpleNamespace(on_request=None), None, buf, pos,
+                                          session, burst)
+        assert burst
+        out += session.handle_many(burst)
+    return out
 
 
 def slow_answer(session: Session, data: bytes) -> bytes:
@@ -247,3 +250,29 @@ def test_a_statement_prepared_again_in_the_burst_is_not_read_with_the_old_shape(
     _, rows = compare(engine, "logged", "sales", requests, [], False, None)
     assert [r[0] for r in rows] == [0, 1, 2, 3, 4, 5, 6, 7]     # id is the 7th value now
     assert [r[6] for r in rows] == [0, 1, 2, 3, 4, 5, 6, 7]
+
+
+def cancel_once(session: Session) -> None:
+    """The client's cancel arrives once, while the next statement runs."""
+    pending = [True]
+    session.db.interrupt_requested = lambda: bool(pending) and pending.pop()
+
+
+def test_a_cancel_during_a_run_stops_its_first_request_only(engine):
+    """A cancel interrupts the batch, which is undone; the client's one
+    interrupt is not spent on a replay: the first request answers -213,
+    the later (separate) requests go in, and the table says exactly that."""
+    session = open_session(engine(), "logged", "sales")
+    cancel_once(session)
+    replies = fast_answer(session, b"".join(insert(clean_sales_row(i)) for i in range(3000)))
+    assert replies.startswith(b"\x00\x0d\xff\x2b")           # SQ_ERR -213
+    assert replies.count(b"\x00\x0f\x00\x00\x00\x00\x00\x01") == 2999
+    assert sorted(r[0] for r in contents(session)) == list(range(1, 3000))
+
+
+def test_a_cancel_during_a_jdbc_batch_request_skips_the_rest_of_it(engine):
+    session = open_session(engine(), "logged", "sales")
+    cancel_once(session)
+    replies = fast_answer(session, batch_request([clean_sales_row(i) for i in range(3000)]))
+    assert replies.startswith(b"\x00\x0d\xff\x2b") and replies.endswith(b"\x00\x0c")
+    assert len(replies) < 40 and contents(session) == []

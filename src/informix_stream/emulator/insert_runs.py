@@ -19,6 +19,9 @@ column refuses, a duplicate key, a lock, an interrupt, an emulator bug --
 it was undone as a whole and its requests are answered one by one exactly
 as if each had come alone, which alone decides errors, row counts, serial
 values and what stays in the table (tests/test_emulator_bind_ingest.py).
+Except a cancel: the client's one interrupt stopped the batch, so the first
+EXECUTE of it answers -213 (nothing of the batch went in) and the rest are
+answered as they would be after that error.
 """
 
 from __future__ import annotations
@@ -26,6 +29,10 @@ from __future__ import annotations
 from ..framing import Writer
 from ..messages import Bind, StmtId, Tag, write_cost, write_done
 from . import bind_rows, slobs
+from .statements import SqlError
+
+# "statement interrupted by user" (sqlite_errors: a cancel stops SQLite)
+INTERRUPTED = -213
 
 _RawBind = bind_rows.RawBind
 _BINDS = (Bind, _RawBind)
@@ -56,11 +63,17 @@ def answer(session, requests: list[list], out: bytearray) -> None:
             continue
         j = _run_end(session, requests, i)
         if j - i > 1 or (j > i and type(request[1]) is _RawBind):
-            if not _run_batch(session, requests[i:j], out, _ONE_ROW_REQUEST):
+            done = _run_batch(session, requests[i:j], out, _ONE_ROW_REQUEST)
+            if done is not True:
                 # Undone: answer this run request by request, once each
                 # (retrying a batch from every later index would cost the
-                # square of the run).
-                for one in requests[i:j]:
+                # square of the run); a cancel stopped the first of them.
+                rest = requests[i:j]
+                if isinstance(done, SqlError):
+                    _interrupted(session, rest[0], done, out)
+                    out += _EOT
+                    rest = rest[1:]
+                for one in rest:
                     session._answer(out, one)
             i = j
             continue
@@ -93,15 +106,22 @@ def _pairs_batch(session, request: list, out: bytearray) -> None:
     st = session.statements.get(request[0].id)
     if st is not None and session.db is not None and session.db.can_batch(st.prepared):
         run = [[request[0], request[k], request[k + 1]] for k in range(1, len(request), 2)]
-        if _run_batch(session, run, out, _ONE_ROW_EXECUTED):
+        done = _run_batch(session, run, out, _ONE_ROW_EXECUTED)
+        if done is True:
+            out += _EOT
+            return
+        if isinstance(done, SqlError):       # the rest of the request is skipped
+            _interrupted(session, run[0], done, out)
             out += _EOT
             return
     session._answer(out, request)
 
 
-def _run_batch(session, run: list[list], out: bytearray, reply: bytes) -> bool:
-    """The run's rows as one SQLite batch, ``reply`` for each; False, with
-    nothing done, if any part of it fails."""
+def _run_batch(session, run: list[list], out: bytearray, reply: bytes) -> bool | SqlError:
+    """The run's rows as one SQLite batch, ``reply`` for each: True.  False,
+    with nothing done, if any part of it fails; the -213 error, with nothing
+    done, if the client's cancel interrupted it (the interrupt is the
+    client's one cancel, so a replay would run what it asked to stop)."""
     if session.invalid_text:
         return False                 # one by one: Session._bind refuses the bad value
     st = session.statements[run[0][0].id]
@@ -110,6 +130,8 @@ def _run_batch(session, run: list[list], out: bytearray, reply: bytes) -> bool:
         db = session.db
         db.check_current(st.prepared)
         result = db.execute_many(st.prepared, _stored_rows(session, st, run), stored=True)
+    except SqlError as err:
+        return err if err.sqlcode == INTERRUPTED else False
     except Exception:  # noqa: BLE001 - undone as a whole; the replay answers each
         # request alone, an internal error included, instead of this
         # thread dying and the client seeing its connection dropped.
@@ -120,6 +142,17 @@ def _run_batch(session, run: list[list], out: bytearray, reply: bytes) -> bool:
     session.current = st
     out += reply * len(run)
     return True
+
+
+def _interrupted(session, first: list, err: SqlError, out: bytearray) -> None:
+    """The reply (without SQ_EOT) of ``first`` -- SQ_ID, SQ_BIND, SQ_EXECUTE
+    -- when its EXECUTE was interrupted: what ``handle`` would have answered."""
+    st = session.statements[first[0].id]
+    session.current = st
+    st.params = first[1].values
+    w = Writer()
+    session._fail(w, err)
+    out += w.getvalue()
 
 
 def _stored_rows(session, st, run: list[list]) -> list[list]:
