@@ -276,3 +276,15 @@ def test_a_cancel_during_a_jdbc_batch_request_skips_the_rest_of_it(engine):
     replies = fast_answer(session, batch_request([clean_sales_row(i) for i in range(3000)]))
     assert replies.startswith(b"\x00\x0d\xff\x2b") and replies.endswith(b"\x00\x0c")
     assert len(replies) < 40 and contents(session) == []
+
+
+def test_a_temp_table_made_since_the_prepare_is_not_read_with_its_types(engine):
+    """CREATE TEMP TABLE t after INSERT INTO t was prepared: the name now
+    means the temp table, with other types; the fast reader must not read
+    rows with the types the name means now when the statement was
+    translated for others (the per-row path decides what happens)."""
+    temp = command("CREATE TEMP TABLE t (id INTEGER NOT NULL, sku VARCHAR(64), amount FLOAT, "
+                   "sold DATETIME YEAR TO SECOND, day DATE, note VARCHAR(64), small SMALLINT, "
+                   "big BIGINT, ratio FLOAT, money MONEY(8,2))")
+    requests = [temp] + [insert(clean_sales_row(i)) for i in range(5)]
+    compare(engine, "logged", "sales", requests, [], False, None)

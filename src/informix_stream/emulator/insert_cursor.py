@@ -139,7 +139,13 @@ def fast_types(db, prepared, columns: list[ResultColumn], encoding: str) -> tupl
             or [c.name for c in columns] != [c.name for c in tdef.columns]
             or encoding != database.codec):
         return None
-    return tuple(c.type for c in tdef.columns)
+    types = tuple(c.type for c in tdef.columns)
+    # The types the statement was translated for, which its SQL and image
+    # maker use: a table the name means now (a TEMP table made since the
+    # PREPARE shadows it) with other types is the reference path's to refuse.
+    if types != tuple(b.type for b in prepared.translation.binds):
+        return None
+    return types
 
 
 @functools.lru_cache(maxsize=64)
