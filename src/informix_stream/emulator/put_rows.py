@@ -21,7 +21,9 @@ reference's answer (tests/test_put_rows.py checks that differentially).
 
 Cells handled: SMALLINT, INTEGER, BIGINT, FLOAT, SMALLFLOAT, DATE,
 VARCHAR/NVARCHAR, DECIMAL(p,s)/MONEY(p,s) and DATETIME YEAR TO SECOND;
-a table with any other column has no fast converter.
+a table with any other column has no fast converter.  bind_rows.py reads
+the same cells inside SQ_BIND parameter blocks with these same lines
+(``Plan.at_offset``, ``add_cell``): one reader of each cell encoding.
 """
 
 from __future__ import annotations
