@@ -145,6 +145,8 @@ def compare(engine, mode: str, table: str, requests: list[bytes], cuts: list[int
     want = slow_answer(slow, b"".join(stream))
     assert got == want
     assert contents(fast) == contents(slow)
+    # DBINFO('sqlca.sqlerrd2'): the rows of the last statement, one EXECUTE's
+    assert fast.db.last_rowcount == slow.db.last_rowcount
     return got, contents(fast)
 
 

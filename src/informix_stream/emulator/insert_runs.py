@@ -138,6 +138,7 @@ def _run_batch(session, run: list[list], out: bytearray, reply: bytes) -> bool |
         return False
     if result.rowcount != len(run):
         raise AssertionError("a batched INSERT ... VALUES did not insert one row each")
+    db.last_rowcount = 1        # DBINFO('sqlca.sqlerrd2'): the last EXECUTE's rows
     st.params = run[-1][1].values
     session.current = st
     out += reply * len(run)
