@@ -130,15 +130,25 @@ def test_task_cancelled_during_a_stream(emu, proxy, direct, loop):
         loop.run_until_complete(conn.close())
 
 
+@pytest.mark.parametrize("source", ["tuples", "arrow"])
 @pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transaction"])
-def test_task_cancelled_inside_executemany(emu, proxy, direct, loop, autocommit):
+def test_task_cancelled_inside_executemany(emu, proxy, direct, loop, autocommit, source):
+    """From Arrow the rows go by the insert cursor's requests cut from a
+    dense image buffer (arrow/put_requests.py)."""
     t = unique("aemi")
     direct.cursor().execute(f"CREATE TABLE {t} (id INTEGER PRIMARY KEY, run INTEGER)")
     n = 120
 
+    def data(run):
+        rows = [(run * 1000 + i, run) for i in range(n)]
+        if source == "tuples":
+            return rows
+        pa = pytest.importorskip("pyarrow", reason="Arrow ingest needs the arrow extra")
+        ids, runs = zip(*rows)
+        return pa.table({"id": pa.array(ids, pa.int32()), "run": pa.array(runs, pa.int32())})
+
     async def load(conn, run):
-        await conn.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)",
-                                        [(run * 1000 + i, run) for i in range(n)],
+        await conn.cursor().executemany(f"INSERT INTO {t} VALUES (?, ?)", data(run),
                                         chunk_size=25)
 
     probe = loop.run_until_complete(connect_async(proxy, autocommit=True))

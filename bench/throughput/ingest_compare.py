@@ -25,11 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from common import SHAPES, connect, emulator_process, sales_row  # noqa: E402
 
+import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 
 from informix_stream import executemany as em  # noqa: E402
 from informix_stream import insert_cursor as ic  # noqa: E402
-from informix_stream.arrow import ingest, put_images  # noqa: E402
+from informix_stream.arrow import ingest, put_images, put_requests  # noqa: E402
 from informix_stream.codec.typeinfo import ColumnType, TypeCode  # noqa: E402
 
 DDL = SHAPES["sales"][0]
@@ -88,8 +89,8 @@ def main() -> None:
                                                em.BindExecute(1), 4000, 1 << 22)),
         ("encode tuples PUT", lambda: ic.chunks(data, put, None, 6, "iso-8859-1", 4000,
                                                 1 << 22, em._at_row)),
-        ("encode Arrow PUT", lambda: ic.item_chunks(
-            put_images.put_items(table, None, 6, put, "iso-8859-1", ic.BadRow), put, 4000,
+        ("encode Arrow PUT", lambda: put_requests.chunks(
+            np, put_images.put_batches(table, None, 6, put, "iso-8859-1"), put, 4000,
             1 << 22, em._at_row)),
     ]
     for name, make in encoders:

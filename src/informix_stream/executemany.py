@@ -326,10 +326,12 @@ class Plan:
             raise InterfaceError("Arrow data binds by position: use ? markers, "
                                  "or cursor.load_arrow(table, data)")
         if self.put is not None:
-            from .arrow import put_images
-            items = put_images.put_items(source, self.order, self.count, self.put,
-                                         self.session.encoding, ic.BadRow)
-            return ic.item_chunks(items, self.put, self.chunk_size, self.chunk_bytes, _at_row)
+            from .arrow import put_images, put_requests
+            from .arrow._deps import load
+            batches = put_images.put_batches(source, self.order, self.count, self.put,
+                                             self.session.encoding)
+            return put_requests.chunks(load()[0], batches, self.put, self.chunk_size,
+                                       self.chunk_bytes, _at_row)
         rows = ingest.encoded_rows(source, self.order, self.count, Unencodable,
                                     self.session.encoding)
         return chunk(rows, BindExecute(self.stmt_id), self.chunk_size, self.chunk_bytes)

@@ -44,7 +44,7 @@ from .messages import StmtType, Tag
 # for an answer (its fetch buffer size), so a real server's insert buffer
 # is never asked for more than a client of its own would send.
 PUT_BLOCK_BYTES = 32 * 1024
-_MAX_ROWS = 0x7FFF           # SQ_PUT's row count is a short
+MAX_PUT_ROWS = 0x7FFF        # SQ_PUT's row count is a short
 _PUT_HEAD = struct.Struct("!hih")
 CURSOR_NAME = b"_ifxs_put"
 
@@ -183,7 +183,7 @@ class InsertCursor:
                 width = len(items[i])
                 j = i
                 while (j < n and type(items[j]) is bytes and len(items[j]) == width
-                       and j - i < _MAX_ROWS and size < PUT_BLOCK_BYTES):
+                       and j - i < MAX_PUT_ROWS and size < PUT_BLOCK_BYTES):
                     size += width + (width & 1)
                     j += 1
                 parts.append(_PUT_HEAD.pack(Tag.PUT, width, j - i))

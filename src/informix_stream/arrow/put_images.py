@@ -5,8 +5,9 @@ in SQ_TUPLE's layout.  Built from Python values that costs a ``Decimal`` and
 a ``datetime`` per cell; built from Arrow it needs neither: each column's
 cells are computed with numpy straight from the Arrow buffers (integers,
 floats, dates, timestamps, decimal128 up to 18 digits, strings, put_cells.py),
-written into one buffer holding every row's image, and each image is one
-slice of it.
+written into one buffer holding every row's image (``put_batches``, an
+``ImageBatch`` a record batch), from which put_requests.py cuts the SQ_PUT
+requests a block at a time.
 
 A row is put only where ``InsertCursor.item`` would put it: every cell
 passes the column's value check (insert_cursor.value_check).  Any other row
@@ -15,24 +16,23 @@ column with no numpy rule here takes each value's Python form and the
 column's cell encoder, the way ``InsertCursor.item`` does.
 
 ``reference_items`` is the plain path: ``InsertCursor.item`` on each row's
-Python values.  tests/test_arrow_put.py holds the two to the same bytes over
-hypothesis-generated batches; bench/throughput/ingest_compare.py measures.
+Python values.  tests/test_arrow_put.py holds ``put_items`` (the batches'
+rows one by one) to it, byte for byte, over hypothesis-generated batches; bench/throughput/ingest_compare.py measures.
 The per-type rules (one column -> its cells) are put_cells.py.
 """
 
 from __future__ import annotations
 
-import struct
-from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain
+from collections.abc import Iterator
 from typing import Any
 
 from ..core import statement as st
 from ..errors import DataError, Error
-from ..insert_cursor import InsertCursor
+from ..insert_cursor import BadRow, InsertCursor
 from ._deps import load
 from .ingest import column_order, record_batches, zoned_column_error
 from .put_cells import Cells, column_cells, flat_of
+from .put_requests import HEADROOM, ImageBatch
 
 # A batch's images go into one row-major matrix of the columns' widest
 # cells (rows may then be written a column at a time without a byte
@@ -44,17 +44,36 @@ _GAPPED_LIMIT = 4
 def put_items(source: Any, order: list[int] | None, count: int, put: InsertCursor,
               encoding: str, unencodable: type[Exception]) -> Iterator[Any]:
     """Each row's insert-cursor item (its image, or its bind blocks), built a
-    column at a time.  A row that cannot be bound at all ends the items just
-    before it with ``unencodable(error)``.  The items of a batch come from
-    a tuple through ``chain`` (a C-level step a row, where a generator's
-    resumption costs several times more)."""
-    return chain.from_iterable(_batches(source, order, count, put, encoding, unencodable))
+    column at a time: ``put_batches`` a row at a time, as the row-by-row
+    path (``insert_cursor.item_chunks``) takes them.  A row that cannot be
+    bound at all ends the items just before it with ``unencodable(error)``."""
+    batches = put_batches(source, order, count, put, encoding)
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except BadRow as bad:
+            raise unencodable(bad.error) from None
+        yield from _batch_rows(batch)
 
 
-def _batches(source: Any, order: list[int] | None, count: int, put: InsertCursor,
-             encoding: str, unencodable: type[Exception]) -> Iterator[Iterable[Any]]:
-    """Each batch's items, lazily: nothing is read before the first item is
-    asked for."""
+def _batch_rows(batch: ImageBatch) -> list[Any]:
+    blob = batch.buf.tobytes()
+    starts = batch.starts.tolist()
+    rows: list[Any] = list(map(blob.__getitem__, map(
+        slice, starts, (batch.starts + batch.lengths).tolist())))
+    for row, blocks in batch.binds.items():
+        rows[row] = blocks
+    return rows
+
+
+def put_batches(source: Any, order: list[int] | None, count: int, put: InsertCursor,
+                encoding: str) -> Iterator[ImageBatch]:
+    """Each record batch's rows as one ``ImageBatch`` (put_requests.py cuts
+    the requests from it), lazily: nothing is read before the first batch
+    is asked for.  A row that cannot be bound at all ends its batch just
+    before it, and ``BadRow`` carrying its DataError follows."""
     np, _ = load()
     picked: list[int] | None = None
     for batch in record_batches(source):
@@ -62,37 +81,32 @@ def _batches(source: Any, order: list[int] | None, count: int, put: InsertCursor
             picked = column_order(batch.schema.names, order, count)
             zoned = zoned_column_error(batch.schema, picked)
             if zoned is not None:
-                raise unencodable(zoned)
-        yield batch_items(np, batch, picked, put, encoding, unencodable)
+                raise BadRow(zoned)
+        if batch.num_rows == 0:
+            continue
+        images, error = batch_images(np, batch, picked, put, encoding)
+        if len(images.starts):
+            yield images
+        if error is not None:
+            raise BadRow(error)
 
 
-def batch_items(np, batch, picked: list[int], put: InsertCursor, encoding: str,
-                unencodable: type[Exception]) -> Iterable[Any]:
-    """The items of one record batch, in row order: its images when every
-    row is put, else a generator that binds the others (and stops at a row
-    that cannot be bound)."""
+def batch_images(np, batch, picked: list[int], put: InsertCursor,
+                 encoding: str) -> tuple[ImageBatch, Error | None]:
+    """One record batch's images, with the bind blocks of the rows not put;
+    cut short before a row that cannot be bound, whose error comes along."""
     n = batch.num_rows
-    if n == 0:
-        return ()
     columns = [column_cells(np, batch.column(i), ctype, check, encoding)
                for i, ctype, check in zip(picked, put.types, put.checks)]
     ok = np.logical_and.reduce([c.ok for c in columns])
-    images = _cut(np, *_images(np, columns, n))
-    if ok.all():
-        return images
-    return _mixed_items(batch, picked, ok.tolist(), images, encoding, unencodable)
-
-
-def _mixed_items(batch, picked: list[int], ok: list[bool], images: Sequence[bytes],
-                 encoding: str, unencodable: type[Exception]) -> Iterator[Any]:
-    for row, (good, image) in enumerate(zip(ok, images)):
-        if good:
-            yield image
-            continue
+    buf, starts, lengths, dense = _images(np, columns, n)
+    binds: dict[int, list[bytes]] = {}
+    for row in np.flatnonzero(~ok).tolist():
         try:
-            yield _bind_blocks(batch, picked, row, encoding)
+            binds[row] = _bind_blocks(batch, picked, row, encoding)
         except Error as exc:
-            raise unencodable(exc) from None
+            return ImageBatch(buf, starts[:row], lengths[:row], binds, dense), exc
+    return ImageBatch(buf, starts, lengths, binds, dense), None
 
 
 def reference_items(source: Any, order: list[int] | None, count: int, put: InsertCursor,
@@ -136,42 +150,34 @@ def _row_values(batch, picked: list[int], row: int) -> list[Any]:
     return values
 
 
-def _cut(np, blob: bytes, starts, ends, stride: int | None) -> Sequence[bytes]:
-    """Each row's image as bytes.  Rows ``stride`` apart are cut by one
-    struct of "<length>s<gap>x" a row, compiled for the batch (about half the
-    cost of a slice a row, format and compile included); otherwise sliced."""
-    if stride is None:
-        return list(map(blob.__getitem__, map(slice, starts.tolist(), ends.tolist())))
-    lengths = (ends - starts).tolist()
-    tokens = [f"{k}s{stride - k}x" for k in range(stride + 1)] if stride <= 2 * len(lengths) \
-        else {k: f"{k}s{stride - k}x" for k in set(lengths)}
-    return struct.Struct("".join(map(tokens.__getitem__, lengths))).unpack_from(blob)
+def _images(np, columns: list[Cells], n: int) -> tuple[Any, Any, Any, bool]:
+    """Every row's image in one buffer, where each starts, its length, and
+    whether the images are dense (``_dense_images``); else each has
+    put_requests' room beside it (HEADROOM bytes before it, one after it).
 
-
-def _images(np, columns: list[Cells], n: int) -> tuple[bytes, Any, Any, int | None]:
-    """Every row's image in one buffer, where each starts and ends, and the
-    rows' stride when they are evenly spaced.
-
-    Row r's image starts at r * stride, stride being the sum of the columns'
-    widest cells, so a column's padded cells (put_cells.Cells) go in as
-    whole items (a void dtype of the cell matrix's width, copied by numpy
-    one memcpy an item): through a strided view while every column before
-    it is fixed width, else through a view with an item at every byte,
-    indexed by each row's offset.  A padded row runs past its cell into
-    the columns after it, which are written later, and never past its own
-    row."""
+    Row r's image starts at r * stride + HEADROOM, the stride holding the
+    room and the columns' widest cells, so a column's padded cells
+    (put_cells.Cells) go in as whole items (a void dtype of the cell
+    matrix's width, copied by numpy one memcpy an item): through a strided
+    view while every column before it is fixed width, else through a view
+    with an item at every byte, indexed by each row's offset.  A padded row
+    runs past its cell into the columns after it, which are written later,
+    and never past its own row."""
     widths = [_width(c) for c in columns]
-    stride = sum(widths)
     row_len = np.add.reduce([c.lengths for c in columns])
-    if n * stride > _GAPPED_LIMIT * int(row_len.sum()) + (1 << 16):
+    fixed = [_fixed_length(c) for c in columns]
+    if None not in fixed:
+        return _dense_images(np, columns, n, fixed, row_len)
+    if n * sum(widths) > _GAPPED_LIMIT * int(row_len.sum()) + (1 << 16):
         return _packed_images(np, columns, n, row_len)
+    stride = HEADROOM + sum(widths) + 1
     buf = np.empty(n * stride, dtype=np.uint8)
-    starts = np.arange(n, dtype=np.int64) * stride
-    offset, at = 0, None
+    starts = np.arange(n, dtype=np.int64) * stride + HEADROOM
+    offset, at = HEADROOM, None
     for c, width in zip(columns, widths):
         if c.padded is None:
             if at is None:
-                at = starts + offset
+                at = starts + (offset - HEADROOM)
             buf[_spread(np, at, c.lengths)] = c.flat
             at += c.lengths
             continue
@@ -180,9 +186,38 @@ def _images(np, columns: list[Cells], n: int) -> tuple[bytes, Any, Any, int | No
             offset += width
             continue
         if at is None:
-            at = starts + offset
+            at = starts + (offset - HEADROOM)
         at += c.lengths
-    return buf.tobytes(), starts, starts + row_len, stride
+    return buf, starts, row_len, False
+
+
+def _fixed_length(c: Cells) -> int | None:
+    """The length every cell of the column has, or None."""
+    first = int(c.lengths[0])
+    return first if (c.lengths == first).all() else None
+
+
+def _dense_images(np, columns: list[Cells], n: int, fixed: list[int],
+                  row_len) -> tuple[Any, Any, Any, bool]:
+    """Images of one length end to end, each odd one's pad byte zeroed: a
+    column's cells go in as items of its cell length (a strided void view
+    of its cell matrix, no copy), so nothing runs past its cell."""
+    total = sum(fixed)
+    stride = total + (total & 1)
+    buf = np.empty(n * stride, dtype=np.uint8)
+    offset = 0
+    for c, length in zip(columns, fixed):
+        if length:
+            cells = c.padded if c.padded is not None else c.flat.reshape(n, length)
+            if cells.strides[1] != 1:
+                cells = np.ascontiguousarray(cells)
+            item = np.dtype((np.void, length))
+            np.ndarray((n,), item, buf, offset, (stride,))[...] = \
+                cells[:, :length].view(item)[:, 0]
+        offset += length
+    if stride > total:
+        buf.reshape(n, stride)[:, total] = 0
+    return buf, np.arange(n, dtype=np.int64) * stride, row_len, True
 
 
 def _width(c: Cells) -> int:
@@ -205,17 +240,18 @@ def _put_rows(np, buf, c: Cells, n: int, stride: int, offset: int, at) -> None:
         np.ndarray((len(buf) - width + 1,), item, buf, 0, (1,))[at] = cells
 
 
-def _packed_images(np, columns: list[Cells], n: int,
-                   row_len) -> tuple[bytes, Any, Any, None]:
-    """The images end to end, each column's cells placed by a byte index."""
-    bounds = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(row_len, out=bounds[1:])
-    buf = np.empty(int(bounds[-1]), dtype=np.uint8)
-    at = bounds[:-1].copy()
+def _packed_images(np, columns: list[Cells], n: int, row_len) -> tuple[Any, Any, Any, bool]:
+    """The images end to end, each with its room (HEADROOM before, the pad
+    of an odd one after), each column's cells placed by a byte index."""
+    slots = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(HEADROOM + row_len + (row_len & 1), out=slots[1:])
+    buf = np.empty(int(slots[-1]), dtype=np.uint8)
+    starts = slots[:-1] + HEADROOM
+    at = starts.copy()
     for c in columns:
         buf[_spread(np, at, c.lengths)] = flat_of(np, c)
         at += c.lengths
-    return buf.tobytes(), bounds[:-1], bounds[1:], None
+    return buf, starts, row_len, False
 
 
 def _spread(np, starts, lengths):

@@ -236,6 +236,8 @@ class DdlRunner:
         logging = self._db.logging
         if not logging.logged:
             return "DIRTY"
+        if self._tx_level is not None:       # tx_modes: SET TRANSACTION's, for now
+            return self._tx_level
         if self._isolation is not None:
             return self._isolation
         return "REPEATABLE" if logging is Logging.ANSI else "COMMITTED"
@@ -284,6 +286,8 @@ class DdlRunner:
         BEGIN WORK; Database Design Guide, "Transactions")."""
         if not self._in_tx and self.ansi and stmt.kind is not StatementKind.BEGIN:
             self.begin()
+        self._tx_statement(stmt.kind)            # tx_modes: read-only, SET TRANSACTION's window
+        self._check_table_locks(stmt)            # table_locks: other sessions' LOCK TABLE
         self._db.busy.add(self._id)
         if self._in_tx and stmt.kind in _WRITES and getattr(stmt, "table", None):
             self._db.table_use.wrote(self._id, stmt.table)      # its rows are locked

@@ -232,7 +232,9 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
         }.get(first)
         if handler is not None:
             return handler()
-        if first in ("LOCK", "UNLOCK", "CLOSE"):
+        if first in ("LOCK", "UNLOCK"):
+            return self.lock_table()
+        if first == "CLOSE":
             return Translation(StatementKind.OTHER)
         if first == "WITH":
             return self.with_select()

@@ -61,6 +61,8 @@ from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error, with_offset
 from .statements import ResultColumn, SqlError, StatementKind, Translation
 from .temp_tables import TempTables
+from .table_locks import DEFAULT_LOCK_WAIT_MS, TableLocks
+from .tx_modes import TransactionModes
 from .image_slice import make_slicer
 from .logmode import Logging
 from . import sysmaster
@@ -71,10 +73,6 @@ from .views import named_tables
 __all__ = ["Engine", "Session", "Prepared", "ExecResult", "RowSource", "ResultColumn",
            "StatementKind", "SqlError"]
 
-# Wait for SQLite's database-wide write lock.  Informix locks rows, so two
-# sessions writing different rows never conflict there; a short wait here
-# stands in for that finer granularity before reporting a lock error.
-DEFAULT_LOCK_WAIT_MS = 1000
 # SQLite virtual-machine steps between two looks for a cancel (~a millisecond).
 _PROGRESS_STEPS = 20_000
 # Idle reader connections a session keeps (it opens one per concurrently
@@ -131,7 +129,8 @@ class Engine:
             self._tempdir = None
 
 
-class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
+class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunner,
+              UserSavepoints):
     """One client's connection to one database; one thread at a time."""
 
     def __init__(self, db: Database, session_id: int,
@@ -249,6 +248,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
             if self.ansi:
                 return
             raise SqlError(-255, message="not in transaction")
+        kept = self._temps.keep_unlogged(self._conn)     # WITH NO LOG rows stay
         try:
             self._conn.execute("ROLLBACK")
         except sqlite3.OperationalError as exc:
@@ -260,10 +260,12 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
             self._db.reload(self._conn)
             self._temps.forget_missing(self._conn)
             self._ddl_ended(undone=True)
+        self._temps.restore_unlogged(self._conn, kept)
         self._end_tx()
 
     def _end_tx(self) -> None:
         self._db.table_use.tx_ended(self._id)     # its row locks are gone
+        self._tx_modes_ended()
         self._in_tx = False
         self._ddl_in_tx = False
         self._savepoints.clear()
@@ -276,6 +278,7 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
             return
         if self._in_tx:
             self.rollback()
+        self._db.table_use.session_ended(self._id)    # its LOCK TABLEs (unlogged)
         for conn in [r[0] for r in self._readers]:
             conn.close()
         self._readers = []
@@ -522,21 +525,10 @@ class Session(DdlRunner, SessionFunctions, SplRunner, UserSavepoints):
         if option and option[0] in _SAVEPOINT_ACTIONS:
             self._savepoint(option)
             return
-        if option[:3] != ("SET", "LOCK", "MODE"):
-            self._set_isolation(option)           # ddl_runner: SET ISOLATION
+        if option[:1] in (("LOCK",), ("UNLOCK",)) or option[:3] == ("SET", "LOCK", "MODE"):
+            self._table_lock_option(option)       # table_locks: LOCK TABLE, SET LOCK MODE
             return
-        words = option[3:]
-        if words[:2] == ("TO", "WAIT"):
-            wait = int(words[2]) * 1000 if len(words) > 2 else 2**31 - 1
-        else:
-            wait = DEFAULT_LOCK_WAIT_MS
-        self._wait_ms = wait
-        self.lock_wait_ms = wait if words[:2] == ("TO", "WAIT") else 0
-        for conn in [self._conn] + [r[0] for r in self._readers]:
-            if conn is not None:
-                conn.execute(f"PRAGMA busy_timeout = {wait}")
-
-
+        self._isolation_option(option)            # tx_modes: SET ISOLATION/TRANSACTION
 
 
 def _release_reader(reader: list) -> None:

@@ -43,13 +43,16 @@ class UserSavepoints:
         if name not in names:
             raise SqlError(-201, message=f"savepoint {name} does not exist")
         if action == "ROLLBACK TO SAVEPOINT":
+            kept = self._temps.keep_unlogged(self._conn)   # temp_tables: WITH NO LOG
             self._conn.execute(f"ROLLBACK TO SAVEPOINT sp_{name}")
             later = list(names)[list(names).index(name) + 1:]
             for other in later:
                 del names[other]
             if self._ddl_in_tx:
                 self._db.reload(self._conn)
+                self._temps.forget_missing(self._conn)
                 self._ddl_undone()
+            self._temps.restore_unlogged(self._conn, kept)
         else:
             self._conn.execute(f"RELEASE SAVEPOINT sp_{name}")
             later = list(names)[list(names).index(name):]

@@ -63,6 +63,7 @@ class Host(Protocol):
     """What the interpreter needs of a session (engine.Session + spl_session)."""
 
     def prepare(self, sql: str): ...
+    def spl_prepare(self, sql: str): ...
     def execute(self, stmt, params: Sequence[object] = ()): ...
     def open_cursor(self, stmt, params: Sequence[object] = (), *, hold: bool = False): ...
     def spl_cursor(self, stmt, params: Sequence[object]): ...
@@ -267,7 +268,7 @@ class Interpreter:
                 self.set_many(node.targets, row)
             return
         host = self.host
-        stmt = host.prepare(node.expr.sql)
+        stmt = host.spl_prepare(node.expr.sql)
         if self.in_query and stmt.kind is not StatementKind.SELECT:
             # A routine running inside a query must not change what the
             # query reads (SQLite would even show the scan its own inserts).
@@ -281,7 +282,7 @@ class Interpreter:
     def select_one(self, node: Sql) -> tuple | None:
         """The one row of a singleton SELECT (None: no row; -284: several)."""
         host = self.host
-        source = host.spl_cursor(host.prepare(node.expr.sql), self.params(node.expr))
+        source = host.spl_cursor(host.spl_prepare(node.expr.sql), self.params(node.expr))
         try:
             rows = source.fetch(2)
         finally:
@@ -322,7 +323,7 @@ class Interpreter:
                 rows.close()
             return
         host = self.host
-        source = host.spl_cursor(host.prepare(node.query.expr.sql),
+        source = host.spl_cursor(host.spl_prepare(node.query.expr.sql),
                                  self.params(node.query.expr))
         try:
             while batch := source.fetch(64):

@@ -121,6 +121,18 @@ class SplRunner:
             routine = cache[key] = parse_routine(text, self._spl_column_type)
         return routine
 
+    def spl_prepare(self, sql: str) -> Prepared:
+        """A statement of a routine, about to run: what a client's statement
+        meets first applies to it too (a READ ONLY transaction's -878,
+        tx_modes; other sessions' LOCK TABLE, table_locks), since "you can
+        execute SPL routines in a read-only transaction as long as the SPL
+        routine does not try to perform any restricted statement" (IBM Guide
+        to SQL: Syntax, "Access Modes", ids_sqs_1207)."""
+        stmt = self.prepare(sql)
+        self._tx_statement(stmt.kind)
+        self._check_table_locks(stmt)
+        return stmt
+
     def spl_cursor(self, stmt: Prepared, params: Sequence[object]) -> "_Values":
         """A SELECT's rows as values, also where the engine would serve the
         stored row images (decoded here as a client would)."""

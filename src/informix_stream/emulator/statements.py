@@ -155,6 +155,7 @@ class CreateTable:
     checks: list[str]
     if_not_exists: bool = False
     temp: bool = False       # CREATE TEMP TABLE / SELECT ... INTO TEMP
+    no_log: bool = False     # ... WITH NO LOG: its rows outlive a ROLLBACK (temp_tables.py)
     as_select: str = ""      # SELECT ... INTO TEMP: SQLite text of the SELECT
     # (constraint name or None, Informix text) of each CHECK, for syschecks.
     check_sources: list[tuple[str | None, str]] = field(default_factory=list)

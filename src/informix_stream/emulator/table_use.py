@@ -24,6 +24,11 @@ release, end of transaction, end of session), not just while SQLite is
 reading: against TRUNCATE always, against the other DDL when opened under
 an isolation that keeps DDL out (ddl_runner._set_isolation).  ddl_runner
 consults it before such DDL.
+
+It also keeps the table locks LOCK TABLE takes (table_locks.py has the
+server's rules): which sessions hold each table SHARE or EXCLUSIVE, until the
+transaction ends (a logged database) or UNLOCK TABLE / the end of the
+session (an unlogged one).
 """
 
 from __future__ import annotations
@@ -34,6 +39,16 @@ from collections.abc import Callable, Iterable
 NON_EXCLUSIVE = -106
 """ISAM -106 "non-exclusive access" (IBM JDBC 15.0.1.0 message catalog,
 isam_en_US.properties), under sqlcode -242."""
+ROW_LOCKED = -107
+"""ISAM -107 "record is locked": rows another open transaction holds."""
+TABLE_LOCKED = -113
+"""ISAM -113 "the file is locked": a table another session locked with LOCK
+TABLE (IBM finderr -113: "when a user attempts to access a table that has
+been locked ... tables are locked explicitly using the LOCK TABLE
+statement"; IBM JDBC 15.0.1.0 message catalog, isam_en_US.properties)."""
+DEADLOCK = -143
+"""ISAM -143 "deadlock detected" (IBM JDBC 15.0.1.0 message catalog)."""
+SHARE, EXCLUSIVE = "SHARE", "EXCLUSIVE"
 
 
 class TableUse:
@@ -48,6 +63,8 @@ class TableUse:
         self._locking: dict[str, dict[int, int]] = {}
         self._reading: dict[str, dict[int, int]] = {}
         self._written: dict[int, set[str]] = {}
+        self._locks: dict[str, dict[int, str]] = {}     # LOCK TABLE: name -> {session: mode}
+        self._waits: dict[int, frozenset[int]] = {}     # session -> lock holders it waits for
 
     def hold(self, session: int, names: Iterable[str], *,
              locking: bool) -> Callable[[], None]:
@@ -78,13 +95,29 @@ class TableUse:
             self._written.setdefault(session, set()).add(name)
 
     def tx_ended(self, session: int) -> None:
+        """``session``'s transaction ended: its row and table locks go
+        (COMMIT WORK and ROLLBACK WORK release "all row and table locks",
+        IBM Guide to SQL: Syntax, ids_sqs_0340, ids_sqs_0892)."""
         with self._lock:
             self._written.pop(session, None)
+            self._drop_locks(session)
+
+    def session_ended(self, session: int) -> None:
+        """``session`` closed its database: its table locks go (ids_sqs_0893)."""
+        with self._lock:
+            self._drop_locks(session)
+
+    def _drop_locks(self, session: int) -> None:
+        for name in [n for n, owners in self._locks.items() if session in owners]:
+            del self._locks[name][session]
+            if not self._locks[name]:
+                del self._locks[name]
 
     def holder(self, session: int, names: Iterable[str], *,
                any_cursor: bool = False) -> str | None:
         """The first of ``names`` another session has open or wrote, if any
-        (``any_cursor``: a cursor under any isolation counts, as for TRUNCATE)."""
+        (``any_cursor``: a cursor under any isolation counts, as for TRUNCATE),
+        or holds with LOCK TABLE."""
         cursors = self._reading if any_cursor else self._locking
         with self._lock:
             for name in names:
@@ -92,7 +125,84 @@ class TableUse:
                     return name
                 if any(name in tables for s, tables in self._written.items() if s != session):
                     return name
+                if any(s != session for s in self._locks.get(name, ())):
+                    return name
         return None
+
+    # -- LOCK TABLE ------------------------------------------------------------
+    def try_lock(self, session: int, name: str,
+                 mode: str) -> tuple[int, frozenset[int]] | None:
+        """LOCK TABLE ``name`` IN ``mode`` MODE for ``session``: None when it
+        now holds it, else the ISAM code of what stands in the way and the
+        sessions that hold it: another session's table lock that the mode
+        cannot share (-113), or rows another open transaction holds (-107)."""
+        with self._lock:
+            others = {s: m for s, m in self._locks.get(name, {}).items() if s != session}
+            if others and (mode == EXCLUSIVE or EXCLUSIVE in others.values()):
+                return TABLE_LOCKED, frozenset(others)
+            writers = frozenset(s for s, tables in self._written.items()
+                                if s != session and name in tables)
+            if writers:
+                return ROW_LOCKED, writers
+            self._locks.setdefault(name, {})[session] = mode
+        return None
+
+    def unlock(self, session: int, name: str) -> bool:
+        """UNLOCK TABLE: False when ``session`` holds no lock on ``name``."""
+        with self._lock:
+            owners = self._locks.get(name, {})
+            if session not in owners:
+                return False
+            del owners[session]
+            if not owners:
+                del self._locks[name]
+        return True
+
+    @property
+    def any_locks(self) -> bool:
+        """Does any session hold a LOCK TABLE lock (the cheap test before
+        every statement)?"""
+        return bool(self._locks)
+
+    def lock_mode(self, session: int, name: str) -> str | None:
+        """The mode ``session`` holds ``name`` in, if it locked it."""
+        return self._locks.get(name, {}).get(session)
+
+    def locked_by_other(self, session: int, names: Iterable[str],
+                        exclusive_only: bool) -> tuple[str, frozenset[int]] | None:
+        """The first of ``names`` another session holds a table lock on (one
+        in EXCLUSIVE mode when ``exclusive_only``: what keeps a reader out),
+        with the sessions that hold it."""
+        if not self._locks:
+            return None
+        with self._lock:
+            for name in names:
+                others = {s: m for s, m in self._locks.get(name, {}).items() if s != session}
+                if others and (not exclusive_only or EXCLUSIVE in others.values()):
+                    return name, frozenset(others)
+        return None
+
+    def waiting(self, session: int, blockers: Iterable[int]) -> bool:
+        """``session`` waits for a table lock ``blockers`` hold: False, and
+        nothing recorded, when one of them already waits (directly or through
+        others) for ``session``, a deadlock the server reports with ISAM
+        -143 "deadlock detected" rather than let both wait forever."""
+        blockers = frozenset(blockers)
+        with self._lock:
+            todo, seen = list(blockers), set()
+            while todo:
+                other = todo.pop()
+                if other == session:
+                    return False
+                if other not in seen:
+                    seen.add(other)
+                    todo.extend(self._waits.get(other, ()))
+            self._waits[session] = blockers
+        return True
+
+    def done_waiting(self, session: int) -> None:
+        with self._lock:
+            self._waits.pop(session, None)
 
 
 def _count(users_of: dict[str, dict[int, int]], session: int,

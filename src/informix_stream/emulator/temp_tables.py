@@ -14,6 +14,18 @@ can name it: the dialect resolves names through this session's tables first
 and emits the storage name (``TableDef.storage``).  Storage tables left by an
 emulator that stopped without closing its sessions are dropped when the
 database is opened (``drop_orphans``).
+
+A temp table created WITH NO LOG keeps its rows through a ROLLBACK: "DML
+operations on the temporary table are not included in the transaction log
+records" (IBM Guide to SQL: Syntax, "Using the WITH NO LOG option",
+ids_sqs_0575), and without the log "rolling back a transaction on a
+temporary table will no longer undo the work in the temporary table"
+(Administrator's Reference, "TEMPTAB_NOLOG configuration parameter",
+ids_adr_0183).  The CREATE itself is DDL and is logged (ids_sqs_0575), so a
+table created in the transaction is gone after its ROLLBACK.  SQLite undoes
+every table of the file together, so the session copies such tables' rows
+before a rollback and puts them back after it (``keep_unlogged``,
+``restore_unlogged``); BYTE/TEXT values are copied as their bytes.
 """
 
 from __future__ import annotations
@@ -24,6 +36,8 @@ from collections.abc import Callable, Mapping, Sequence
 from . import blobs
 from .catalog import column_sql, sqlite_index
 from .statements import NOT_SUPPORTED, CreateIndex, CreateTable, SqlError, TableDef, sql_ident
+
+Kept = list[tuple[TableDef, list[tuple]]]     # WITH NO LOG tables' rows over a rollback
 
 PREFIX = "_ifx_tmp"
 
@@ -36,6 +50,7 @@ class TempTables:
         self.tables: dict[str, TableDef] = {}
         self.indexes: dict[str, str] = {}       # index name -> storage index name
         self.version = 0                        # moved on by every change
+        self.unlogged: set[str] = set()         # names created WITH NO LOG
 
     def lookup(self, permanent: Mapping[str, TableDef]) -> Callable[[str], TableDef | None]:
         """Name resolution for this session: its temp tables shadow the database's."""
@@ -70,6 +85,8 @@ class TempTables:
                          f" ON {sql_ident(storage)} ({names})")
         tdef = TableDef(ddl.name, list(ddl.columns), False, storage)
         self.tables[ddl.name] = tdef
+        if ddl.no_log:
+            self.unlogged.add(ddl.name)
         self.version += 1
         if not ddl.as_select:
             return 0
@@ -79,6 +96,7 @@ class TempTables:
 
     def drop(self, conn: sqlite3.Connection, name: str) -> TableDef:
         tdef = self.tables.pop(name)
+        self.unlogged.discard(name)
         self.version += 1
         blobs.free_table(conn, tdef.storage, tdef.columns)
         conn.execute(f'DROP TABLE {sql_ident(tdef.storage)}')
@@ -109,9 +127,36 @@ class TempTables:
             (len(self.prefix), self.prefix))}
         for name in [n for n, t in self.tables.items() if t.storage not in present]:
             del self.tables[name]
+            self.unlogged.discard(name)
             self.version += 1
         for name in [n for n, s in self.indexes.items() if s not in present]:
             del self.indexes[name]
+
+    def keep_unlogged(self, conn: sqlite3.Connection) -> Kept:
+        """Before a rollback: the rows of every WITH NO LOG table, BYTE/TEXT
+        cells as their bytes (the rollback may take back their _ifx_blobs rows)."""
+        kept: Kept = []
+        for name in sorted(self.unlogged):
+            tdef = self.tables[name]
+            cells = [f"(SELECT data FROM _ifx_blobs WHERE id = {sql_ident(c.name)} >> 32)"
+                     if c.type.code in blobs.STORED_CODES else sql_ident(c.name)
+                     for c in tdef.columns]
+            rows = conn.execute(f"SELECT {', '.join(cells)} FROM {sql_ident(tdef.storage)}"
+                                " ORDER BY rowid").fetchall()
+            kept.append((tdef, rows))
+        return kept
+
+    def restore_unlogged(self, conn: sqlite3.Connection, kept: Kept) -> None:
+        """After a rollback: each kept table that still exists (its CREATE
+        was not undone) gets back the rows it had (see the module's notes)."""
+        for tdef, rows in kept:
+            if self.tables.get(tdef.name) is not tdef:
+                continue
+            table = sql_ident(tdef.storage)
+            names = ", ".join(sql_ident(c.name) for c in tdef.columns)
+            marks = ", ".join("?" for _ in tdef.columns)
+            conn.execute(f"DELETE FROM {table}")
+            conn.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
 
     def drop_all(self, conn: sqlite3.Connection) -> None:
         """The session ends: its temp tables go with it."""

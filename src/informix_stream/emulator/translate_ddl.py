@@ -8,11 +8,12 @@ from dataclasses import replace
 
 from informix_stream.codecs import ColumnType, parse_type
 
-from . import composite, row_types
+from . import composite, row_types, syscatalog
 from .sequences import CreateSequence
 from .statements import (NOT_SUPPORTED, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable,
                          Drop, SqlError, StatementKind, Translation)
 from .tokens import ident
+from .tx_modes import parse_modes
 from .typerules import TODAY_SQL, current_sql, datetime_type
 
 # Valid Informix column types the emulator lacks: refused as such, never as
@@ -75,6 +76,27 @@ class DdlRules:
         words = tuple(t.text for t in self.toks[1:])
         check_set(words)
         return Translation(StatementKind.OTHER, option=("SET",) + words)
+
+    def lock_table(self) -> Translation:
+        """LOCK TABLE name IN SHARE|EXCLUSIVE MODE / UNLOCK TABLE name, run by
+        the session (table_locks.py).  A system catalog table or a view is
+        refused as not supported: the server refuses both (Guide to SQL:
+        Syntax, ids_sqs_0892, ids_sqs_1253) with codes not known here."""
+        unlock = self.word(0) == "UNLOCK"
+        if self.word(1) != "TABLE":
+            self.syntax_error(1, "TABLE expected")
+        name, i = self.table_name(2)
+        words = tuple(t.text for t in self.toks[i:])
+        if unlock and words:
+            self.syntax_error(i, "the end of UNLOCK TABLE expected")
+        if not unlock and words not in (("IN", "SHARE", "MODE"), ("IN", "EXCLUSIVE", "MODE")):
+            self.syntax_error(i, "IN SHARE MODE or IN EXCLUSIVE MODE expected")
+        tdef = self.table(name)
+        if name in syscatalog.NAMES or tdef.view:
+            raise SqlError(NOT_SUPPORTED, 0, name, f"LOCK/UNLOCK TABLE of {name}, a view or "
+                           "system catalog table, is not supported by the emulator")
+        option = ("UNLOCK", name) if unlock else ("LOCK", name, words[1])
+        return Translation(StatementKind.OTHER, option=option)
 
     # -- DDL -----------------------------------------------------------------
     def create(self) -> Translation:
@@ -186,6 +208,9 @@ class DdlRules:
                 self.column_def(a, b, spec)
         if not spec.columns:
             raise SqlError(-201, message="table needs columns")
+        after = [t.text for t in self.toks[close + 1:]]
+        spec.no_log = temp and any(after[k:k + 3] == ["WITH", "NO", "LOG"]
+                                   for k in range(len(after)))
         return Translation(StatementKind.DDL, table=name, ddl=spec)
 
     def create_table_as(self, name: str, if_not_exists: bool, temp: bool,
@@ -422,7 +447,7 @@ class DdlRules:
 # SET is refused as not supported rather than pretended.
 _NO_OP_SETS = frozenset({"DATASKIP", "EXPLAIN", "OPTIMIZATION", "PDQPRIORITY", "ROLE",
                          "ENVIRONMENT", "DEFERRED_PREPARE", "STATEMENT", "AUTOFREE",
-                         "ALL_MUTABLES", "DEBUG", "TRANSACTION", "CONSTRAINTS"})
+                         "ALL_MUTABLES", "DEBUG", "CONSTRAINTS"})
 _ISOLATIONS = (("DIRTY", "READ", "WITH", "WARNING"), ("DIRTY", "READ"),
                ("COMMITTED", "READ", "LAST", "COMMITTED"), ("COMMITTED", "READ"),
                ("CURSOR", "STABILITY"), ("REPEATABLE", "READ"))
@@ -439,6 +464,8 @@ def check_set(words: tuple[str, ...]) -> None:
         if rest not in _ISOLATIONS:
             raise SqlError(-201, message="SET ISOLATION [TO] DIRTY READ | COMMITTED READ | "
                            "CURSOR STABILITY | REPEATABLE READ expected")
+    elif head == ("TRANSACTION",):
+        parse_modes(words[1:])
     elif head == ("LOCK",):
         if not (words[1:4] == ("MODE", "TO", "WAIT") and len(words) <= 5
                 and all(w.isdigit() for w in words[4:])) \

@@ -65,7 +65,8 @@ class SelectRules:
             if not col.name or not col.name.replace("_", "a").isalnum():
                 raise SqlError(-201, message=f"INTO TEMP needs a column name for '{col.name}' "
                                              "(give the expression an alias)")
-        spec = CreateTable(name, columns, [], [], temp=True, as_select=inner.sql)
+        spec = CreateTable(name, columns, [], [], temp=True, as_select=inner.sql,
+                           no_log=bool(rest))
         return Translation(StatementKind.DDL, table=name, ddl=spec, binds=inner.binds,
                            param_count=inner.param_count)
 

@@ -10,6 +10,7 @@ stored values (the decimal collation, exact SUM/AVG).
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import decimal
 import re
@@ -274,7 +275,31 @@ def _parse_datetime_text(text: str, ctype: ColumnType) -> dict[str, object]:
         if not lo <= value <= hi:
             raise _conversion_error(-1263, text)
         fields[name] = value
+    _check_day_of_month(fields, text)
     return fields
+
+
+# The year a DATETIME without a YEAR field is given to become a Python value:
+# a leap year, so MONTH TO DAY '02-29' has one (the driver's codec fills the
+# same, codec/scalars.py).
+_FILL_YEAR = 2000
+
+
+def _check_day_of_month(fields: dict[str, object], text: str) -> None:
+    """-1263 for a day its month does not have.  The server's DATETIME day
+    runs "from 1 to 31, as appropriate for the month" (IBM Guide to SQL:
+    Reference, "DATETIME data type", ids_sqr_110; Literal DATETIME,
+    ids_sqs_1600: 1 <= dd <= 28, 29, 30, or 31).  Without a YEAR field the
+    value belongs to no year, and February has 29 days in some: '02-29' is
+    a MONTH TO DAY value, '02-30' and '04-31' are in no year (-1263, "A field
+    in a datetime or interval value is incorrect", IBM JDBC 15.0.1.0 message
+    catalog).  With a YEAR, that year's calendar decides ('2023-02-29')."""
+    month, day = fields.get("month"), fields.get("day")
+    if month is None or day is None:
+        return
+    year = fields.get("year", _FILL_YEAR)
+    if day > calendar.monthrange(int(year), int(month))[1]:   # type: ignore[arg-type]
+        raise _conversion_error(-1263, text)
 
 
 def _datetime_writer(ctype: ColumnType) -> Converter:
@@ -447,8 +472,8 @@ def _time_from_text(text: str, ctype: ColumnType) -> dt.time:
 def _datetime_from_fields(text: str, ctype: ColumnType) -> dt.datetime | dt.date:
     f = _parse_datetime_text(text, ctype)
     if ctype.end <= TU_DAY:
-        return dt.date(f.get("year", 1900), f.get("month", 1), f.get("day", 1))
-    return dt.datetime(f.get("year", 1900), f.get("month", 1), f.get("day", 1),
+        return dt.date(f.get("year", _FILL_YEAR), f.get("month", 1), f.get("day", 1))
+    return dt.datetime(f.get("year", _FILL_YEAR), f.get("month", 1), f.get("day", 1),
                        f.get("hour", 0), f.get("minute", 0), f.get("second", 0),
                        int(f["fraction"]))
 
