@@ -290,3 +290,29 @@ def test_a_temp_table_made_since_the_prepare_is_not_read_with_its_types(engine):
                    "big BIGINT, ratio FLOAT, money MONEY(8,2))")
     requests = [temp] + [insert(clean_sales_row(i)) for i in range(5)]
     compare(engine, "logged", "sales", requests, [], False, None)
+
+
+def test_a_table_altered_since_the_prepare(engine):
+    """-710 for every EXECUTE of the stale statement, on both paths."""
+    requests = [command("ALTER TABLE t ADD extra INTEGER")] + \
+        [insert(clean_sales_row(i)) for i in range(4)]
+    replies, rows = compare(engine, "logged", "sales", requests, [], False, None)
+    assert rows == [] and replies.count(b"\x00\x0d\xfd\x3a") == 4      # SQ_ERR -710
+
+
+def test_another_sessions_lock_table(engine):
+    """LOCK TABLE in another session: each EXECUTE answers its lock error,
+    on the fast path as request by request; nothing goes in."""
+    def run(answer) -> tuple[bytes, list]:
+        e = engine()
+        loader = open_session(e, "logged", "sales")
+        holder = Session(e, version="test")
+        holder.handle_many([])
+        slow_answer(holder, command("DATABASE db"))
+        slow_answer(holder, Writer().short(Tag.BEGIN).getvalue() + EOT)
+        assert slow_answer(holder, command("LOCK TABLE t IN EXCLUSIVE MODE"))[:2] == b"\x00\x0f"
+        got = answer(loader, b"".join(insert(clean_sales_row(i)) for i in range(5)))
+        return got, contents(loader)
+    fast, slow = run(fast_answer), run(slow_answer)
+    assert fast == slow
+    assert fast[1] == [] and fast[0].count(b"\x00\x0d") == 5

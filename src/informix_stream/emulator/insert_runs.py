@@ -19,9 +19,11 @@ column refuses, a duplicate key, a lock, an interrupt, an emulator bug --
 it was undone as a whole and its requests are answered one by one exactly
 as if each had come alone, which alone decides errors, row counts, serial
 values and what stays in the table (tests/test_emulator_bind_ingest.py).
-Except a cancel: the client's one interrupt stopped the batch, so the first
-EXECUTE of it answers -213 (nothing of the batch went in) and the rest are
-answered as they would be after that error.
+Except when the first EXECUTE's own answer is already known: the statement
+may not run now (check_current: stale, locked, read-only), or the client's
+cancel stopped the batch (its one interrupt: the first EXECUTE answers -213,
+nothing of the batch went in); then the rest are answered as they would be
+after that error.
 """
 
 from __future__ import annotations
@@ -67,10 +69,10 @@ def answer(session, requests: list[list], out: bytearray) -> None:
             if done is not True:
                 # Undone: answer this run request by request, once each
                 # (retrying a batch from every later index would cost the
-                # square of the run); a cancel stopped the first of them.
+                # square of the run); or the first of them failed alone.
                 rest = requests[i:j]
                 if isinstance(done, SqlError):
-                    _interrupted(session, rest[0], done, out)
+                    _first_failed(session, rest[0], done, out)
                     out += _EOT
                     rest = rest[1:]
                 for one in rest:
@@ -111,7 +113,7 @@ def _pairs_batch(session, request: list, out: bytearray) -> None:
             out += _EOT
             return
         if isinstance(done, SqlError):       # the rest of the request is skipped
-            _interrupted(session, run[0], done, out)
+            _first_failed(session, run[0], done, out)
             out += _EOT
             return
     session._answer(out, request)
@@ -119,16 +121,22 @@ def _pairs_batch(session, request: list, out: bytearray) -> None:
 
 def _run_batch(session, run: list[list], out: bytearray, reply: bytes) -> bool | SqlError:
     """The run's rows as one SQLite batch, ``reply`` for each: True.  False,
-    with nothing done, if any part of it fails; the -213 error, with nothing
-    done, if the client's cancel interrupted it (the interrupt is the
-    client's one cancel, so a replay would run what it asked to stop)."""
+    with nothing done, if any part of it fails.  An SqlError, with nothing
+    done, that is the first EXECUTE's own answer: the statement may not run
+    now (stale, another session's LOCK TABLE after its wait, a read-only
+    transaction: what ``check_current`` says before any EXECUTE of it), or
+    the client's cancel interrupted the batch (the client's one interrupt:
+    a replay would run what it asked to stop)."""
     if session.invalid_text:
         return False                 # one by one: Session._bind refuses the bad value
     st = session.statements[run[0][0].id]
     slobs.before_request(session, run[0])     # as ``handle`` does: an INSERT closes it
+    db = session.db
     try:
-        db = session.db
         db.check_current(st.prepared)
+    except SqlError as err:
+        return err                   # not waited for again by a replay
+    try:
         result = db.execute_many(st.prepared, _stored_rows(session, st, run), stored=True)
     except SqlError as err:
         return err if err.sqlcode == INTERRUPTED else False
@@ -145,9 +153,9 @@ def _run_batch(session, run: list[list], out: bytearray, reply: bytes) -> bool |
     return True
 
 
-def _interrupted(session, first: list, err: SqlError, out: bytearray) -> None:
+def _first_failed(session, first: list, err: SqlError, out: bytearray) -> None:
     """The reply (without SQ_EOT) of ``first`` -- SQ_ID, SQ_BIND, SQ_EXECUTE
-    -- when its EXECUTE was interrupted: what ``handle`` would have answered."""
+    -- when its EXECUTE failed with ``err``: what ``handle`` would answer."""
     st = session.statements[first[0].id]
     session.current = st
     st.params = first[1].values
