@@ -71,9 +71,10 @@ SHAPES = {
 }
 
 
-def emulator_process(*extra: str):
-    """(host, port) of an emulator running in a child process."""
-    return spawned(*extra)
+def emulator_process(*extra: str, src: str | None = None):
+    """(host, port) of an emulator running in a child process (from the
+    source tree ``src``, a baseline to compare with, else this one)."""
+    return spawned(*extra, src=src)
 
 
 def connect(host: str, port: int, **kw):

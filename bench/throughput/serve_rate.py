@@ -3,7 +3,8 @@
     python bench/throughput/serve_rate.py --rows 1000000
     python bench/throughput/serve_rate.py --table sales --rows 200000 \
         --columns '*' 'id, amount, sold' 'amount' 'sku, sold, note'
-    python bench/throughput/serve_rate.py --ingest --rows 200000 [--table sales] [--path put]
+    python bench/throughput/serve_rate.py --ingest --rows 200000 [--table sales] [--path put] \
+        [--baseline-src ../other-checkout/src]
 
 1. End to end: the raw-bytes floor client (decodes nothing but message
    framing) drains the table from an emulator in another process, through a
@@ -53,7 +54,7 @@ from informix_stream.codec.params import encode_param  # noqa: E402
 from informix_stream.codec.rowencode import make_row_encoder  # noqa: E402
 from informix_stream.codec.typeinfo import parse_type  # noqa: E402
 from informix_stream.core import requests as rq  # noqa: E402
-from informix_stream.messages import Reply, parse_reply  # noqa: E402
+from informix_stream.messages import Reply, parse_reply, write_cost, write_done  # noqa: E402
 from informix_stream.emulator.engine import Engine  # noqa: E402
 from informix_stream.emulator.session import Session  # noqa: E402
 from informix_stream.framing import Writer  # noqa: E402
@@ -200,12 +201,32 @@ def _column_texts(ddl: str) -> list[str]:
     return [c.replace(" NOT NULL", "") for c in cols]
 
 
+def _one_row_reply() -> bytes:
+    """A server's whole reply to an insert of one row: SQ_DONE (1 row),
+    SQ_COST, SQ_EOT (what the reference parse below accepts, byte for byte)."""
+    w = Writer()
+    write_done(w, 1)
+    write_cost(w, 0, 0)
+    return w.short(Tag.EOT).getvalue()
+
+
+ONE_ROW_REPLY = _one_row_reply()
+
+
 def _send_load(sock: socket.socket, bursts: list[tuple[bytes, list[int]]]) -> None:
     """Send each burst, then read one reply per request, each with the row
-    count it must report (0: any); any error stops."""
+    count it must report (0: any); any error stops.  A burst of one-row
+    inserts is checked first against the exact bytes of its successful
+    replies (a floor client must not cost more than the server); any
+    difference, as soon as it arrives, sends it through the full parse."""
     buf, pos = b"", 0
+    sock.settimeout(60)          # nothing waits forever
     for data, counts in bursts:
         sock.sendall(data)
+        if counts and all(c == 1 for c in counts):
+            buf, pos, ok = _expect(sock, buf, pos, ONE_ROW_REPLY * len(counts))
+            if ok:
+                continue
         k = 0
         while k < len(counts):
             reply = Reply()
@@ -225,25 +246,47 @@ def _send_load(sock: socket.socket, bursts: list[tuple[bytes, list[int]]]) -> No
             buf, pos = buf[pos:] + chunk, 0
 
 
+def _expect(sock: socket.socket, buf: bytes, pos: int, want: bytes) -> tuple[bytes, int, bool]:
+    """Read while what arrived is a prefix of ``want``: (buf, pos, True)
+    past it when all of it came, else (buf, pos, False) untouched."""
+    while len(buf) - pos < len(want):
+        if buf[pos:] != want[:len(buf) - pos]:
+            return buf, pos, False
+        chunk = sock.recv(1 << 20)
+        if not chunk:
+            raise ConnectionError("server closed the connection")
+        buf, pos = buf[pos:] + chunk, 0
+    if buf[pos:pos + len(want)] != want:
+        return buf, pos, False
+    return buf, pos + len(want), True
+
+
 def ingest(args) -> None:
+    """Each table on each path; with ``--baseline-src`` the same loads into
+    an emulator of that source tree too, the two trees taking turns."""
+    trees = [("", None)] + ([(" [baseline]", args.baseline_src)] if args.baseline_src else [])
     for table in args.table or sorted(TABLES):
         for path in args.path:
-            rates = _ingest_rates(table, path, args)
-            print(f"ingest {table} via {path}: {args.rows:,} rows: median "
-                  f"{statistics.median(rates):,.0f} rows/s (min {min(rates):,.0f}, "
-                  f"max {max(rates):,.0f}) over {args.repeat} runs", flush=True)
+            rates: dict[str, list[float]] = {label: [] for label, _ in trees}
+            for _ in range(args.repeat):
+                for label, src in trees:
+                    rates[label] += _ingest_rates(table, path, args, src, 1)
+            for label, got in rates.items():
+                print(f"ingest {table} via {path}{label}: {args.rows:,} rows: median "
+                      f"{statistics.median(got):,.0f} rows/s (min {min(got):,.0f}, "
+                      f"max {max(got):,.0f}) over {args.repeat} runs", flush=True)
 
 
-def _ingest_rates(table: str, path: str, args) -> list[float]:
-    """Rows/s of each repeat of loading ``table`` through ``path``, each
-    into a new table of one emulator."""
+def _ingest_rates(table: str, path: str, args, src: str | None, repeat: int) -> list[float]:
+    """Rows/s of each of ``repeat`` loads of ``table`` through ``path``, each
+    into a new table of one emulator (run from the source tree ``src``)."""
     ddl, make = TABLES[table]
     width = 6 if table == "sales" else 5
     data = list(make(args.rows))
-    with emulator_process() as (host, port):
+    with emulator_process(src=src) as (host, port):
         client = RawClient(host, port)
         rates = []
-        for k in range(args.repeat):
+        for k in range(repeat):
             name = f"ingest{k}"
             client._request(Writer().short(Tag.COMMAND).short(0).int(len(ddl.format(name)))
                             .padded(ddl.format(name).encode()).short(Tag.EXECUTE)
@@ -288,6 +331,9 @@ def main() -> None:
                     help="--ingest: bind requests per send (put: a 100th of it)")
     ap.add_argument("--path", choices=("bind", "put"), nargs="+", default=["bind", "put"],
                     help="--ingest: the load paths to measure")
+    ap.add_argument("--baseline-src", metavar="DIR",
+                    help="--ingest: also load into an emulator run from this source tree "
+                         "(another checkout's src/), taking turns with this one")
     args = ap.parse_args()
     if args.ingest:
         ingest(args)

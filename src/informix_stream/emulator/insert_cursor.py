@@ -119,10 +119,18 @@ def open_insert(session, st) -> None:
 
 def _fast_converter(db, prepared, columns: list[ResultColumn], encoding: str
                     ) -> put_rows.RowConverter | None:
-    """put_rows' converter when a PUT row is exactly a stored row image: the
-    statement binds every column of the table in the table's order, the
-    table keeps images made by its image maker, in the code set the rows
-    arrive in.  None otherwise (every row then takes the reference path)."""
+    """put_rows' converter when a PUT row is exactly a stored row image
+    (``fast_types``); None otherwise (every row then takes the reference path)."""
+    types = fast_types(db, prepared, columns, encoding)
+    return _converter(types, encoding) if types is not None else None
+
+
+def fast_types(db, prepared, columns: list[ResultColumn], encoding: str) -> tuple | None:
+    """The table's column types when a row of the statement's values is
+    exactly a stored row: the statement binds every column of the table in
+    the table's order, the table keeps images made by its image maker, in
+    the code set the rows arrive in.  None otherwise.  (bind_rows.py asks
+    the same of a BIND+EXECUTE run.)"""
     tdef = db.table_def(prepared.table) if prepared.table else None
     database = db.database
     if (tdef is None or not prepared.direct or prepared.image is None
@@ -131,7 +139,13 @@ def _fast_converter(db, prepared, columns: list[ResultColumn], encoding: str
             or [c.name for c in columns] != [c.name for c in tdef.columns]
             or encoding != database.codec):
         return None
-    return _converter(tuple(c.type for c in tdef.columns), encoding)
+    types = tuple(c.type for c in tdef.columns)
+    # The types the statement was translated for, which its SQL and image
+    # maker use: a table the name means now (a TEMP table made since the
+    # PREPARE shadows it) with other types is the reference path's to refuse.
+    if types != tuple(b.type for b in prepared.translation.binds):
+        return None
+    return types
 
 
 @functools.lru_cache(maxsize=64)

@@ -17,10 +17,11 @@ _SRC = str(Path(__file__).resolve().parent.parent.parent)
 
 
 @contextmanager
-def spawned(*args: str) -> Iterator[tuple[str, int]]:
-    """Run ``python -m informix_stream.emulator --port 0 *args``; yield (host, port)."""
+def spawned(*args: str, src: str | None = None) -> Iterator[tuple[str, int]]:
+    """Run ``python -m informix_stream.emulator --port 0 *args``; yield (host, port).
+    ``src``: the source tree to run it from (a benchmark's baseline), else this one."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        p for p in (_SRC, os.environ.get("PYTHONPATH")) if p)}
+        p for p in (src or _SRC, os.environ.get("PYTHONPATH")) if p)}
     proc = subprocess.Popen([sys.executable, "-m", "informix_stream.emulator", "--port", "0",
                              *args], stdout=subprocess.PIPE, text=True, env=env)
     try:

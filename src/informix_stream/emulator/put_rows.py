@@ -21,7 +21,9 @@ reference's answer (tests/test_put_rows.py checks that differentially).
 
 Cells handled: SMALLINT, INTEGER, BIGINT, FLOAT, SMALLFLOAT, DATE,
 VARCHAR/NVARCHAR, DECIMAL(p,s)/MONEY(p,s) and DATETIME YEAR TO SECOND;
-a table with any other column has no fast converter.
+a table with any other column has no fast converter.  bind_rows.py reads
+the same cells inside SQ_BIND parameter blocks with these same lines
+(``Plan.at_offset``, ``add_cell``): one reader of each cell encoding.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ _DOUBLE_NULL = b"\xff" * 8
 _REAL_NULL = b"\xff" * 4
 # Code sets whose decode/encode round-trips every byte string they accept,
 # so a decoded VARCHAR re-encodes to exactly the received bytes.
-_ROUND_TRIP_CODECS = frozenset({"utf-8", "iso-8859-1", "latin-1", "ascii"})
+ROUND_TRIP_CODECS = frozenset({"utf-8", "iso-8859-1", "latin-1", "ascii"})
 
 _INTS = {TypeCode.SMALLINT: ("h", -(2 ** 15)), TypeCode.INTEGER: ("i", -(2 ** 31)),
          TypeCode.BIGINT: ("q", -(2 ** 63))}
@@ -70,60 +72,70 @@ def convert(b):
 """
 
 
-class _Plan:
+class Plan:
     """Lines of the generated converter; ``at`` is the offset expression of
-    the next cell (a constant until the first VARCHAR)."""
+    the next cell (a constant until the first VARCHAR, then ``pos`` plus a
+    constant).  ``at_offset`` reads one cell at ``base + offset`` of
+    ``src`` instead (bind_rows: a cell inside a parameter block)."""
 
-    def __init__(self) -> None:
+    def __init__(self, src: str = "b") -> None:
         self.lines: list[str] = []
         self.fixed = 0           # bytes since the last variable point
         self.variable = False
+        self.base = "pos"        # the variable point's name
+        self.src = src           # the name of the bytes the cells are read from
+
+    @classmethod
+    def at_offset(cls, src: str, base: str, offset: int) -> "Plan":
+        plan = cls(src)
+        plan.variable, plan.base, plan.fixed = True, base, offset
+        return plan
 
     @property
     def at(self) -> str:
         if not self.variable:
             return str(self.fixed)
-        return f"pos + {self.fixed}" if self.fixed else "pos"
+        return f"{self.base} + {self.fixed}" if self.fixed else self.base
 
     def end(self) -> str:
         return self.at
 
 
-def _int_cell(plan: _Plan, k: int, ctype: ColumnType, ns: dict) -> None:
+def _int_cell(plan: Plan, k: int, ctype: ColumnType, ns: dict) -> None:
     fmt, null = _INTS[ctype.code]
     ns[f"_u{k}"] = struct.Struct("!" + fmt).unpack_from
-    plan.lines += [f"v{k}, = _u{k}(b, {plan.at})",
+    plan.lines += [f"v{k}, = _u{k}({plan.src}, {plan.at})",
                    f"if v{k} == {null}: v{k} = None"]
     plan.fixed += struct.calcsize(fmt)
 
 
-def _date_cell(plan: _Plan, k: int, ns: dict) -> None:
+def _date_cell(plan: Plan, k: int, ns: dict) -> None:
     ns[f"_u{k}"] = struct.Struct("!i").unpack_from
-    plan.lines += [f"v{k}, = _u{k}(b, {plan.at})",
+    plan.lines += [f"v{k}, = _u{k}({plan.src}, {plan.at})",
                    f"if v{k} == -2147483648: v{k} = None",
                    f"elif not {_FIRST_DAY} <= v{k} <= {_LAST_DAY}: return None"]
     plan.fixed += 4
 
 
-def _float_cell(plan: _Plan, k: int, ctype: ColumnType, ns: dict) -> None:
+def _float_cell(plan: Plan, k: int, ctype: ColumnType, ns: dict) -> None:
     fmt, null = ("d", "_DOUBLE_NULL") if ctype.code is TypeCode.FLOAT else ("f", "_REAL_NULL")
     size = struct.calcsize(fmt)
     ns[f"_u{k}"] = struct.Struct("!" + fmt).unpack_from
-    at = plan.at
-    plan.lines += [f"v{k}, = _u{k}(b, {at})",
+    at, b = plan.at, plan.src
+    plan.lines += [f"v{k}, = _u{k}({b}, {at})",
                    f"if v{k} != v{k}:",      # NULL is a NaN; any other NaN: reference
-                   f"    if b[{at}:{at} + {size}] != {null}: return None",
+                   f"    if {b}[{at}:{at} + {size}] != {null}: return None",
                    f"    v{k} = None"]
     plan.fixed += size
 
 
-def _varchar_cell(plan: _Plan, k: int, ctype: ColumnType) -> None:
+def _varchar_cell(plan: Plan, k: int, ctype: ColumnType) -> None:
     limit = ctype.length & 0xFF
-    at = plan.at
+    at, b = plan.at, plan.src
     plan.lines += [f"start = {at} + 1",
-                   "n = b[start - 1]",
+                   f"n = {b}[start - 1]",
                    "pos = start + n",
-                   "t = b[start:pos]",
+                   f"t = {b}[start:pos]",
                    "if n == 1 and t == b'\\x00':",
                    f"    v{k} = None",
                    f"elif n > {limit}: return None",
@@ -131,20 +143,20 @@ def _varchar_cell(plan: _Plan, k: int, ctype: ColumnType) -> None:
     plan.variable, plan.fixed = True, 0
 
 
-def _decimal_cell(plan: _Plan, k: int, ctype: ColumnType, ns: dict) -> None:
+def _decimal_cell(plan: Plan, k: int, ctype: ColumnType, ns: dict) -> None:
     """N = the pairs as one integer; value = N * 10**e10.  Canonical: the
     leading pair non-zero (zero only as the encoder writes it, 0xC0 and zero
     pairs), at most ``scale`` fraction digits, at most p - s whole digits."""
     width = ctype.wire_width
     pairs, p, s = width - 1, ctype.precision, ctype.scale
-    at = plan.at
+    at, b = plan.at, plan.src
     store = f"_exact{k}(neg, N, e10)" if exact_decimal(ctype) else \
         "(-(N / _P10[-e10]) if neg else N / _P10[-e10])"
     if exact_decimal(ctype):
         ns[f"_exact{k}"] = _exact_text(s)
     plan.lines += [
-        f"h = b[{at}]",
-        f"N = int(b[{at} + 1:{at} + {width}].translate(_BCD).hex())",
+        f"h = {b}[{at}]",
+        f"N = int({b}[{at} + 1:{at} + {width}].translate(_BCD).hex())",
         "if h == 0:",
         "    if N: return None",
         f"    v{k} = None",
@@ -178,13 +190,13 @@ def _exact_text(scale: int) -> Callable[[bool, int, int], str]:
     return text
 
 
-def _datetime_cell(plan: _Plan, k: int) -> None:
+def _datetime_cell(plan: Plan, k: int) -> None:
     """YEAR TO SECOND: head 0xC7 (exponent 7) and seven pairs of valid fields;
     stored as 'YYYY-MM-DD HH:MM:SS' (values._datetime_writer's text)."""
-    at = plan.at
+    at, b = plan.at, plan.src
     plan.lines += [
-        f"h = b[{at}]",
-        f"y1, y2, mo, d, hh, mi, ss = b[{at} + 1:{at} + 8]",
+        f"h = {b}[{at}]",
+        f"y1, y2, mo, d, hh, mi, ss = {b}[{at} + 1:{at} + 8]",
         "if h == 0:",
         "    if y1 or y2 or mo or d or hh or mi or ss: return None",
         f"    v{k} = None",
@@ -197,12 +209,12 @@ def _datetime_cell(plan: _Plan, k: int) -> None:
     plan.fixed += 8
 
 
-def _is_year_to_second(ctype: ColumnType) -> bool:
+def is_year_to_second(ctype: ColumnType) -> bool:
     return (ctype.code is TypeCode.DATETIME and ctype.start == TU_YEAR
             and ctype.end == TU_SECOND and ctype.leading_digits == 4)
 
 
-def _cell(plan: _Plan, k: int, ctype: ColumnType, codec: str, ns: dict) -> bool:
+def add_cell(plan: Plan, k: int, ctype: ColumnType, codec: str, ns: dict) -> bool:
     """Add column ``k``'s lines; False when the type has no fast cell."""
     code = ctype.code
     if code in _INTS:
@@ -211,11 +223,11 @@ def _cell(plan: _Plan, k: int, ctype: ColumnType, codec: str, ns: dict) -> bool:
         _date_cell(plan, k, ns)
     elif code in (TypeCode.FLOAT, TypeCode.SMALLFLOAT):
         _float_cell(plan, k, ctype, ns)
-    elif code in (TypeCode.VARCHAR, TypeCode.NVARCHAR) and codec in _ROUND_TRIP_CODECS:
+    elif code in (TypeCode.VARCHAR, TypeCode.NVARCHAR) and codec in ROUND_TRIP_CODECS:
         _varchar_cell(plan, k, ctype)
     elif code in _DECIMALS and ctype.scale is not None and ctype.precision >= ctype.scale:
         _decimal_cell(plan, k, ctype, ns)
-    elif _is_year_to_second(ctype):
+    elif is_year_to_second(ctype):
         _datetime_cell(plan, k)
     else:
         return False
@@ -227,9 +239,9 @@ def row_converter(types: Sequence[ColumnType], codec: str) -> RowConverter | Non
     a column has no fast cell (then every row takes the reference path)."""
     if not types:
         return None
-    plan, ns = _Plan(), _namespace(codec)
+    plan, ns = Plan(), namespace(codec)
     for k, ctype in enumerate(types):
-        if not _cell(plan, k, ctype, codec, ns):
+        if not add_cell(plan, k, ctype, codec, ns):
             return None
     plan.lines.append(f"pos = {plan.end()}")
     body = "\n".join("        " + line for line in plan.lines)
@@ -238,7 +250,7 @@ def row_converter(types: Sequence[ColumnType], codec: str) -> RowConverter | Non
     return ns["convert"]  # type: ignore[no-any-return]
 
 
-def _namespace(codec: str) -> dict:
+def namespace(codec: str) -> dict:
     return {"_BCD": _BCD, "_P10": _POW10, "_T": _PAIR, "_codec": codec,
             "_DOUBLE_NULL": _DOUBLE_NULL, "_REAL_NULL": _REAL_NULL,
             "_iso": datetime.datetime.fromisoformat, "_head": _TUPLE_HEAD.pack,

@@ -29,7 +29,7 @@ from .engine import Engine
 from .gls import INVALID_TEXT, LOCALE_NOT_LOADED, session_locales
 from .session import Session
 from .session_functions import SERVER_VERSION
-from . import lob_serve
+from . import bind_rows, lob_serve
 from .spool import SPOOL_AT, RequestSpool
 
 log = logging.getLogger("informix_stream.emulator")
@@ -289,10 +289,13 @@ class EmulatorServer:
                      burst: list[list]) -> int:
         """Cut complete requests off ``buf[pos:]`` into ``burst``; the new pos."""
         read_param = _param_reader(session)
+        # A clean BIND+EXECUTE request is read straight to its stored row
+        read_fast = bind_rows.RequestReader(session, read_param).read
         try:
             # pos < len(buf): no Incomplete raised and caught after every burst
             while len(burst) < MAX_BURST and pos < len(buf):
-                messages, end = parse_request(buf, pos, read_param)
+                parsed = read_fast(buf, pos)
+                messages, end = parsed or parse_request(buf, pos, read_param)
                 if self.on_request is not None:
                     self.on_request(bytes(buf[pos:end]))
                 pos = end

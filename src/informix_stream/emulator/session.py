@@ -4,8 +4,8 @@
 messages up to an SQ_EOT) and returns the complete reply, EOT included.  The
 socket layer in ``server.py`` only moves bytes, so this class can be driven
 directly by unit tests and by anything else that has bytes.
-This module is longer than 600 lines because the message handlers share the
-statement table and the request loop; the large ones live in their own modules.
+The message handlers share the statement table and the request loop; the
+large ones live in their own modules (insert runs: insert_runs.py).
 
 Informix semantics kept here, because both outside clients depend on them:
 
@@ -36,7 +36,7 @@ from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         StmtType, Tag, write_cost, write_describe, write_done,
                         write_error, write_input_describe, write_insertdone,
                         write_protocols, write_puterr)
-from . import blobs, composite_wire, insert_cursor, lob_fill, slobs
+from . import bind_rows, blobs, composite_wire, insert_cursor, insert_runs, lob_fill, slobs
 from .cursors import ServerCursor, close_unheld
 from .dbstatements import DatabaseStatement, DatabaseStatements, parse_database_statement
 from .engine import Engine
@@ -100,6 +100,8 @@ class _Statement:
     hold: bool = False               # SQ_HOLD before the next OPEN
     cursor: ServerCursor | None = None
     binary: frozenset = frozenset()  # composite columns asked in binary form (SQ_RET_TYPE)
+    fast_key: tuple | None = None    # (database session, code set) fast_bind is for
+    fast_bind: object = None         # bind_rows' converter of this statement's binds
 
 
 class Session(DatabaseStatements):
@@ -192,30 +194,12 @@ class Session(DatabaseStatements):
     def handle_many(self, requests: list[list]) -> bytes:
         """Answer several requests that arrived together (a pipelining client).
 
-        Runs of identical-shape row inserts -- ``SQ_ID k, SQ_BIND, SQ_EXECUTE``
-        on the same plain INSERT ... VALUES -- go to the engine as one batch:
-        same rows, same order, same per-request replies, one SQLite call.
-        If the batch fails, it was undone as a whole, and the run is replayed
-        request by request so that each request gets its own answer exactly
-        as if it had come alone.
+        Runs of inserts of one prepared statement go to the engine as one
+        batch, with the same replies and the same outcome as request by
+        request (insert_runs.py); everything else goes through ``handle``.
         """
         out = bytearray()
-        i, n = 0, len(requests)
-        while i < n:
-            j = self._insert_run_end(requests, i)
-            if j - i > 1 and not self._run_batch(requests[i:j], out):
-                # The batch failed and was undone: answer this run request
-                # by request, once each (retrying a batch from every later
-                # index would cost the square of the run).
-                for request in requests[i:j]:
-                    self._answer(out, request)
-                i = j
-                continue
-            if j - i > 1:
-                i = j
-                continue
-            self._answer(out, requests[i])
-            i += 1
+        insert_runs.answer(self, requests, out)
         self.invalid_text = False
         if self.db is not None:
             self.db.settle()
@@ -245,47 +229,6 @@ class Session(DatabaseStatements):
         """The deferred contents of the last ``handle_many`` reply, by offset."""
         streams, self._streams = self._streams, []
         return streams
-
-    def _insert_run_end(self, requests: list[list], i: int) -> int:
-        """End of the run of batchable insert requests starting at ``i``."""
-        first = requests[i]
-        if len(first) != 3 or type(first[0]) is not StmtId:
-            return i
-        st = self.statements.get(first[0].id)
-        if st is None or self.db is None or not self.db.can_batch(st.prepared):
-            return i
-        sid = first[0].id
-        j = i
-        while j < len(requests):
-            req = requests[j]
-            if (len(req) != 3 or type(req[0]) is not StmtId or req[0].id != sid
-                    or type(req[1]) is not Bind or req[2] is not Tag.EXECUTE):
-                break
-            j += 1
-        return j
-
-    def _run_batch(self, run: list[list], out: bytearray) -> bool:
-        if self.invalid_text:
-            return False                 # one by one: _bind refuses the bad value
-        st = self.statements[run[0][0].id]
-        slobs.before_request(self, run[0])       # as ``handle`` does: an INSERT closes it
-        try:
-            self.db.check_current(st.prepared)
-            result = self.db.execute_many(st.prepared, [req[1].values for req in run])
-        except Exception:  # noqa: BLE001 - undone as a whole; the replay answers each
-            # request alone, an internal error included, instead of this
-            # thread dying and the client seeing its connection dropped.
-            return False
-        if result.rowcount != len(run):
-            raise AssertionError("a batched INSERT ... VALUES did not insert one row each")
-        st.params = run[-1][1].values
-        self.current = st
-        w = Writer()
-        for _ in run:
-            _done(w, 1)
-            w.short(Tag.EOT)
-        out += w.parts
-        return True
 
     def close(self) -> None:
         """The client went away: free cursors and roll back open work."""
@@ -596,6 +539,7 @@ _HANDLERS = {
     StmtId: Session._stmt_id,
     CurName: Session._curname,
     Bind: Session._bind,
+    bind_rows.RawBind: Session._bind,
     Tag.SCROLL: Session._scroll,
     Tag.OPEN: Session._open,
     **blobs.HANDLERS,
