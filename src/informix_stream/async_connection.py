@@ -62,7 +62,8 @@ class AsyncConnection(ConnectionBase):
         return self._session.autocommit
 
     async def set_autocommit(self, value: bool) -> None:
-        if value and self._session.in_transaction:
+        # after a -458, commit() raises: nothing was committed
+        if value and (self._session.in_transaction or self._session.tx_aborted):
             await self.commit()
         self._session.autocommit = bool(value)
 

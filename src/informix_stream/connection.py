@@ -76,7 +76,8 @@ class Connection(ConnectionBase):
 
     @autocommit.setter
     def autocommit(self, value: bool) -> None:
-        if value and self._session.in_transaction:
+        # after a -458, commit() raises: nothing was committed
+        if value and (self._session.in_transaction or self._session.tx_aborted):
             self.commit()
         self._session.autocommit = bool(value)
 

@@ -17,7 +17,7 @@ from .connect_params import MAX_FETCH_BUFFER, ConnectParams
 from .core import requests as rq
 from .core import statement as st
 from .core.dblocale import settle_locale
-from .core.session import ClientSession
+from .core.session import LONG_TRANSACTION_ABORTED, ClientSession
 from .core.named_rows import RowTypeCache
 from .core.statement_cache import StatementCache
 from .errors import DatabaseError, InterfaceError, OperationalError, Warning
@@ -174,6 +174,14 @@ class ConnectionBase:
     def in_transaction(self) -> bool:
         return self._session.in_transaction
 
+    @property
+    def transaction_aborted(self) -> bool:
+        """The server aborted the open transaction (-458, long transaction)
+        and rolled all of it back: every statement is refused until
+        ``rollback()`` (which ends this without error) or ``commit()``
+        (which raises: nothing was committed)."""
+        return self._session.tx_aborted
+
     def _check_process(self) -> None:
         if forks.generation() != self._generation:
             raise InterfaceError("this connection was opened in another process; "
@@ -206,6 +214,14 @@ class ConnectionBase:
     # -- operations -------------------------------------------------------------
     def _end_transaction_gen(self, body: bytes):
         session = self._session
+        if session.tx_aborted:
+            yield from self._end_aborted_gen()
+            if body is rq.COMMIT:
+                raise OperationalError(
+                    "commit failed: the server had aborted this transaction as too long "
+                    "(-458) and rolled all of its work back; nothing was committed",
+                    sqlcode=LONG_TRANSACTION_ABORTED)
+            return
         if not session.in_transaction:
             return
         try:
@@ -213,6 +229,17 @@ class ConnectionBase:
         finally:
             session.in_transaction = False
         session.transaction_ended()
+
+    def _end_aborted_gen(self):
+        """Leave the state a -458 left (see ``ClientSession.end_aborted``):
+        nothing to send in a logged database, where the server is in no
+        transaction (ROLLBACK WORK would be -255); ROLLBACK WORK in an ANSI
+        one, undoing the implicit transaction that requests in flight after
+        the -458 may have opened there."""
+        session = self._session
+        if session.end_aborted() and session.ansi:
+            yield from st.exchange(session, rq.ROLLBACK)
+            session.transaction_ended()
 
     def _fast_path_gen(self, signature: str, params: tuple):
         """``fast_path_call``: a server routine by signature (smartlobs.call_gen)."""
@@ -246,6 +273,7 @@ class ConnectionBase:
     def _goodbye_gen(self):
         """Roll back uncommitted work (as PEP 249 asks) and say goodbye."""
         session = self._session
+        session.end_aborted()       # no transaction there to roll back (-458)
         if session.in_transaction:
             yield from st.exchange(session, rq.ROLLBACK)
             session.in_transaction = False

@@ -49,6 +49,8 @@ from .core.statement_cache import STALE_STATEMENT
 from .errors import Error, InterfaceError, NotSupportedError
 from .framing import Writer
 from .messages import StmtType, Tag
+from . import txabort
+from .txabort import at_row as _at_row, ranges as _ranges, row_error as _row_error
 
 # Chosen by measurement (100k-row executemany against the emulator, one
 # transaction, median of 3): 250 rows a chunk 40.0k rows/s, 1,000 44.9k,
@@ -171,12 +173,6 @@ def chunk(source: Iterator[list[bytes]], strategy: BindExecute, chunk_size: int,
             requests, size, first = [], 0, index
     if requests:
         yield first, requests
-
-
-def _at_row(exc: Error, index: int) -> Error:
-    exc.row_index = index
-    exc.args = (f"row {index}: {exc.args[0]}",)
-    return exc
 
 
 def peek(rows: Iterable[Any]) -> tuple[Iterator[Any], bool]:
@@ -441,6 +437,8 @@ class Plan:
             if self._commits_chunk:
                 yield from _commit(self.session)
             raise Stale
+        if self.session.tx_aborted:
+            raise (yield from self._aborted(first, expects, [1] * len(expects)))
         failed = self._account(first, expects, exact)
         if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE) and not exact:
             yield from self._repair(first, requests, failed)
@@ -448,6 +446,24 @@ class Plan:
             yield from _commit(self.session)
         if failed is not None and self.mode != BATCH:
             raise failed
+
+    def _aborted(self, first: int, expects: list[Expect], counts: list[int],
+                 own_tx: bool = False):
+        """The server aborted the transaction (-458) at a row of this chunk:
+        nothing to repair -- the transaction is gone, and no savepoint or
+        replay can bring it back -- so the call stops, even with
+        batch_errors, with the error that says what is in the table
+        (txabort.report).  A transaction the call opened itself (autocommit,
+        commit_every_chunk) is the call's to end: the connection is left out
+        of the aborted state; the caller's own transaction is the caller's
+        to end with rollback()."""
+        own = own_tx or self._commits_chunk
+        failed = txabort.report(first, expects, counts, ansi=self.session.ansi,
+                                applied_until=first if own else 0)
+        self.cursor.rowcount = failed.applied_until + len(failed.applied_after)
+        if own:
+            yield from self.cursor.connection._end_aborted_gen()
+        return failed
 
     def _went_stale(self, expects: list[Expect]) -> bool:
         """The first chunk on a kept statement: whether every request failed
@@ -536,6 +552,9 @@ class Plan:
             if own_tx or self._commits_chunk:
                 yield from _commit(session)
             raise Stale
+        if session.tx_aborted:
+            self.put_cursor = CLOSED         # with the transaction (not WITH HOLD)
+            raise (yield from self._aborted(first, expects, blocks.counts, own_tx))
         if all(expect.reply.error is None for expect in expects):
             self.put_cursor = OPEN
         failed, discarded = self._put_account(first, blocks, expects, exact)
@@ -656,23 +675,11 @@ def _commit(session):
         session.transaction_ended()
 
 
-def _row_error(index: int, reply) -> Error:
-    try:
-        st.raise_for(reply)
-    except Error as exc:
-        return _at_row(exc, index)
-    raise AssertionError("a failed reply without an error")  # pragma: no cover
-
-
 def _note_applied_after(failed: Error, applied_after: list[int]) -> None:
     failed.applied_after = applied_after
     failed.args = (f"{failed.args[0]} (database without logging: rows "
                    f"{_ranges(applied_after)} after it in the same chunk were "
                    "applied and cannot be rolled back)",)
-
-
-def _ranges(indices: list[int]) -> str:
-    return f"{indices[0]}..{indices[-1]}" if len(indices) > 1 else str(indices[0])
 
 
 class ProgressReport:

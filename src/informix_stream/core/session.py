@@ -44,6 +44,13 @@ _STREAM_LOW = 256 * 1024
 # BLOB read one more chunk of RSS).
 _COMPACT_AT = 256 * 1024
 ALREADY_IN_TRANSACTION = -535
+# The server rolled back the whole transaction (long-transaction high-water
+# mark, LTXHWM): IBM JDBC 15.0.1.0 message catalog (sql_en_US.properties)
+# -458 "Long transaction aborted."; emulator/long_tx.py and docs/protocol.md.
+LONG_TRANSACTION_ABORTED = -458
+TX_ABORTED_TEXT = ("the server aborted this transaction as too long (-458) and rolled "
+                   "ALL of its work back; call rollback() to end it before running "
+                   "anything else on this connection")
 # What ``receive`` copies from new bytes to complete a held message tail
 # before parsing the rest in place: more than one LOB chunk message.
 _TAIL_PREFIX = 64 * 1024
@@ -117,6 +124,10 @@ class ClientSession:
         # IfxSqli.initiateTransaction sends none when conn.AnsiDb).
         self.ansi = False
         self.in_transaction = False
+        # The server aborted the open transaction (-458, see
+        # ``_transaction_aborted``): every request is refused until
+        # ``end_aborted`` (rollback(), commit(), autocommit, close).
+        self.tx_aborted = False
         # Python codec of the database's code set: SQL text, bound and
         # fetched text, names and messages all travel in it.
         self.encoding = "iso-8859-1"
@@ -171,7 +182,7 @@ class ClientSession:
     def send(self, body, *, decode: Callable | None = None,
              rows: list | None = None, begin: bool = False,
              detached: bool = False, opens: bool = False, budget: int = 0,
-             blob_limit: int | None = None) -> Expect:
+             blob_limit: int | None = None, ending: bool = False) -> Expect:
         """Queue one request (``body`` without its SQ_EOT); return its Expect.
 
         ``begin`` marks a statement that opens a transaction when autocommit
@@ -180,8 +191,12 @@ class ClientSession:
         ``opens`` says the body itself is an SQ_BEGIN.  ``budget`` is the
         fetch buffer a fetch asked for: a reply may carry that much row data
         (plus one message of up to ``max_message_size``), never more.
-        Cleanup that cannot fail rides at the front of the request.
+        Cleanup that cannot fail rides at the front of the request.  After
+        the server aborted the transaction nothing is sent (OperationalError,
+        sqlcode -458) but what ends that state (``ending``).
         """
+        if self.tx_aborted and not ending:
+            raise OperationalError(TX_ABORTED_TEXT, sqlcode=LONG_TRANSACTION_ABORTED)
         implicit = begin and self.logged and not self.autocommit and not self.in_transaction
         if implicit and self.ansi:
             # The server opens this statement's transaction itself.
@@ -384,6 +399,10 @@ class ClientSession:
             pending.popleft()
             if expect.opens_transaction:
                 self._began(expect)
+            err = expect.reply.error
+            if (err is not None and err.sqlcode == LONG_TRANSACTION_ABORTED
+                    and self.in_transaction):
+                self._transaction_aborted()
             expect.done = True
         return pos
 
@@ -406,6 +425,28 @@ class ClientSession:
         err = expect.reply.error
         if err is None or err.sqlcode != ALREADY_IN_TRANSACTION:
             self.in_transaction = True
+
+    def _transaction_aborted(self) -> None:
+        """-458 inside a transaction: the server rolled ALL of it back and
+        the session is in none (IBM Informix Administrator's Reference,
+        LTXHWM: "the database server starts rolling back the transaction").
+        Requests that follow at once (a pipelined chunk) ran outside it;
+        from here on nothing is sent until the caller ends the state, so no
+        statement it believes uncommitted runs as a committed singleton.
+        Cursors not declared WITH HOLD were closed with the transaction."""
+        self.in_transaction = False
+        self.tx_aborted = True
+        self.tx_ends += 1
+
+    def end_aborted(self) -> bool:
+        """Leave the aborted state (rollback(), commit(), autocommit, close);
+        whether it was on.  In an ANSI database the caller still sends
+        ROLLBACK WORK (with ``ending=True``): requests that were in flight
+        after the -458 opened a new implicit transaction there, which must
+        not be committed by accident (ROLLBACK WORK without one is no error
+        in an ANSI database)."""
+        was, self.tx_aborted = self.tx_aborted, False
+        return was
 
     # -- operations --------------------------------------------------------------
     def begin_op(self) -> None:

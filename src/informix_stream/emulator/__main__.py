@@ -32,6 +32,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--server-name", default="informix", help="the INFORMIXSERVER name")
     p.add_argument("--tls-cert", help="serve TLS with this PEM certificate (chain)")
     p.add_argument("--tls-key", help="private key for --tls-cert (if not in the same file)")
+    p.add_argument("--long-transaction-rows", type=int, default=None, metavar="N",
+                   help="abort (-458) and roll back a transaction that writes more than "
+                        "N rows (a real server's LTXHWM; emulator/long_tx.py); off by default")
     p.add_argument("--verbose", action="store_true", help="log each client connection")
     return p
 
@@ -70,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         server = EmulatorServer(args.host, args.port, databases=databases,
                                 data_dir=args.data_dir, user=args.user,
                                 password=args.password, server_name=args.server_name,
-                                tls=tls)
+                                tls=tls, long_transaction_rows=args.long_transaction_rows)
     except OSError as exc:
         print(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1

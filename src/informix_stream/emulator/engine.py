@@ -65,7 +65,7 @@ from .table_locks import DEFAULT_LOCK_WAIT_MS, TableLocks
 from .tx_modes import TransactionModes
 from .image_slice import make_slicer
 from .logmode import Logging
-from . import sysmaster
+from . import long_tx, sysmaster
 from .values import image_failure, row_converter, writer_for
 from .view_checks import prepared_checks, run_checked
 from .views import named_tables
@@ -91,9 +91,11 @@ class Engine:
     """The set of named databases one emulator serves (see databases.py)."""
 
     def __init__(self, databases: Iterable[str] | Mapping[str, str],
-                 data_dir: str | os.PathLike | None = None) -> None:
+                 data_dir: str | os.PathLike | None = None, *,
+                 long_transaction_rows: int | None = None) -> None:
         """``databases``: names (each in the default locale, en_US.819) or a
         mapping of name to locale (``{"utf8db": "en_US.utf8"}``)."""
+        self.long_transaction_rows = long_transaction_rows    # the protocol session's
         self._tempdir: str | None = None
         if data_dir is None:
             shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
@@ -152,6 +154,8 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
         self._in_tx = False
         self._ddl_in_tx = False
         self._tx_changes = 0                   # total_changes at BEGIN
+        self.long_transaction_rows, self._tx_rows = None, 0    # long_tx.py (opt-in)
+        self.on_tx_abort: Callable[[], None] | None = None    # long_tx.abort
         # Row sources reading on the main connection, kept until their
         # transaction ends (see RowSource.keep_rest).
         self._main_sources: list[RowSource] = []
@@ -223,7 +227,7 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
             raise SqlError(-535, message="already in transaction")
         self._conn.execute("BEGIN")
         self._in_tx = True
-        self._tx_changes = self._conn.total_changes
+        self._tx_changes, self._tx_rows = self._conn.total_changes, 0
 
     def commit(self) -> None:
         self._need_log()
@@ -384,7 +388,7 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
     def execute(self, stmt: Prepared, params: Sequence[object] = ()) -> ExecResult:
         kind = stmt.kind
         if kind in (StatementKind.INSERT, StatementKind.UPDATE, StatementKind.DELETE):
-            return self._dml_execute(stmt, params)
+            return long_tx.wrote(self, self._dml_execute(stmt, params))
         if kind is StatementKind.EXECUTE:
             return self._spl_execute(stmt, params)
         if kind is StatementKind.BEGIN:
@@ -400,7 +404,7 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
         elif kind is StatementKind.SELECT:
             self.open_cursor(stmt, params).close()
         elif kind is StatementKind.MERGE:
-            return self._merge(stmt, self._values(stmt, params))
+            return long_tx.wrote(self, self._merge(stmt, self._values(stmt, params)))
         return ExecResult(0)
 
     def can_batch(self, stmt: object) -> bool:
@@ -430,8 +434,10 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
                 cur.executemany(stmt.translation.sql,
                                 rows if stored else (self._values(stmt, r) for r in rows))
                 total = cur.rowcount
+            if long_tx.crosses(self, total):
+                raise long_tx.batch_crosses()     # undone here: its callers replay it
         self.last_rowcount = total
-        return ExecResult(total, self.last_serial, self.last_serial8)
+        return long_tx.wrote(self, ExecResult(total, self.last_serial, self.last_serial8))
 
     def _dml_execute(self, stmt: Prepared, params: Sequence[object]) -> ExecResult:
         self.truncating(stmt)             # ddl_runner: TRUNCATE needs the table alone

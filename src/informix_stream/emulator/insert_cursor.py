@@ -35,7 +35,7 @@ import functools
 from ..codec.rowdecode import make_row_decoder
 from ..errors import Error
 from ..messages import Put
-from . import put_rows
+from . import long_tx, put_rows
 from .gls import ILLEGAL_CHARACTER
 from .logmode import Logging
 from .statements import ResultColumn, SqlError, StatementKind
@@ -216,6 +216,9 @@ def put(session, msg: Put, w) -> None:
         for done, row in enumerate(rows):
             try:
                 db.execute_many(st.prepared, [row], stored=True)
+            except long_tx.BatchCrosses:
+                # this row passes the long-transaction limit: all is undone
+                raise PutFailed(done, long_tx.abort(db)) from None
             except SqlError as err:
                 raise PutFailed(done, err) from None
     if failed is not None:

@@ -63,9 +63,13 @@ class EmulatorServer:
                  user: str = "informix", password: str = "in4mix",
                  server_name: str = "informix",
                  on_request: Callable[[bytes], None] | None = None,
-                 tls: ssl.SSLContext | None = None) -> None:
+                 tls: ssl.SSLContext | None = None,
+                 long_transaction_rows: int | None = None) -> None:
+        """``long_transaction_rows``: opt-in long-transaction limit in rows
+        (emulator/long_tx.py): the statement that takes a transaction past
+        it fails with -458 and the whole transaction is rolled back."""
         self.engine = Engine(databases if isinstance(databases, Mapping) else list(databases),
-                             data_dir)
+                             data_dir, long_transaction_rows=long_transaction_rows)
         self.tls = tls
         self.users = {user: password}
         self.server_name = server_name

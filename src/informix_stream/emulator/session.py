@@ -140,7 +140,13 @@ class Session(DatabaseStatements):
         if value is not None:
             value.interrupt_requested = self.interrupt_requested
             value.delimident = self.delimident
+            # a long transaction rolled back (long_tx.py) ends as ROLLBACK WORK does
+            value.on_tx_abort = self._close_unheld
+            value.long_transaction_rows = self.engine.long_transaction_rows
         self._db = value
+
+    def _close_unheld(self) -> None:
+        close_unheld(self.statements.values())
 
     @property
     def encoding(self) -> str:
