@@ -33,13 +33,6 @@ _runs = itertools.count(1)
 pytestmark = pytest.mark.timeout(300)
 
 
-@pytest.fixture
-def loop():
-    lp = asyncio.new_event_loop()
-    yield lp
-    lp.close()
-
-
 def _check_next(loop, conn, table: str) -> None:
     """The statement after a cut: its own answer, or a refusal if broken."""
     async def count():

@@ -25,13 +25,6 @@ _runs = itertools.count(1)
 pytestmark = pytest.mark.timeout(240)
 
 
-@pytest.fixture
-def loop():
-    lp = asyncio.new_event_loop()
-    yield lp
-    lp.close()
-
-
 def cancelled_at(loop, proxy, direction: str, offset: int, coro) -> bool:
     """Run ``coro`` as a task cancelled after ``offset`` bytes of ``direction``;
     True when it ended cancelled."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 import pytest
 
 import informix_stream as ifx
-from informix_stream.emulator.server import EmulatorServer
+from faults.emu import log_mode_server
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -38,12 +38,7 @@ KEPT_OUT = (-242, -106)
 
 @pytest.fixture(scope="module")
 def server():
-    with EmulatorServer(databases=("testdb",)) as srv:
-        with _connect(srv, "testdb", autocommit=True) as conn:
-            cur = conn.cursor()
-            cur.execute("CREATE DATABASE nolog")
-            cur.execute("CREATE DATABASE ldb WITH LOG")
-            cur.execute("CREATE DATABASE adb WITH LOG MODE ANSI")
+    with log_mode_server() as srv:
         yield srv
 
 

@@ -10,6 +10,8 @@ login) of this server: a tracking subclass patched in for this server only.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import informix_stream as ifx
@@ -121,3 +123,17 @@ def rows(conn: ifx.Connection, sql: str, params=None) -> list[tuple]:
         return cur.fetchall()
     finally:
         cur.close()
+
+
+@contextmanager
+def log_mode_server() -> Iterator[EmulatorServer]:
+    """An emulator with one database of each log mode: ``testdb`` (as the
+    emulator creates it), ``nolog`` (no logging), ``ldb`` (logged) and
+    ``adb`` (ANSI), for tests of what a session does in each."""
+    with EmulatorServer(databases=(DATABASE,)) as srv:
+        with connect(srv, autocommit=True) as conn:
+            cur = conn.cursor()
+            cur.execute("CREATE DATABASE nolog")
+            cur.execute("CREATE DATABASE ldb WITH LOG")
+            cur.execute("CREATE DATABASE adb WITH LOG MODE ANSI")
+        yield srv

@@ -5,9 +5,12 @@ own):
 * ``server``: one plain emulator per module, serving the test database;
 * for the fault-injection modules: ``emu``, one tracked emulator per
   module, ``proxy``, a fault proxy in front of it per test, and ``direct``,
-  a connection that checks what reached the server without the proxy."""
+  a connection that checks what reached the server without the proxy;
+* ``loop``: a fresh asyncio event loop per test, closed after it."""
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 
@@ -44,3 +47,10 @@ def direct(emu):
     c = connect(emu, autocommit=True)
     yield c
     c.close()
+
+
+@pytest.fixture
+def loop():
+    lp = asyncio.new_event_loop()
+    yield lp
+    lp.close()
