@@ -27,7 +27,7 @@ from __future__ import annotations
 import pytest
 
 import informix_stream as ifx
-from faults.emu import flush, log_mode_server
+from faults.emu import connect, flush, log_mode_server
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -42,8 +42,7 @@ def server():
 
 
 def _connect(srv, database: str, **kw) -> ifx.Connection:
-    return ifx.connect(host=srv.host, port=srv.port, password="in4mix",
-                       database=database, **kw)
+    return connect(srv, database=database, **kw)
 
 
 def _autocommit(db: str) -> bool:

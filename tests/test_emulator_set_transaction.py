@@ -28,7 +28,7 @@ from __future__ import annotations
 import pytest
 
 import informix_stream as ifx
-from faults.emu import log_mode_server
+from faults.emu import connect, log_mode_server
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -43,8 +43,7 @@ def server():
 
 
 def _connect(srv, database: str, **kw) -> ifx.Connection:
-    return ifx.connect(host=srv.host, port=srv.port, password="in4mix",
-                       database=database, read_timeout=30, **kw)
+    return connect(srv, database=database, **kw)
 
 
 @pytest.fixture

@@ -82,8 +82,9 @@ def connect_kw(where, **kw: Any) -> dict[str, Any]:
     (anything with ``host`` and ``port``), every wait bounded."""
     kw.setdefault("read_timeout", 30)
     kw.setdefault("connect_timeout", 10)
+    kw.setdefault("database", DATABASE)
     return dict(host=where.host, port=where.port, user=USER, password=PASSWORD,
-                database=DATABASE, server=SERVER, **kw)
+                server=SERVER, **kw)
 
 
 def connect(where, **kw: Any) -> ifx.Connection:
