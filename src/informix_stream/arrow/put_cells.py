@@ -183,10 +183,17 @@ def _clock_table(np, head: int):
     """uint64 of each second of the day 0..86399: the cell's head byte and
     the hour, minute and second pairs at bytes 5, 6, 7."""
     if head not in _CLOCK:
-        hour, rest = np.divmod(np.arange(86400, dtype=np.uint64), np.uint64(3600))
-        minute, second = np.divmod(rest, np.uint64(60))
-        _CLOCK[head] = (np.uint64(head) | (hour << np.uint64(40)) | (minute << np.uint64(48))
-                        | (second << np.uint64(56)))
+        # composed by broadcasting three small tables into the one result:
+        # whole-day temporaries (an arange and its divmods, 675 KB each)
+        # would raise a load's RSS by megabytes glibc keeps (bench/memory)
+        u = np.uint64
+        hour = (np.arange(24, dtype=u) << u(40)) | u(head)
+        minute = np.arange(60, dtype=u) << u(48)
+        second = np.arange(60, dtype=u) << u(56)
+        table = np.empty((24, 60, 60), u)
+        np.bitwise_or((hour[:, None] | minute[None, :])[:, :, None], second[None, None, :],
+                      out=table)
+        _CLOCK[head] = table.reshape(86400)
     return _CLOCK[head]
 
 
