@@ -91,6 +91,7 @@ public final class JdbcInterop {
             case "documents": documents(args[0]); break;
             case "warnings": warnings(); break;
             case "ddl_exclusive": ddlExclusive(); break;
+            case "long_tx": longTx(args[0], args[1], Integer.parseInt(args[2])); break;
             default:
                 System.err.println("unknown scenario: " + scenario);
                 System.exit(2);
@@ -1229,6 +1230,74 @@ public final class JdbcInterop {
             emit("after_close", rs.getLong(1), rs.getLong(2));
         }
         emit("health", health(c));
+    }
+
+    /**
+     * A logged transaction the server aborts as too long (-458; the emulator
+     * started with a small long_transaction_rows). Arguments: MODE
+     * ("statements": one INSERT statement per row until one fails;
+     * "continue": the same, then one more INSERT before rollback(); "batch":
+     * one executeBatch of a prepared INSERT; "putbatch": the same with
+     * IFX_USEPUT=1, through an insert cursor), TABLE (a INTEGER), ROWS.
+     * Prints where it failed (the row index, or the BatchUpdateException's
+     * update counts), what commit() and then rollback() did, whether the
+     * connection takes a new transaction, and every row a fresh connection
+     * sees afterwards.
+     */
+    private void longTx(String mode, String table, int rows) throws SQLException {
+        if (mode.equals("putbatch")) {
+            String extra = System.getProperty("interop.urlExtra", "");
+            System.setProperty("interop.urlExtra", extra.isEmpty() ? "IFX_USEPUT=1" : extra + ";IFX_USEPUT=1");
+        }
+        try (Connection c = session()) {
+            c.setAutoCommit(false);
+            if (mode.endsWith("batch")) {
+                longTxBatch(c, table, rows);
+            } else {
+                longTxStatements(c, table, rows);
+            }
+            if (mode.equals("continue")) {
+                step(c, "insert_after_abort", update("INSERT INTO " + table + " VALUES (100)"));
+                step(c, "rollback", Connection::rollback);
+                step(c, "commit", Connection::commit);
+            } else {
+                step(c, "commit", Connection::commit);
+                step(c, "rollback", Connection::rollback);
+            }
+            step(c, "new_tx", x -> {
+                exec(x, "INSERT INTO " + table + " VALUES (-1)");
+                x.commit();
+            });
+        }
+        try (Connection fresh = session(); Statement st = fresh.createStatement()) {
+            emitRows(st.executeQuery("SELECT a FROM " + table + " ORDER BY a"));
+        }
+    }
+
+    private static void longTxStatements(Connection c, String table, int rows) throws SQLException {
+        for (int i = 0; i < rows; i++) {
+            try {
+                exec(c, "INSERT INTO " + table + " VALUES (" + i + ")");
+            } catch (SQLException e) {
+                emit("failed_at", i);
+                emitError(e);
+                return;
+            }
+        }
+        emit("failed_at", "none");
+    }
+
+    private static void longTxBatch(Connection c, String table, int rows) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " VALUES (?)")) {
+            for (int i = 0; i < rows; i++) {
+                ps.setInt(1, i);
+                ps.addBatch();
+            }
+            emit("counts", Arrays.toString(ps.executeBatch()));
+        } catch (java.sql.BatchUpdateException e) {
+            emitError(e);
+            emit("batch_counts", Arrays.toString(e.getUpdateCounts()));
+        }
     }
 
     /**
