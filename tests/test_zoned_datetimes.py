@@ -108,7 +108,7 @@ def _ids(cur, t: str) -> list[int]:
 def test_execute_refuses_before_sending_and_the_connection_goes_on(ifx_target):
     with connect(ifx_target, autocommit=True) as conn:
         cur = conn.cursor()
-        cur.execute(f"CREATE TEMP TABLE clocks (id INTEGER, at DATETIME YEAR TO FRACTION(5), "
+        cur.execute("CREATE TEMP TABLE clocks (id INTEGER, at DATETIME YEAR TO FRACTION(5), "
                     "clock DATETIME HOUR TO SECOND)")
         sql = "INSERT INTO clocks VALUES (?, ?, ?)"
         with pytest.raises(ifx.DataError, match="parameter 2: .*time zone"):
