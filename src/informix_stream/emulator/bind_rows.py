@@ -68,6 +68,8 @@ def convert(b, q):
 {body}
     except Exception:
         return None     # not a clean block: the reference path decides
+    if q > len(b):
+        return None     # a text block's pad byte is missing: truncated
     img = _join(({cells},))
     return [{values}, _head(14, 0, len(img)) + img + _pad[len(img) & 1]], q
 """
