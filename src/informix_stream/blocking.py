@@ -3,7 +3,7 @@
 ``BlockingIO.run(op)`` drives one generator operation (``core``) to its end:
 whenever the operation waits for a reply, the queued request bytes go out and
 received bytes go into the ``ClientSession`` until that reply is complete.
-Sending never blocks while replies may be arriving (select() on both
+Sending never blocks while replies may be arriving (poll() on both
 directions once the output is large), so a pipelined burst cannot deadlock
 with a server whose replies fill our receive buffer.
 
@@ -16,7 +16,6 @@ clearly instead of reading an earlier statement's reply.
 from __future__ import annotations
 
 import os
-import select
 import socket
 import ssl
 from collections.abc import Generator
@@ -24,6 +23,7 @@ from typing import Any
 
 from .core.session import FLUSH, ClientSession
 from .errors import OperationalError
+from .sockready import ready
 
 RECV_SIZE = 256 * 1024
 # Output up to this size is sent with a plain blocking send: a socket buffer
@@ -82,6 +82,8 @@ def send_cancel(sock: socket.socket) -> None:
         dup.send(CANCEL_BYTE, socket.MSG_OOB)
     finally:
         dup.close()
+
+
 
 
 class BlockingIO:
@@ -147,14 +149,14 @@ class BlockingIO:
         self.session.sent(n)
 
     def _pump(self, out: bytearray) -> None:
-        """One select() round: send what fits, receive what arrived."""
+        """One poll round: send what fits, receive what arrived."""
         sock = self.sock
         pending = getattr(sock, "pending", None)
         if pending is not None and pending():
             self._recv()
             return
         try:
-            r, w, _ = select.select([sock], [sock], [], sock.gettimeout())
+            r, w = ready(sock, True, sock.gettimeout())
         except (OSError, ValueError) as exc:
             raise self._fail(exc) from exc
         if not r and not w:
@@ -199,10 +201,10 @@ class BlockingIO:
         sock = self.sock
         pending = getattr(sock, "pending", None)
         try:
-            ready = (pending is not None and pending()) or select.select([sock], [], [], 0)[0]
+            waiting = (pending is not None and pending()) or ready(sock, False, 0)[0]
         except (OSError, ValueError) as exc:
             raise self._fail(exc) from exc
-        if not ready:
+        if not waiting:
             return
         sock.setblocking(False)
         try:

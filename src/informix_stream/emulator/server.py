@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import os
-import select
 import socket
 import ssl
 import threading
@@ -25,6 +24,7 @@ from ..framing import Incomplete, Writer
 from ..login import (SL_CONREQ, build_login_reply, parse_login_request,
                      read_sl_pdu)
 from ..messages import parse_request, write_error, Tag
+from ..sockready import ready, urgent
 from .engine import Engine
 from .gls import INVALID_TEXT, LOCALE_NOT_LOADED, session_locales
 from .session import Session
@@ -395,7 +395,7 @@ def _readable(conn: socket.socket, timeout: float) -> bool:
     if pending is not None and pending():
         return True
     try:
-        return bool(select.select([conn], [], [], timeout)[0])
+        return ready(conn, False, timeout)[0]
     except (OSError, ValueError):
         return True                       # let recv report it
 
@@ -413,7 +413,7 @@ def _take_urgent(conn: socket.socket) -> bool:
     """Consume a pending urgent byte; True if there was one.  Read on a
     duplicate of the descriptor, beneath any TLS layer."""
     try:
-        if not select.select([], [], [conn], 0)[2]:
+        if not urgent(conn):
             return False
         dup = socket.socket(fileno=os.dup(conn.fileno()))
         try:
