@@ -23,6 +23,7 @@ from __future__ import annotations
 import pytest
 
 import informix_stream as ifx
+from faults.emu import connect
 from informix_stream.emulator.server import EmulatorServer
 
 pytestmark = pytest.mark.timeout(60)
@@ -47,8 +48,7 @@ def server():
 
 def _connect(srv, database: str, **kw) -> ifx.Connection:
     kw.setdefault("autocommit", True)
-    return ifx.connect(host=srv.host, port=srv.port, password="in4mix",
-                       database=database, read_timeout=30, **kw)
+    return connect(srv, database=database, **kw)
 
 
 def _alter(server) -> None:

@@ -34,26 +34,20 @@ import informix_db
 import pytest
 
 import informix_stream as ifx
-from informix_stream.emulator.server import EmulatorServer
+from faults.emu import connect, log_mode_server
 
 pytestmark = pytest.mark.timeout(60)
 
 
 @pytest.fixture(scope="module")
 def server():
-    with EmulatorServer(databases=("testdb",)) as srv:
-        with _connect(srv, "testdb") as conn:
-            cur = conn.cursor()
-            cur.execute("CREATE DATABASE nolog")
-            cur.execute("CREATE DATABASE ldb WITH LOG")
-            cur.execute("CREATE DATABASE adb WITH LOG MODE ANSI")
+    with log_mode_server() as srv:
         yield srv
 
 
 def _connect(srv, database: str, **kw) -> ifx.Connection:
     kw.setdefault("autocommit", True)
-    return ifx.connect(host=srv.host, port=srv.port, password="in4mix",
-                       database=database, read_timeout=30, **kw)
+    return connect(srv, database=database, **kw)
 
 
 def _n(counter=[0]) -> int:       # noqa: B006 - a module-wide counter

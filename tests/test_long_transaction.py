@@ -12,6 +12,7 @@ import informix_db
 import pytest
 
 import informix_stream as ifx
+from faults.emu import connect
 from informix_stream.emulator.server import EmulatorServer
 
 LIMIT = 25
@@ -27,8 +28,7 @@ def server():
 
 
 def _connect(srv, db: str = "testdb", **kw):
-    return ifx.connect(f"informix://informix:in4mix@127.0.0.1:{srv.port}/{db}",
-                       read_timeout=30, **kw)
+    return connect(srv, database=db, **kw)
 
 
 @pytest.fixture
