@@ -12,7 +12,7 @@ import informix_db
 import pytest
 
 import informix_stream as ifx
-from faults.emu import connect
+from faults.emu import connect, connect_async, connect_kw
 from informix_stream.emulator.server import EmulatorServer
 
 LIMIT = 25
@@ -173,8 +173,7 @@ def test_ansi_database_keeps_nothing_after_458(server) -> None:
 
 def test_asyncio_connection_is_refused_until_rollback(server, table) -> None:
     async def run() -> None:
-        conn = await ifx.connect_async(host="127.0.0.1", port=server.port, user="informix",
-                                       password="in4mix", database="testdb", read_timeout=30)
+        conn = await connect_async(server)
         try:
             cur = conn.cursor()
             await cur.execute(f"INSERT INTO {table} VALUES (-1)")
@@ -195,9 +194,7 @@ def test_asyncio_connection_is_refused_until_rollback(server, table) -> None:
 
 
 def test_pool_resets_an_aborted_connection(server, table) -> None:
-    with ifx.ConnectionPool(min_size=1, max_size=1, host="127.0.0.1", port=server.port,
-                            user="informix", password="in4mix", database="testdb",
-                            read_timeout=30) as pool:
+    with ifx.ConnectionPool(min_size=1, max_size=1, **connect_kw(server)) as pool:
         conn = pool.getconn()
         _fill_past_limit(conn.cursor(), table)
         pool.putconn(conn)
