@@ -26,6 +26,7 @@ from hypothesis import strategies as st  # noqa: E402
 import informix_stream as ifx  # noqa: E402
 from informix_stream import executemany as em  # noqa: E402
 from informix_stream import insert_cursor as ic  # noqa: E402
+from informix_stream import row_errors  # noqa: E402
 from informix_stream.arrow import put_images, put_requests  # noqa: E402
 from informix_stream.codec.typeinfo import ColumnType, TypeCode  # noqa: E402
 from test_driver import connect, unique  # noqa: E402
@@ -101,13 +102,13 @@ def reference(table, types, chunk_size: int, chunk_bytes: int):
             yield from put_images.reference_items(table, None, len(types), put, ENC)
         except ifx.Error as exc:
             raise ic.BadRow(exc) from None
-    return ic.item_chunks(items(), put, chunk_size, chunk_bytes, em._at_row)
+    return ic.item_chunks(items(), put, chunk_size, chunk_bytes, row_errors.at_row)
 
 
 def from_buffer(table, types, chunk_size: int, chunk_bytes: int):
     put = cursor_for(types)
     batches = put_images.put_batches(table, None, len(types), put, ENC)
-    return put_requests.chunks(np, batches, put, chunk_size, chunk_bytes, em._at_row)
+    return put_requests.chunks(np, batches, put, chunk_size, chunk_bytes, row_errors.at_row)
 
 
 @settings(max_examples=300, deadline=None)
@@ -164,7 +165,7 @@ def test_a_complete_chunk_is_handed_on_before_the_next_batch_is_read():
         for batch in put_images.put_batches(table.slice(50), None, 6, put, ENC):
             pulled.append(len(batch.starts))
             yield batch
-    chunks = put_requests.chunks(np, batches(), put, 50, 1 << 20, em._at_row)
+    chunks = put_requests.chunks(np, batches(), put, 50, 1 << 20, row_errors.at_row)
     first, blocks = next(chunks)
     assert (first, sum(blocks.counts), pulled) == (0, 50, [50])
     assert [f for f, _ in chunks] == [50] and pulled == [50, 50]
@@ -181,7 +182,7 @@ def test_a_failing_stream_sends_the_rows_it_gave_first():
     def batches():
         yield from put_images.put_batches(table, None, 6, put, ENC)
         raise Boom
-    chunks = put_requests.chunks(np, batches(), put, 50, 1 << 20, em._at_row)
+    chunks = put_requests.chunks(np, batches(), put, 50, 1 << 20, row_errors.at_row)
     assert [(f, sum(b.counts)) for f, b in [next(chunks), next(chunks)]] == [(0, 50), (50, 20)]
     with pytest.raises(Boom):
         next(chunks)

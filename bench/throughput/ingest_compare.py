@@ -30,6 +30,7 @@ import pyarrow as pa  # noqa: E402
 
 from informix_stream import executemany as em  # noqa: E402
 from informix_stream import insert_cursor as ic  # noqa: E402
+from informix_stream import row_errors  # noqa: E402
 from informix_stream.arrow import ingest, put_images, put_requests  # noqa: E402
 from informix_stream.codec.typeinfo import ColumnType, TypeCode  # noqa: E402
 
@@ -88,10 +89,10 @@ def main() -> None:
                                                                    em.Unencodable),
                                                em.BindExecute(1), 4000, 1 << 22)),
         ("encode tuples PUT", lambda: ic.chunks(data, put, None, 6, "iso-8859-1", 4000,
-                                                1 << 22, em._at_row)),
+                                                1 << 22, row_errors.at_row)),
         ("encode Arrow PUT", lambda: put_requests.chunks(
             np, put_images.put_batches(table, None, 6, put, "iso-8859-1"), put, 4000,
-            1 << 22, em._at_row)),
+            1 << 22, row_errors.at_row)),
     ]
     for name, make in encoders:
         for _ in range(args.repeat):

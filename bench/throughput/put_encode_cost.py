@@ -28,6 +28,7 @@ import pyarrow as pa  # noqa: E402
 
 from informix_stream import executemany as em  # noqa: E402
 from informix_stream import insert_cursor as ic  # noqa: E402
+from informix_stream import row_errors  # noqa: E402
 from informix_stream.arrow import put_images, put_requests  # noqa: E402
 from informix_stream.codec.typeinfo import ColumnType, TypeCode  # noqa: E402
 
@@ -75,10 +76,10 @@ def main() -> None:
         batches = lambda: put_images.put_batches(table, None, 6, put, ENC)  # noqa: E731
         images = best(batches, n, args.repeat)
         requests = best(lambda: put_requests.chunks(np, batches(), put, 4000, 1 << 22,
-                                                    em._at_row), n, args.repeat)
+                                                    row_errors.at_row), n, args.repeat)
         rows = best(lambda: ic.item_chunks(put_images.put_items(table, None, 6, put, ENC,
                                                                 ic.BadRow),
-                                           put, 4000, 1 << 22, em._at_row), n, args.repeat)
+                                           put, 4000, 1 << 22, row_errors.at_row), n, args.repeat)
         print(f"{name:<8}{images:>10.0f}{requests:>10.0f}{rows:>10.0f}")
 
 

@@ -50,7 +50,7 @@ from .errors import Error, InterfaceError, NotSupportedError
 from .framing import Writer
 from .messages import StmtType, Tag
 from . import txabort
-from .txabort import at_row as _at_row, ranges as _ranges, row_error as _row_error
+from .row_errors import at_row, ranges, row_error
 
 # Chosen by measurement (100k-row executemany against the emulator, one
 # transaction, median of 3): 250 rows a chunk 40.0k rows/s, 1,000 44.9k,
@@ -153,7 +153,7 @@ def chunk(source: Iterator[list[bytes]], strategy: BindExecute, chunk_size: int,
             # are applied when row k cannot be encoded.
             if requests:
                 yield first, requests
-            raise _at_row(bad.error, index) from bad.error.__cause__
+            raise at_row(bad.error, index) from bad.error.__cause__
         except BaseException:
             if requests:
                 yield first, requests
@@ -309,7 +309,7 @@ class Plan:
         """Requests in chunks from Python rows (the tuple row source)."""
         if self.put is not None:
             return ic.chunks(rows, self.put, self.order, self.count, self.session.encoding,
-                             self.chunk_size, self.chunk_bytes, _at_row, start)
+                             self.chunk_size, self.chunk_bytes, at_row, start)
         rows = tuple_rows(rows, self.order, self.count, self.session.encoding)
         return chunk(rows, BindExecute(self.stmt_id),
                      self.chunk_size, self.chunk_bytes, start)
@@ -327,7 +327,7 @@ class Plan:
             batches = put_images.put_batches(source, self.order, self.count, self.put,
                                              self.session.encoding)
             return put_requests.chunks(load()[0], batches, self.put, self.chunk_size,
-                                       self.chunk_bytes, _at_row)
+                                       self.chunk_bytes, at_row)
         rows = ingest.encoded_rows(source, self.order, self.count, Unencodable,
                                     self.session.encoding)
         return chunk(rows, BindExecute(self.stmt_id), self.chunk_size, self.chunk_bytes)
@@ -500,7 +500,7 @@ class Plan:
                 if self.is_insert:
                     lastrowid = reply.serial8 or reply.bigserial or reply.serial or lastrowid
                 continue
-            error = _row_error(first + i, reply)
+            error = row_error(first + i, reply)
             if self.mode == BATCH:
                 cursor.batch_errors.append(error)
             elif failed is None:
@@ -604,7 +604,7 @@ class Plan:
             if failed is not None:
                 applied_after.extend(range(row, row + landed))
             applied += landed
-            error = _row_error(row + landed, reply)
+            error = row_error(row + landed, reply)
             if self.mode == BATCH:
                 cursor.batch_errors.append(error)
                 if row + landed + 1 < row + count:
@@ -678,7 +678,7 @@ def _commit(session):
 def _note_applied_after(failed: Error, applied_after: list[int]) -> None:
     failed.applied_after = applied_after
     failed.args = (f"{failed.args[0]} (database without logging: rows "
-                   f"{_ranges(applied_after)} after it in the same chunk were "
+                   f"{ranges(applied_after)} after it in the same chunk were "
                    "applied and cannot be rolled back)",)
 
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .core import statement as st
 from .core.session import LONG_TRANSACTION_ABORTED, Expect
 from .errors import Error
+from .row_errors import ranges, row_error
 
 
 def report(first: int, expects: Sequence[Expect], counts: Sequence[int], *,
@@ -35,13 +35,11 @@ def report(first: int, expects: Sequence[Expect], counts: Sequence[int], *,
     row, failed, applied_after = first, None, []
     for expect, count in zip(expects, counts):
         reply = expect.reply
-        if reply.error is None:
-            if failed is not None and not ansi:
-                applied_after.extend(range(row, row + count))
-        elif failed is None and reply.error.sqlcode == LONG_TRANSACTION_ABORTED:
-            failed = row_error(row + reply.done_rows + (reply.put_inserted or 0), reply)
-        elif failed is not None and not ansi:
-            landed = reply.done_rows + (reply.put_inserted or 0)
+        landed = count if reply.error is None else reply.done_rows + (reply.put_inserted or 0)
+        if failed is None:
+            if reply.error is not None and reply.error.sqlcode == LONG_TRANSACTION_ABORTED:
+                failed = row_error(row + landed, reply)
+        elif not ansi:
             applied_after.extend(range(row, row + landed))
         row += count
     if failed is None:                         # pragma: no cover - the caller saw -458
@@ -57,23 +55,3 @@ def report(first: int, expects: Sequence[Expect], counts: Sequence[int], *,
                    f"{kept}{after})",)
     return failed
 
-
-def at_row(exc: Error, index: int) -> Error:
-    """``exc`` as the error of row ``index`` of an executemany call."""
-    exc.row_index = index
-    exc.args = (f"row {index}: {exc.args[0]}",)
-    return exc
-
-
-def row_error(index: int, reply) -> Error:
-    """The error a failed reply carries, as row ``index``'s."""
-    try:
-        st.raise_for(reply)
-    except Error as exc:
-        return at_row(exc, index)
-    raise AssertionError("a failed reply without an error")  # pragma: no cover
-
-
-def ranges(indices: list[int]) -> str:
-    """Row indices for a message: ``a..b`` or one index."""
-    return f"{indices[0]}..{indices[-1]}" if len(indices) > 1 else str(indices[0])
