@@ -332,11 +332,12 @@ class DdlRunner:
         BEGIN WORK; Database Design Guide, "Transactions")."""
         if not self._in_tx and self.ansi and stmt.kind is not StatementKind.BEGIN:
             self.begin()
-        if stmt.kind not in _ENDS_WORK:
+        work = stmt.kind not in _ENDS_WORK
+        if work:
             self.refuse_lost_tx()
         self._tx_statement(stmt.kind)            # tx_modes: read-only, SET TRANSACTION's window
         self._check_table_locks(stmt)            # table_locks: other sessions' LOCK TABLE
-        if stmt.kind not in _ENDS_WORK:
+        if work:
             self._fresh_snapshot()
         self._db.busy.add(self._id)
         if self._in_tx and stmt.kind in _WRITES and getattr(stmt, "table", None):
