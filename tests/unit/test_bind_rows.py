@@ -28,7 +28,7 @@ from informix_stream.emulator.bind_rows import bind_converter
 from informix_stream.emulator.statements import ColumnDef
 from informix_stream.emulator.values import image_maker, writer_for
 
-from test_put_rows import SHAPES, same, value
+from test_put_rows import SHAPES, mutated, same, value
 
 CODEC = "utf-8"
 YEAR_TO_FRACTION5 = ColumnType(TypeCode.DATETIME, 0x130F)
@@ -154,16 +154,10 @@ def test_fast_path_declines_or_agrees_on_any_value_and_bytes(shape):
                       for v, t, j in zip(row, types, jdbc)]
         except Exception:  # noqa: BLE001 - a value no client can send
             return
-        data = bytearray(body(blocks))
-        for at, byte in edits:
-            data[at % len(data)] = byte
-        if grow > 0:
-            data += bytes(grow)
-        elif grow < 0:
-            del data[grow:]
-        got = fast(data, 0)
+        data = mutated(body(blocks), edits, grow)
+        got = fast(bytearray(data), 0)       # the server hands it its receive buffer
         try:
-            want = ref(bytes(data))
+            want = ref(data)
         except Exception:  # noqa: BLE001 - the reference refuses: fast must too
             assert got is None, (data.hex(), got)
             return

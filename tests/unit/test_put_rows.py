@@ -49,6 +49,20 @@ def reference(types, codec):
     return convert
 
 
+
+def mutated(data: bytes, edits, grow: int) -> bytes:
+    """``data`` with bytes overwritten (``(at, byte)``, ``at`` wrapped) and
+    then ``grow`` zero bytes added, or ``-grow`` cut from the end: what the
+    differential tests below feed a fast converter and its reference."""
+    out = bytearray(data)
+    for at, byte in edits:
+        out[at % len(out)] = byte
+    if grow > 0:
+        out += bytes(grow)
+    elif grow < 0:
+        del out[grow:]
+    return bytes(out)
+
 def same(a: list, b: list) -> bool:
     """Equal values of equal types; floats by their bits (-0.0 is not 0.0)."""
     if len(a) != len(b):
@@ -126,14 +140,7 @@ def test_fast_path_declines_or_agrees_on_any_bytes(shape):
     @given(rows_of(types), st.lists(st.tuples(st.integers(0, 200), st.integers(0, 255)),
                                     max_size=4), st.integers(-2, 2))
     def check(row, edits, grow):
-        data = bytearray(encode(row))
-        for at, byte in edits:
-            data[at % len(data)] = byte
-        if grow > 0:
-            data += bytes(grow)
-        elif grow < 0:
-            del data[grow:]
-        data = bytes(data)
+        data = mutated(encode(row), edits, grow)
         got = fast(data)
         try:
             want = ref(data)
