@@ -31,7 +31,7 @@ from ..codec.scalars import EPOCH_ORDINAL, TRUE_BYTES
 from ..codec.typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode
 from ..errors import DataError, ProtocolError
 from ._deps import load
-from . import packed_columns
+from . import packed_columns, word_cells
 from .text_bytes import gather_ranges, latin1_to_utf8
 from .reference import column_error, values_to_array
 from .types import arrow_schema, arrow_type
@@ -315,9 +315,10 @@ class _Column:
 
     # -- building arrays ----------------------------------------------------------
     def validity(self, null):
-        """Arrow's validity bitmap of ``~null`` (None when nothing is NULL):
-        packbits, several times cheaper than pa.array's ``mask``."""
-        if not null.any():
+        """Arrow's validity bitmap of ``~null`` (None when nothing is NULL,
+        or ``null`` is None): packbits, several times cheaper than
+        pa.array's ``mask``."""
+        if null is None or not null.any():
             return None
         return self.pa.py_buffer(self.np.packbits(~null, bitorder="little"))
 
@@ -415,7 +416,9 @@ class _Column:
         return self.array(days, null)
 
     def _int8(self):
-        """[sign short][low uint32][high uint32], big-endian.  Two strided
+        """[sign short][low uint32][high uint32], big-endian.  A column of
+        the usual signs (1, -1, 0) and magnitudes is word_cells.int8_usual's;
+        any other takes this general form, which reads any sign.  Two strided
         reads: the cell's first 8 bytes as a big-endian int64 (the sign in
         its top 16 bits: NULL when they are 0, negative when the top bit is
         set) and the magnitude's 8 bytes as they lie, whose two big-endian
@@ -428,6 +431,9 @@ class _Column:
         n = len(raw)
         if not n:
             return self.array(np.zeros(0, np.int64), np.zeros(0, bool))
+        usual = word_cells.int8_usual(np, raw)
+        if usual is not None:
+            return self.from_buffer(usual[0], usual[1])
         signed = np.ndarray((n,), ">i8", raw, 0, (10,)).astype(np.int64)
         values = np.ndarray((n,), "<u8", raw, 2, (10,)).copy().view(">u4").astype(
             "<u4").view(np.int64)
