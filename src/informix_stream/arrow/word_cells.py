@@ -54,3 +54,48 @@ def int8_usual(np, raw):
     if low <= 0 <= high and np.count_nonzero(signs) != n:
         null = signs == 0
     return values, null
+
+
+def boolean_words(np, buf, offset: int, width: int, n: int):
+    """The BOOLEAN cells at ``offset`` of ``n`` rows of ``width`` bytes as
+    (flag, value byte), uint8 columns, when every length field is 1; else
+    None.  Two strided reads a column, a little-endian uint32 (the flag and
+    the length's first three bytes) and a uint16 (the length's last byte
+    and the value), checked by reductions: the uint32 is at most 0xFF (the
+    flag alone) and every last length byte is 1.  The plain form is the
+    big-endian length read and compared, which the general framing does."""
+    first = np.ndarray((n,), "<u4", buf, offset, (width,)).copy()
+    if first.max() > 0xFF:
+        return None
+    last = np.ndarray((n,), "<u2", buf, offset + 4, (width,)).copy()
+    size = last.astype(np.uint8)                # the low byte: the length's last
+    if size.min() != 1 or size.max() != 1:
+        return None
+    last >>= np.uint16(8)
+    return first.astype(np.uint8), last.astype(np.uint8)
+
+
+def boolean_cells_by_row_size(np, padded, pos, full):
+    """(flag, value byte) of one BOOLEAN cell a row at offsets ``pos`` of
+    ``padded`` (a buffer with 8 spare bytes after it), where ``full`` says
+    which rows have the 6-byte cell (length 1) and the others the 5-byte
+    one (length 0: a NULL as the server sends it); None when a length field
+    is not the one its row's size implies, which the general framing then
+    refuses or frames as it does.  Rows of a shape with one BOOLEAN and
+    fixed-width cells otherwise differ only there, so the row sizes (known
+    from the images) say where every cell lies; the cell is read by one
+    byte gather per byte (numpy has no fast unaligned word gather: a
+    uint32 fancy index from a view at every byte offset costs 6x).  The
+    value byte of a 5-byte cell is whatever follows it and is not used."""
+    at = pos.copy()
+    flag = padded.take(at)
+    high = None
+    for _ in range(3):                      # the length's three high bytes: 0
+        at += 1
+        byte = padded.take(at)
+        high = byte if high is None else np.bitwise_or(high, byte, out=high)
+    at += 1
+    if high.any() or (padded.take(at) != full).any():    # its low byte: 1 or 0
+        return None
+    at += 1
+    return flag, padded.take(at)
