@@ -103,6 +103,21 @@ def test_usual_hour_to_minute_columns_take_the_word_path(monkeypatch):
                                            for m in (0, 31, 59)] + [None]
 
 
+
+@pytest.mark.parametrize("null_cell", [bytes(3), bytes([0, 0, 42])])
+def test_hour_to_minute_nulls_hold_zero_and_a_bitmap_of_the_usual_cells(null_cell):
+    # a NULL as the server sends it (all zero) reads as 0 seconds with no
+    # zeroing pass; one with a stray minute byte is zeroed; either way the
+    # validity bitmap marks exactly the usual cells
+    import numpy as np
+    cells = [bytes([_HM_HEAD, 1, 2]), null_cell, bytes([_HM_HEAD, 23, 59]), null_cell]
+    column = decode_batch(cells, [_HM], ["t"]).column(0)
+    assert column.to_pylist() == [dt.time(1, 2), None, dt.time(23, 59), None]
+    validity, data = column.buffers()
+    assert np.frombuffer(data, "<i4").tolist() == [3720, 0, 86340, 0]
+    assert np.unpackbits(np.frombuffer(validity, np.uint8), bitorder="little")[:4].tolist() \
+        == [1, 0, 1, 0]
+
 # -- BOOLEAN columns framed as a matrix: two words a cell --------------------------
 
 _BYTE = st.sampled_from([0, 1, 2, 0x74, 0x54, 0x66, 0xFF]) | st.integers(0, 255)
