@@ -281,9 +281,14 @@ def test_int8_usual_reads_the_usual_columns_and_declines_the_others():
     assert usual([(1, 5), (1, big)]) == ([5, big], None)
     assert usual([(-1, 5), (-1, big)]) == ([-5, -big], None)
     assert usual([(1, 5), (-1, 2 ** 40 + 3)]) == ([5, -(2 ** 40 + 3)], None)
-    # under a NULL the value is zero, whatever magnitude the cell carries
-    assert usual([(0, 7), (-1, 6), (1, 2 ** 33)]) == ([0, -6, 2 ** 33], [True, False, False])
-    assert usual([(0, 7), (0, 8)]) == ([0, 0], [True, True])
+    # under a NULL the value is zero, whatever magnitude the cell carries;
+    # the mask returned is the valid cells'
+    assert usual([(0, 7), (-1, 6), (1, 2 ** 33)]) == ([0, -6, 2 ** 33], [False, True, True])
+    assert usual([(0, 7), (0, 8)]) == ([0, 0], [False, False])
+    # a column of one sign with NULLs: no multiply; under the NULL lies the
+    # cell's magnitude (negated with its column), masked by the bitmap
+    assert usual([(-1, 5), (0, 0), (0, 9)]) == ([-5, 0, -9], [True, False, False])
+    assert usual([(0, 9), (1, 5)]) == ([9, 5], [False, True])
     for declined in ([(2, 5)], [(1, 5), (-0x8000, 1)], [(1, 2 ** 63)], [(-1, 2 ** 63)],
                      [(0, 2 ** 64 - 1)]):
         assert usual(declined) is None, declined
@@ -317,7 +322,7 @@ def test_usual_int8_columns_take_the_word_path_with_small_temporaries(monkeypatc
         tracemalloc.stop()
     values = batch.column(0).to_pylist()
     assert values[:3] == [None, -(10 ** 13), 2 * 10 ** 13] and values[-1] == -(n - 1) * 10 ** 13
-    # the result (8 bytes a row), the int16 signs, the NULL mask, its bitmap
+    # the result (8 bytes a row), the int16 signs, the valid mask, its bitmap
     # and numpy's casting buffers (269 KB measured; the general path ~600)
     assert peak <= 8 * n + 2 * n + n + n + 64 * 1024, peak
 

@@ -113,6 +113,14 @@ class _Column:
         return pa.Array.from_buffers(self.type, self.frame.n,
                                      [self.validity(null), pa.py_buffer(data)])
 
+    def from_valid(self, data, valid):
+        """``from_buffer`` given the valid cells' mask instead (None: every
+        cell valid), for a decoder that has it at hand: no inversion."""
+        pa = self.pa
+        bitmap = None if valid is None else pa.py_buffer(
+            self.np.packbits(valid, bitorder="little"))
+        return pa.Array.from_buffers(self.type, self.frame.n, [bitmap, pa.py_buffer(data)])
+
     # -- per type -----------------------------------------------------------------------
     def decode(self):
         code, ctype = self.ctype.code, self.ctype
@@ -208,7 +216,7 @@ class _Column:
             return self.array(np.zeros(0, np.int64), np.zeros(0, bool))
         usual = word_cells.int8_usual(np, raw)
         if usual is not None:
-            return self.from_buffer(usual[0], usual[1])
+            return self.from_valid(*usual)
         signed = np.ndarray((n,), ">i8", raw, 0, (10,)).astype(np.int64)
         values = np.ndarray((n,), "<u8", raw, 2, (10,)).copy().view(">u4").astype(
             "<u4").view(np.int64)

@@ -365,10 +365,7 @@ def _hour_to_minute(col, raw):
     word -= minute
     if word.max() > 86399:                       # an hour past 23
         return None
-    pa = col.pa
-    return pa.Array.from_buffers(col.type, n, [
-        None if valid is None else pa.py_buffer(np.packbits(valid, bitorder="little")),
-        pa.py_buffer(word)])
+    return col.from_valid(word, valid)
 
 
 def _hour_minute(np, raw, first):
