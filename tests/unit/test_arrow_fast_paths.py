@@ -387,3 +387,33 @@ def test_a_wide_decimal_column_keeps_few_temporaries_alive():
         tracemalloc.stop()
     assert batch.column(0)[1].as_py() == -Decimal(123_456_789_012_345_679).scaleb(-10)
     assert peak <= 16 * 8 * n + len(b"".join(images)) * 2, peak
+
+
+@pytest.mark.parametrize("row_types", [["integer", "smallint"], ["int8", "date", "boolean"],
+                                       ["datetime hour to minute", "char(5)", "bigint"],
+                                       ["decimal(12,2)", "int8"]])
+def test_matrix_columns_are_copied_contiguous_as_they_lie(row_types):
+    # frame.Frame._matrix_cells: a word copy for 1, 2, 4 and 8 bytes, a void
+    # copy for other widths, the matrix itself for a whole-row column
+    import numpy as np
+    from informix_stream.arrow.frame import Frame, ImageBlock, cell_width
+    types = [parse_type(t) for t in row_types]
+    widths = [6 if t.code.name == "BOOLEAN" else cell_width(t) for t in types]
+    n, row = 7, sum(widths)
+    blob = bytes(np.random.default_rng(row).integers(0, 256, n * row, dtype=np.uint8))
+    lengths = None if "boolean" not in row_types else np.full(n, row, np.int64)
+    if lengths is not None:      # BOOLEAN cells of length 1, so the matrix framing takes them
+        at = sum(widths[:row_types.index("boolean")])
+        blob = bytearray(blob)
+        for r in range(n):
+            blob[r * row + at:r * row + at + 5] = b"\x00\x00\x00\x00\x01"
+        blob = bytes(blob)
+    frame = Frame(np, ImageBlock(blob, lengths, n), types)
+    matrix = np.frombuffer(blob, np.uint8).reshape(n, row)
+    for k, width in enumerate(widths):
+        cells = frame.cells(k, width)
+        start = sum(widths[:k])
+        assert cells.flags.c_contiguous and cells.shape == (n, width)
+        assert np.array_equal(cells, matrix[:, start:start + width])
+    whole = Frame(np, ImageBlock(blob[:n * widths[0]], None, n), types[:1])
+    assert np.shares_memory(whole.cells(0, widths[0]), whole.buf)
