@@ -80,6 +80,11 @@ def concat_blocks(np, blocks: Sequence[ImageBlock], width: int | None) -> ImageB
         for b in blocks]), n)
 
 
+def _boolean_widths(types: Sequence[ColumnType]) -> list[int | None]:
+    """Each cell's width, a BOOLEAN's taken as its usual 6 bytes."""
+    return [BOOLEAN_CELL if t.code == TypeCode.BOOLEAN else cell_width(t) for t in types]
+
+
 class Frame:
     """Where every cell of a batch lies: the joined buffer and, per column,
     the cell start offsets and (for variable cells) the value lengths."""
@@ -124,10 +129,10 @@ class Frame:
         the buffer is an (n, width) matrix."""
         self.matrix = self.buf.reshape(self.n, width)
         offset = 0
-        for t in types:
+        for w in _boolean_widths(types):
             self.starts.append(offset)           # a constant column offset
             self.lengths.append(None)
-            offset += BOOLEAN_CELL if t.code == TypeCode.BOOLEAN else cell_width(t)
+            offset += w
 
     def _uniform_booleans(self, types: Sequence[ColumnType], lengths) -> bool:
         """A shape whose only variable cells are BOOLEANs, each with its usual
@@ -135,8 +140,7 @@ class Frame:
         BOOLEAN length field leaves the batch to the general framing (which
         then accepts or refuses it exactly as before).  The BOOLEAN cells
         read here are kept for the columns (``self.booleans``)."""
-        widths = [BOOLEAN_CELL if t.code == TypeCode.BOOLEAN else cell_width(t)
-                  for t in types]
+        widths = _boolean_widths(types)
         n = self.n
         if not n or None in widths or len(self.buf) != n * sum(widths) or \
                 lengths.min() != sum(widths) or lengths.max() != sum(widths):
@@ -163,8 +167,7 @@ class Frame:
         imply), which the general framing then frames or refuses as before;
         a column with no NULL is _uniform_booleans' matrix."""
         np, n = self.np, self.n
-        widths = [BOOLEAN_CELL if t.code == TypeCode.BOOLEAN else cell_width(t)
-                  for t in types]
+        widths = _boolean_widths(types)
         kinds = [t.code == TypeCode.BOOLEAN for t in types]
         if not n or None in widths or kinds.count(True) != 1:
             return False
