@@ -117,10 +117,12 @@ def _spread(column: bytes, width: int, n: int, high: bytes | None = None) -> byt
     return out
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=8)
 def _cutter(size: int, n: int) -> Callable[[bytes], tuple[bytes, ...]]:
     """One struct call cutting n states of ``size`` bytes (made once per
-    block size; blocks are 32, 128, 512, 2048, 8192 rows and run tails)."""
+    block size; blocks are 32, 128, 512, 2048, 8192 rows and a reply's
+    tail).  Such a struct holds 32 bytes a field (262 KB for 8,192 rows),
+    so few are kept: at most ~2 MB."""
     return struct.Struct(f"{size}s" * n).unpack
 
 
