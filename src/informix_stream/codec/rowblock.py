@@ -21,10 +21,11 @@ tests/unit/test_rowblock_differential.py feeds both the same values and
 hostile bytes):
 
 * a column is converted by its fast form only when the whole column is in
-  its clean form (no NULL sentinel, every DATETIME head the qualifier's);
-  otherwise, and always for the types with no fast form (DECIMAL/MONEY,
-  INTERVAL, INT8, DATETIME with a fraction: see ``_fast``), by a loop
-  running the per-row decoder's own cell code (FixedCell lines) per cell;
+  its clean form (no NULL sentinel; for DATE and DATETIME, civilblock.py,
+  every cell proven a value or a NULL, every DATETIME head the
+  qualifier's); otherwise, and always for the types with no fast form
+  (DECIMAL/MONEY, INTERVAL, INT8: see ``_fast``), by a loop running the
+  per-row decoder's own cell code (FixedCell lines) per cell;
 * anything raised while converting a block (a digit pair over 99, a field
   out of range, bad text) hands the block to the per-row decoder, row by
   row; at the first row it rejects (DataError, or a row not ending where its
@@ -51,7 +52,6 @@ import sys
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, repeat
-from operator import add, mul
 
 from .civilblock import CivilColumn, date_column, datetime_column
 from .codegen import FixedCell, compile_function, indent
@@ -327,8 +327,8 @@ def _civil_column(civil: CivilColumn, cell: FixedCell, k: int, ns: dict,
 def _fast(ctype: ColumnType, cell: FixedCell, ns: dict, utf8: bool, at: int, stride: int
           ) -> Fast | None:
     """The column-at-a-time form of a type, where one measured faster than
-    the cell code in a loop.  DECIMAL/MONEY, INTERVAL, INT8 and DATETIME
-    with a fraction have none: their chains of ``map`` over ``operator``
+    the cell code in a loop (DATE and DATETIME: ``_civil``).  DECIMAL/MONEY,
+    INTERVAL and INT8 have none: their chains of ``map`` over ``operator``
     functions (one intermediate int per stage) measured 10-50% slower than
     the per-row decoder's own arithmetic run over the column (bench
     per_type.py, "tuple path, block")."""
@@ -403,14 +403,3 @@ def _one_char_a_byte(encoding: str) -> bool:
             bytes((b,)).decode(encoding) == whole[b] for b in range(256))
     except (UnicodeError, LookupError, TypeError):
         return False
-
-
-def _number(cols: Sequence, fmt: str, ns: dict) -> Iterable:
-    """The base-100 number of each row's pairs (read as ``fmt``), lazily;
-    a pair over 99 is None in the tables and raises on arithmetic."""
-    acc = None
-    for col, letter in zip(cols, fmt):
-        table, scale = (ns["_Q"], 10000) if letter == "H" else (ns["_D"], 100)
-        term = map(table.__getitem__, col)
-        acc = term if acc is None else map(add, map(mul, acc, repeat(scale)), term)
-    return acc
