@@ -220,6 +220,24 @@ def test_pair_word_against_the_plain_pairs():
             assert word.to_bytes(8, "little") == bytes(pairs), (k, value)
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_pair_word_and_pair_count_against_the_plain_forms(data):
+    # pair_word's quads (uint32 below 10**8, a table per place) and
+    # _pair_count's compares (which replaced a searchsorted) on numbers of
+    # every length, either side of each power of 100, in one column
+    k = data.draw(st.integers(1, 8))
+    edges = [e for j in range(k + 1) for e in (100 ** j - 1, 100 ** j) if 0 <= e < 100 ** k]
+    values = data.draw(st.lists(st.one_of(st.integers(0, 100 ** k - 1), st.sampled_from(edges)),
+                                min_size=1, max_size=40))
+    column = np.array(values, np.uint64)
+    words = base100.pair_word(np, column, k).tolist()
+    counts = put_cells._pair_count(np, column, k).tolist()
+    for value, word, count in zip(values, words, counts):
+        assert word.to_bytes(8, "little") == bytes(value // 100 ** (7 - j) % 100 for j in range(8))
+        assert count == sum(1 for j in range(k) if 100 ** j <= value), value
+
+
 def test_an_unconvertible_value_is_a_data_error_naming_column_and_row(ifx_target):
     # a timestamp past 9999-12-31 has no Python datetime and no cell: the
     # load stops at that row, with the column's name, the rows before it in

@@ -133,7 +133,7 @@ def _word_cells(np, words, valid, null: bytes, width: int, ok) -> Cells:
         words = np.where(valid, words.view(bits), np.frombuffer(null, bits)[0])
     n = len(words)
     padded = words.view(np.uint8).reshape(n, -1)
-    return Cells(np.full(n, width, dtype=np.int64), ok, padded)
+    return Cells(_lengths(np, n, width), ok, padded)
 
 
 def _every(np, n: int):
@@ -239,17 +239,23 @@ def _decimal_cells(np, array, ctype: ColumnType) -> Cells:
     valid = _valid(np, array)
     words = np.frombuffer(array.buffers()[1], dtype="<i8",
                           count=2 * (array.offset + n))[2 * array.offset:]
-    low, high = words[0::2], words[1::2]
+    low = words[0::2]
     widen = scale - source_scale
     digits = precision - scale + source_scale          # at most 18 when widen >= 0
+    negative = low < 0
     magnitude = np.abs(low).view(u)
     if widen < 0 or digits < 1:
         good = np.zeros(n, dtype=bool)
     else:
-        good = (high == (low >> 63)) & (magnitude < u(10 ** digits))
+        good = words[1::2] == (low >> 63)
+        good &= magnitude < u(10 ** digits)
     ok = _ok(np, valid, good)
-    # a row not put (or NULL) becomes zero, so no table index runs past its table
-    magnitude = np.where(good if valid is None else good & valid, magnitude, u(0))
+    # a row not put (or NULL) becomes zero, so no table index runs past its
+    # table: masks by multiplying (np.where costs three times as much)
+    keep = good if valid is None else good & valid
+    if not keep.all():
+        np.multiply(magnitude, keep, out=magnitude)
+        negative &= keep
     shift = max(widen, 0) + (scale & 1)                # an odd scale: the point falls between pairs
     if shift:
         magnitude *= u(10 ** shift)
@@ -258,26 +264,60 @@ def _decimal_cells(np, array, ctype: ColumnType) -> Cells:
     # `used` base-100 digits; the number moved left so its first pair
     # leads (its exponent says where the point is), complemented when
     # negative as a number: 100**k - L is scalars.complement of L's pairs
-    used = np.searchsorted(base100.pow100(np)[:pairs], magnitude, side="right")   # 100**j <= it
-    negative = (low < 0) & (used > 0)
-    heads = _decimal_heads(np, pairs, scale)
-    head = heads.take(used + (pairs + 1) * negative)
+    used = _pair_count(np, magnitude, pairs)          # > 0 on every negative row kept
+    index = negative * np.uint8(pairs + 1)
+    index += used
+    head = _decimal_heads(np, pairs, scale).take(index)
     if valid is not None:
-        head = np.where(valid, head, u(0))
+        head *= valid
     last = None
     if pairs > 9:
-        left, last = _ten_pairs(np, magnitude, used, negative)
+        left, last = _ten_pairs(np, magnitude, used.astype(np.int64), negative)
     else:
-        left = magnitude * base100.pow100(np).take(pairs - used)
-        left = np.where(negative, u(100 ** pairs) - left, left)
-    if pairs >= 8:
-        return Cells(np.full(n, width, dtype=np.int64), ok, _two_words(np, head, left, last, pairs))
+        left = base100.pow100(np).take(np.uint8(pairs) - used)
+        left *= magnitude
+        # np.where: a ufunc's where= (or copyto) branches a row, 4-5x dearer
+        # on mixed signs
+        if negative.any():
+            left = np.where(negative, u(100 ** pairs) - left, left)
+    if pairs == 8:
+        return Cells(_lengths(np, n, width), ok, _nine_bytes(np, head, left))
+    if pairs > 8:
+        return Cells(_lengths(np, n, width), ok, _two_words(np, head, left, last, pairs))
     word = base100.pair_word(np, left, pairs)           # pairs at bytes 8 - pairs .. 7
     if pairs < 7:
         word >>= u(8 * (7 - pairs))
     word |= head
     padded = word.astype("<u8", copy=False).view(np.uint8).reshape(n, 8)
-    return Cells(np.full(n, width, dtype=np.int64), ok, padded)
+    return Cells(_lengths(np, n, width), ok, padded)
+
+
+def _pair_count(np, magnitude, pairs: int):
+    """How many base-100 digits each magnitude (< 100**pairs) has, as
+    uint8 (an index numpy's take widens as cheaply as int64): a compare with each power of 100 (searchsorted is a binary
+    search a value, 3-8 ns each unless the lengths repeat, as real
+    amounts' do not)."""
+    powers = base100.pow100(np)
+    count = (magnitude != 0).view(np.uint8)
+    for j in range(1, pairs):
+        count += magnitude >= powers[j]
+    return count
+
+
+def _lengths(np, n: int, width: int):
+    """Every cell ``width`` bytes long: a read-only broadcast, not an
+    array of n (nothing writes a fixed-width column's lengths)."""
+    return np.broadcast_to(np.int64(width), (n,))
+
+
+def _nine_bytes(np, head, left):
+    """Cells of eight pairs (head + 8 bytes) as an (n, 9) matrix: the head
+    and the pair word stored by two strided writes, no (n, 16) of words."""
+    n = len(head)
+    buf = np.empty(9 * n + 7, np.uint8)
+    np.ndarray((n,), "<u8", buf, 1, (9,))[...] = base100.pair_word(np, left)
+    np.ndarray((n,), np.uint8, buf, 0, (9,))[...] = head
+    return buf[:9 * n].reshape(n, 9)
 
 
 _HEADS: dict[tuple[int, int], Any] = {}
