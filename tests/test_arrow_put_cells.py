@@ -238,6 +238,17 @@ def test_pair_word_and_pair_count_against_the_plain_forms(data):
         assert count == sum(1 for j in range(k) if 100 ** j <= value), value
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 2 ** 39 - 1), st.sampled_from(
+    [0, 1, 127, 128, 86399, 86400, 86401, 675 * 128 * 146097, 2 ** 39 - 1,
+     (put_cells._SPAN_SECONDS - 1)])), min_size=1, max_size=50))
+def test_days_and_clock_against_divmod(seconds):
+    # DATETIME's day split: a shift and a uint32 division instead of an
+    # int64 or float64 division by 86,400
+    days, clock = put_cells._days_and_clock(np, np.array(seconds, np.int64))
+    assert list(zip(days.tolist(), clock.tolist())) == [divmod(s, 86400) for s in seconds]
+
+
 def test_an_unconvertible_value_is_a_data_error_naming_column_and_row(ifx_target):
     # a timestamp past 9999-12-31 has no Python datetime and no cell: the
     # load stops at that row, with the column's name, the rows before it in

@@ -209,21 +209,36 @@ def _datetime_cells(np, array, ctype: ColumnType) -> Cells:
     seconds = ticks if per == 1 else np.floor_divide(ticks, per)
     since = seconds - _FIRST_SECOND                  # from 0001-01-01 00:00:00
     good = since.view(u) < u(_SPAN_SECONDS)          # negative is huge unsigned
-    since = np.where(good, since, 0)                 # a row not put reads as year 1
-    # floor division through float64, exact here: a quotient k - e (e at
-    # least 1/146097) of numbers under 2**53 never rounds up to k, as the
-    # spacing of doubles near k < 2**22 is 2**-30; an int64 division by a
-    # constant costs several times more
-    days = (since / 86400.0).astype(np.int64)
-    clock = since - days * 86400
-    era = (days / civil.ERA_DAYS).astype(np.int64)
-    day_of_era = days - era * civil.ERA_DAYS
+    if not good.all():
+        since *= good                                # a row not put reads as year 1
+    days, clock = _days_and_clock(np, since)
+    # the era (400 years, < 25) and the day in it, in uint32: exact, as
+    # days < 2**22, and half the cost of int64 (numpy divides by a scalar
+    # with a multiply)
+    era = days // np.uint32(civil.ERA_DAYS)
+    day_of_era = days - era * np.uint32(civil.ERA_DAYS)
     head = bcd_head(temporal_exponent(ctype.length), False)
     words = _clock_table(np, head).take(clock)
     words |= civil.era_tables(np).take(day_of_era)
-    words += era.view(u) << u(10)                    # 4 centuries an era, at byte 1
+    era <<= np.uint32(10)                            # 4 centuries an era, at byte 1
+    words += era
     return _word_cells(np, words.astype("<u8", copy=False), valid, bytes(8), 8,
                        _ok(np, valid, good))
+
+
+def _days_and_clock(np, since):
+    """Whole days (uint32) and the second of the day (int64) of seconds
+    0 <= since < 2**39: 86,400 is 128 * 675, so the day is (since >> 7) //
+    675, whose dividend fits uint32 -- a shift and a uint32 division by a
+    constant, where a float64 or int64 division costs three times as much;
+    the plain form is ``divmod(since, 86400)`` (tests/test_arrow_put_cells)."""
+    high = (since >> 7).astype(np.uint32)
+    days = high // np.uint32(675)
+    high -= days * np.uint32(675)                    # the second of the day, over 128
+    high <<= np.uint32(7)
+    clock = since & 127
+    clock |= high
+    return days, clock
 
 
 # -- DECIMAL / MONEY ------------------------------------------------------------------
