@@ -414,11 +414,15 @@ def _text_cells(np, array, ctype: ColumnType, encoding: str) -> Cells:
     starts = bounds[:-1].astype(np.int64) - first
     sizes = sizes.astype(np.int64)
     if valid is not None:
-        sizes = np.where(valid, sizes, 0)
-    ok = sizes <= width                                # a NULL's size is 0
+        sizes *= valid                                 # a NULL's size is 0 (np.where: 2x)
+    longest = int(sizes.max()) if n else 0
+    if longest <= width:                               # no value too long: no mask, no clip
+        ok, kept = np.ones(n, dtype=bool), sizes
+    else:
+        ok, kept = sizes <= width, np.minimum(sizes, width)
     if code in VARCHAR_CODES:
-        return _varchar_cells(np, data, starts, sizes, valid, width, ok)
-    return _char_cells(np, data, starts, sizes, valid, width, ok)
+        return _varchar_cells(np, data, starts, kept, valid, ok)
+    return _char_cells(np, data, starts, kept, valid, width, ok)
 
 
 def _fills(np, data, sizes, valid, width: int) -> bool:
@@ -436,7 +440,7 @@ def _fills(np, data, sizes, valid, width: int) -> bool:
 def _filled_char_cells(np, data, valid, width: int, n: int) -> Cells:
     """CHAR(width) whose every value fills its cell: the data are the
     non-NULL rows' cells in order, each row may be put."""
-    lengths = np.full(n, width, dtype=np.int64)
+    lengths = _lengths(np, n, width)
     ok = np.ones(n, dtype=bool)
     if valid is None:
         return Cells(lengths, ok, data.reshape(n, width))
@@ -469,16 +473,17 @@ def _keep_rows(np, kept, width: int):
     return _TEMPLATES[width].take(width - kept).view(np.uint8).reshape(len(kept), width)
 
 
-def _char_cells(np, data, starts, sizes, valid, width: int, ok) -> Cells:
-    """CHAR(width): each value then blanks; NULL is a zero byte, then blanks."""
-    n = len(sizes)
-    lengths = np.full(n, width, dtype=np.int64)
+def _char_cells(np, data, starts, kept, valid, width: int, ok) -> Cells:
+    """CHAR(width): each value then blanks; NULL is a zero byte, then blanks
+    (``kept``: each row's size clipped to the width)."""
+    n = len(kept)
+    lengths = _lengths(np, n, width)
     if not width:
         return Cells(lengths, ok, np.zeros((n, 0), np.uint8))
     cells = _windows(np, data, starts, width)
     # past its value a row is blank: (text ^ 0x20) & keep ^ 0x20
     cells ^= 0x20
-    cells &= _keep_rows(np, np.minimum(sizes, width), width)
+    cells &= _keep_rows(np, kept, width)
     cells ^= 0x20
     if valid is not None:
         cells[np.flatnonzero(~valid), 0] = 0
@@ -498,12 +503,12 @@ def _with_null_rows(np, data, valid, width: int, null: bytes):
     return out.view(np.uint8).reshape(len(valid), width)
 
 
-def _varchar_cells(np, data, starts, sizes, valid, width: int, ok) -> Cells:
+def _varchar_cells(np, data, starts, kept, valid, ok) -> Cells:
     """[length byte][bytes] a row, NULL as [1][0]; a value too long for the
-    column (not put) keeps its first ``width`` bytes, so no row passes the
-    matrix.  Each row is gathered from the byte before its value, that byte
-    then replaced by the length."""
-    kept = np.minimum(sizes, width)
+    column (not put) keeps its first ``width`` bytes (``kept``: each row's
+    size clipped to the width), so no row passes the matrix.  Each row is
+    gathered from the byte before its value, that byte then replaced by the
+    length."""
     size = max(int(kept.max()) if len(kept) else 0, 1)
     cells = _windows(np, data, starts, size + 1, before=1)
     cells[:, 0] = kept
