@@ -138,7 +138,10 @@ def _word_cells(np, words, valid, null: bytes, width: int, ok) -> Cells:
     order is converted."""
     if valid is not None:
         bits = np.dtype(f"u{words.dtype.itemsize}")
-        words = np.where(valid, words.view(bits), np.frombuffer(null, bits)[0])
+        if any(null):
+            words = np.where(valid, words.view(bits), np.frombuffer(null, bits)[0])
+        else:                                         # a zero NULL: a multiply, 3x cheaper
+            words = words.view(bits) * valid
     n = len(words)
     padded = words.view(np.uint8).reshape(n, -1)
     return Cells(_lengths(np, n, width), ok, padded)
@@ -262,15 +265,16 @@ def _decimal_cells(np, array, ctype: ColumnType) -> Cells:
     valid = _valid(np, array)
     words = np.frombuffer(array.buffers()[1], dtype="<i8",
                           count=2 * (array.offset + n))[2 * array.offset:]
-    low = words[0::2]
+    low = words[0::2].copy()                           # one strided read, then contiguous passes
     widen = scale - source_scale
     digits = precision - scale + source_scale          # at most 18 when widen >= 0
     negative = low < 0
-    magnitude = np.abs(low).view(u)
+    fits = words[1::2] == (low >> 63)                  # the value is its low word
+    magnitude = np.abs(low, out=low).view(u)
     if widen < 0 or digits < 1:
         good = np.zeros(n, dtype=bool)
     else:
-        good = words[1::2] == (low >> 63)
+        good = fits
         good &= magnitude < u(10 ** digits)
     ok = _ok(np, valid, good)
     # a row not put (or NULL) becomes zero, so no table index runs past its
