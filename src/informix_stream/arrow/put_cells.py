@@ -5,8 +5,9 @@ A rule works on the Arrow buffers as they are: the values buffer read in
 place (a NULL slot's value is whatever Arrow left there; its cell is then
 replaced), validity unpacked from its bitmap.  Where a cell's bytes are a
 whole machine word (INTEGER, DATE, FLOAT, DATETIME YEAR TO SECOND, DECIMAL
-of up to seven pairs; two words up to ten pairs) the rule builds the word
-from tables and the NULL cell is one ``np.where``.  Text is gathered a
+of up to seven pairs; eight pairs are a word after the head byte, nine and
+ten two words) the rule builds the word from tables and the NULL cell is
+one ``np.where`` (a multiply when it is zero).  Text is gathered a
 row at a time from a strided window over Arrow's data (or is the data
 itself, when every value fills its CHAR cell).  No pass touches one byte
 at a time.  Nothing here calls pyarrow.compute: its first call in a
