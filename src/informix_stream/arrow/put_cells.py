@@ -322,9 +322,11 @@ def _decimal_cells(np, array, ctype: ColumnType) -> Cells:
 
 def _pair_count(np, magnitude, pairs: int):
     """How many base-100 digits each magnitude (< 100**pairs) has, as
-    uint8 (an index numpy's take widens as cheaply as int64): a compare with each power of 100 (searchsorted is a binary
-    search a value, 3-8 ns each unless the lengths repeat, as real
-    amounts' do not)."""
+    uint8 (an index numpy's take widens as cheaply as int64): a compare
+    and a uint8 add per power of 100.  searchsorted is a binary search a
+    value, 3-8 ns each unless the lengths repeat, as real amounts' do
+    not.  The plain form is ``sum(100**j <= m for j in range(pairs))``
+    (tests/test_arrow_put_cells.py)."""
     powers = base100.pow100(np)
     count = (magnitude != 0).view(np.uint8)
     for j in range(1, pairs):
