@@ -214,6 +214,32 @@ def test_a_session_busy_past_the_cut_closes_the_databases_when_it_ends(tmp_path)
 
 
 @pytest.mark.timeout(60)
+def test_an_in_memory_server_removes_its_directory_even_with_a_session_busy():
+    hold, held, release = threading.Event(), threading.Event(), threading.Event()
+
+    def on_request(raw: bytes) -> None:
+        if hold.is_set():
+            held.set()
+            release.wait(20)
+
+    srv = EmulatorServer(databases=("testdb",), on_request=on_request).start()
+    directory = srv.engine._tempdir
+    client = Busy(_connect(srv, read_timeout=20), "SELECT COUNT(*) FROM systables")
+    hold.set()
+    client.start()
+    try:
+        assert held.wait(10)
+        _stop_in_bounded_time(srv, timeout=0.5)
+        assert srv._workers and emulator_fds.descriptors(directory)
+        assert not os.path.exists(directory)      # unreachable already
+    finally:
+        release.set()
+    assert emulator_fds.settled(directory) == []
+    client.join(30)
+    client.conn.close()
+
+
+@pytest.mark.timeout(60)
 def test_the_emulator_process_removes_its_directory_on_sigterm():
     proc = subprocess.Popen([sys.executable, "-m", "informix_stream.emulator", "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -127,9 +127,14 @@ class Engine:
         for session in self.databases.sessions():
             session.close()
         self.databases.close()
+        self.remove_tempdir()
+
+    def remove_tempdir(self) -> None:
+        """Delete the in-memory databases' directory.  Safe while a session
+        still has its files open (a stopped server's busy one): its open
+        files live on, unreachable, until it closes them."""
         if self._tempdir is not None:
             shutil.rmtree(self._tempdir, ignore_errors=True)
-            self._tempdir = None
 
 
 class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunner,

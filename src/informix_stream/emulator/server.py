@@ -129,7 +129,9 @@ class EmulatorServer:
         ways, which ends a blocked send and lets the lock holders roll back;
         one still busy ``CUT_GRACE`` later is left to finish, and the last
         session thread to end closes the databases then: never closed under
-        a session that is still using them.
+        a session that is still using them.  An in-memory server's directory
+        is removed in every case (its busy session's open files live on,
+        unreachable, until it closes them).
         """
         self._stopping.set()
         self._listener.close()
@@ -145,6 +147,8 @@ class EmulatorServer:
                 log.warning("%d session(s) still busy %.1f s after stop(); the last to "
                             "end closes the databases", len(self._workers),
                             timeout + CUT_GRACE)
+                # nobody can reach an in-memory database any more
+                self.engine.remove_tempdir()
         with self._lock:
             self._close_when_idle = True
             idle = not self._workers
