@@ -35,6 +35,7 @@ writer waits a bounded time for the write lock instead of failing at once.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import itertools
@@ -130,9 +131,8 @@ class Engine:
         self.remove_tempdir()
 
     def remove_tempdir(self) -> None:
-        """Delete the in-memory databases' directory.  Safe while a session
-        still has its files open (a stopped server's busy one): its open
-        files live on, unreachable, until it closes them."""
+        """Delete the in-memory databases' directory (safe while a session
+        has files open: they live on, unreachable, until it closes them)."""
         if self._tempdir is not None:
             shutil.rmtree(self._tempdir, ignore_errors=True)
 
@@ -293,10 +293,8 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
         a connection whose statement some live cursor still holds only makes
         it a zombie (sqlite3_close_v2), and the functions registered on it
         hold this session, which holds ``_dml``: a cycle through C that the
-        garbage collector cannot see, keeping the database file's descriptors
-        open for the life of the process.  The rest runs even when the
-        rollback fails: closing a connection rolls back what it left open.
-        """
+        garbage collector cannot see, keeping the file's descriptors open for
+        the process's life.  The rest runs even if the rollback fails."""
         if self._conn is None:
             return
         self.interrupt_requested = None      # a stopping server must not cut the rollback
@@ -311,11 +309,9 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
             self._db.table_use.session_ended(self._id)    # its LOCK TABLEs (unlogged)
             for source in list(self._sources):
                 source.close()
-            if self._temps.tables:
-                try:
+            if self._temps.tables:   # else left for drop_orphans when the database next opens
+                with contextlib.suppress(sqlite3.Error):
                     self._temps.drop_all(self._conn)
-                except sqlite3.Error:
-                    pass        # left for drop_orphans when the database next opens
         finally:
             for conn in [r[0] for r in self._readers]:
                 conn.close()
