@@ -63,7 +63,7 @@ class AsyncConnection(ConnectionBase):
 
     async def set_autocommit(self, value: bool) -> None:
         # after a -458, commit() raises: nothing was committed
-        if value and (self._session.in_transaction or self._session.tx_aborted):
+        if value and self._session.owes_rollback:
             await self.commit()
         self._session.autocommit = bool(value)
 

@@ -77,7 +77,7 @@ class Connection(ConnectionBase):
     @autocommit.setter
     def autocommit(self, value: bool) -> None:
         # after a -458, commit() raises: nothing was committed
-        if value and (self._session.in_transaction or self._session.tx_aborted):
+        if value and self._session.owes_rollback:
             self.commit()
         self._session.autocommit = bool(value)
 

@@ -196,7 +196,7 @@ class PoolBase:
         slot = self._used.get(id(conn))
         if slot is None or conn.closed:
             return
-        if conn.in_transaction or conn.transaction_aborted:
+        if conn._session.owes_rollback:
             log.warning("pool %s: reset() left a transaction open; the connection "
                         "is closed", self.name)
             return
@@ -225,12 +225,12 @@ def reset_state(conn: Any) -> bool:
         cursor._release()
         cursor._ahead.clear()
         cursor._closed = True
-    return conn.in_transaction or conn.transaction_aborted
+    return conn._session.owes_rollback
 
 
 def check_configured(conn: Any) -> None:
     """A connection ``configure`` left in a transaction would hand its first
     user that transaction's work: refused, as psycopg_pool refuses it."""
-    if conn.in_transaction or conn.transaction_aborted:
+    if conn._session.owes_rollback:
         raise InterfaceError("the pool's configure() left a transaction open: end it "
                              "with commit() or rollback() inside the callback")

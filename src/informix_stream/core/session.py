@@ -426,6 +426,13 @@ class ClientSession:
         if err is None or err.sqlcode != ALREADY_IN_TRANSACTION:
             self.in_transaction = True
 
+    @property
+    def owes_rollback(self) -> bool:
+        """A transaction is open on the server, or the server aborted it
+        (-458): either way only a rollback hands the connection on clean,
+        which is what pools, ``autocommit = True`` and ``close`` must know."""
+        return self.in_transaction or self.tx_aborted
+
     def _transaction_aborted(self) -> None:
         """-458 inside a transaction: the server rolled ALL of it back and
         the session is in none (IBM Informix Administrator's Reference,
