@@ -329,3 +329,23 @@ def test_an_int_that_equals_none_is_not_taken_for_a_null() -> None:
     rows = [(None, 1), (_EqualsEverything(7), None), (None, 2)]
     assert put.encode_batch(rows)[1] is None
     assert _batch_outcomes(put, rows, 2) == _reference_outcomes(put, rows, 2)
+
+
+def test_decimal_nulls_stand_in_as_the_least_unit_beside_real_zeros() -> None:
+    """A NULL is encoded from the column's least unit (0.01 of DECIMAL(2,2),
+    the tightest a scale allows), not from a zero, so zeros -- whose
+    exponent the check reads one by one -- are exactly the real ones: the
+    fast path takes the column, declines 0E+5 in DECIMAL(5,1) and 0.000 in
+    DECIMAL(2,2) as the reference does, and the NULL rows are NULLs."""
+    for ddl, zeros in (("decimal(2,2)", [Decimal("0.00"), Decimal("0.000"), Decimal("-0.0")]),
+                       ("decimal(5,1)", [Decimal(0), Decimal("0E+5"), Decimal("-0.0")])):
+        ctype = parse_type(ddl)
+        values = [None, *zeros, None, Decimal("0.01") if "2,2" in ddl else Decimal("1.5"), None]
+        fast = colencode.fast_column(ctype, value_check(ctype, "iso-8859-1"), "iso-8859-1")
+        assert fast(values) is not None
+        put = _cursor([ddl])
+        rows = [(v,) for v in values]
+        for row, image in zip(rows, put.encode_batch(rows)):
+            reference = _outcome(put, row, 1)
+            assert image == (reference if type(reference) is bytes else None), row
+        assert put.encode_batch([(None,)]) == [put.item((None,), None, 1, "iso-8859-1")]

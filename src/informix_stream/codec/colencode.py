@@ -373,14 +373,16 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
             heads_of[k + 64] = bcd_head(k - frac_pairs, True)
     tail = [slice(pairs - k, None) for k in range(pairs + 1)]
     exp = decimal.Decimal(1).scaleb(-scale)
-    zero = decimal.Decimal(0)
     dec, fmt = decimal.Decimal, f"B{width - 1}s"
 
     def encode(values: list) -> _Column | None:
         nulls = _nulls(values, dec)
         if nulls is None:
             return None
-        values = _filled(values, nulls, zero)
+        # a NULL's stand-in is the column's least unit, which every
+        # DECIMAL(p,s) holds: not a zero, so not checked one by one below
+        # (its head and pairs are then replaced by the NULL's)
+        values = _filled(values, nulls, exp)
         ctx = decimal.Context(prec=precision, traps=[decimal.InvalidOperation])
         quantized = list(map(ctx.quantize, values, repeat(exp)))
         n = len(values)
@@ -401,7 +403,7 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
         if lens.count(0):
             for i in compress(range(n), map(not_, lens)):
                 # a zero's digits say nothing of its exponent (0E+5, 0.000): the check does
-                if values[i] is not zero and not check(values[i]):
+                if not check(values[i]):
                     bad.add(i)
         negative = list(map(dec.is_signed, quantized))
         if not any(negative):
