@@ -31,8 +31,9 @@ The other columns: integers and floats go to the struct as they are
 ``toordinal``; DATETIME YEAR TO SECOND by attribute columns and a cache of
 each day's head and pairs; CHAR in a single-byte code set padded by one
 format of the whole column and cut by one struct; VARCHAR as its length
-byte and its bytes.  NULLs are found by type and identity and written as
-the row encoder writes them.
+byte and its bytes.  NULLs are found by the column's set of types and then
+by ``list.index`` or identity (``_nulls``), and written as the row encoder
+writes them.
 
 tests/unit/test_colencode_differential.py holds it to the reference;
 bench/throughput/encode_per_type.py measures it.
