@@ -22,9 +22,11 @@ hostile bytes):
 
 * a column is converted by its fast form only when the whole column is in
   its clean form (no NULL sentinel, every DATETIME head the qualifier's);
-  otherwise, and always for the types with no fast form (DECIMAL/MONEY,
-  INTERVAL, INT8, DATETIME with a fraction: see ``_fast``), by a loop
-  running the per-row decoder's own cell code (FixedCell lines) per cell;
+  otherwise, and always for the types with no fast form (INTERVAL, INT8,
+  DATETIME with a fraction, floating or odd-scale DECIMAL: see ``_fast``),
+  by a loop running the per-row decoder's own cell code (FixedCell lines)
+  per cell; DECIMAL(p,s)/MONEY of even scale take their cells whole
+  (packedcolumns.py), with the same fallback;
 * anything raised while converting a block (a digit pair over 99, a field
   out of range, bad text) hands the block to the per-row decoder, row by
   row; at the first row it rejects (DataError, or a row not ending where its
@@ -56,6 +58,7 @@ from operator import add, mul
 
 from .codegen import FixedCell, compile_function, indent
 from .packedcells import datetime_args, temporal_head, temporal_layout
+from .packedcolumns import PackedColumn, packed_column
 from .scalars import EPOCH_ORDINAL, INT_NULL, INT_STRUCT
 from .typeinfo import ColumnType, TypeCode
 
@@ -85,6 +88,12 @@ def block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | None],
     stride = 8 + width + (width & 1)
     at, plan = 8, []
     for k, (ctype, cell) in enumerate(zip(columns, cells)):
+        whole = packed_column(ctype, at, stride)
+        if whole is not None:
+            size = struct.calcsize("!" + cell.fmt)
+            plan.append((_whole_cell(whole, cell, k, ns), [(at, "s", size)]))
+            at += size
+            continue
         fields = []
         for count, letter in _FIELD.findall(cell.fmt):
             size = struct.calcsize(f"!{count}{letter}")
@@ -267,6 +276,19 @@ def _column(ctype: ColumnType, cell: FixedCell, k: int, ns: dict, utf8: bool,
     return convert
 
 
+def _whole_cell(whole: PackedColumn, cell: FixedCell, k: int, ns: dict) -> Column:
+    """A converter taking the column's cells whole (packedcolumns.py), the
+    per-row decoder's cell code over the column where it answers None."""
+    loop = _cell_loop(cell, k, ns)
+    unpack = struct.Struct("!" + cell.fmt).iter_unpack
+
+    def convert(fields: list, n: int) -> Iterable:
+        field = fields[0]
+        got = whole(field.data, n)
+        return loop(*zip(*unpack(field.joined()))) if got is None else got
+    return convert
+
+
 _LOOP = """\
 def column({args}):
     out = []
@@ -291,11 +313,12 @@ def _cell_loop(cell: FixedCell, k: int, ns: dict) -> Callable:
 def _fast(ctype: ColumnType, cell: FixedCell, ns: dict, utf8: bool, at: int, stride: int
           ) -> Fast | None:
     """The column-at-a-time form of a type, where one measured faster than
-    the cell code in a loop.  DECIMAL/MONEY, INTERVAL, INT8 and DATETIME
-    with a fraction have none: their chains of ``map`` over ``operator``
-    functions (one intermediate int per stage) measured 10-50% slower than
-    the per-row decoder's own arithmetic run over the column (bench
-    per_type.py, "tuple path, block")."""
+    the cell code in a loop.  INTERVAL, INT8 and DATETIME with a fraction
+    have none: their chains of ``map`` over ``operator`` functions (one
+    intermediate int per stage) measured 10-50% slower than the per-row
+    decoder's own arithmetic run over the column (bench per_type.py,
+    "tuple path, block"); DECIMAL/MONEY's column form is packedcolumns.py,
+    which reads the cells whole."""
     code = ctype.code
     if code == TypeCode.DATE:
         return _date(ctype.wire_width)

@@ -1,0 +1,184 @@
+"""Column-at-a-time DECIMAL(p,s)/MONEY cells (even scales) for the block
+decoder (rowblock.py): a block's column of base-100 cells turned into one
+text of every cell's digits by C-level byte operations, cut by one
+``split``, and built by ``int`` and the private context's ``multiply``.
+
+The per-row cell code (packedcells.py) pays, per cell, three or more
+65,536-entry lookups joined by multiply-adds, a ``divmod`` rescaling the
+number to the column's scale and the bytecode of a loop around them (~150
+ns beside the value's ~90 ns ``multiply``).  What varies between cells is
+where the column's scale cuts the digits: the head byte's exponent says how
+many pairs lie above the scale, and those below must be zeros.  Here the
+cut is made for the whole block at once:
+
+1. the pairs are gathered behind one guard byte per cell (strided slice
+   copies) and checked to be base-100 digits (``translate`` deleting 0..99
+   must leave nothing: a negative cell's byte 200 would otherwise read as
+   the complement of 55);
+2. negative cells are un-complemented for the whole column by one big
+   integer: each negative cell's pairs XOR 0xFF (99 - d shifted up by 156,
+   so a 99 becomes 0xFF), plus one at its last byte: the carry runs through
+   the trailing (former zero) pairs exactly as base-100's does and stops at
+   the last non-zero pair.  A negative cell of zero pairs (a negative zero)
+   carries into its own guard byte, which then reads as no text (step 3).
+   Bytes 0..99 and 156..255 read back as pairs by one table;
+3. each cell's roles (from its head byte, one table lookup and a ``join``:
+   the guard is the separator and sign, a pair is kept or dropped below the
+   scale; a head this form does not handle makes every byte unreadable) are
+   OR'd onto its bytes (one big integer), and two ``translate`` calls write
+   the text: kept pairs as their digits, a dropped zero pair as blanks
+   (which ``int`` ignores), anything else as ``x`` or a separator where no
+   cell's text may have one, which ``int`` refuses;
+4. ``split`` gives each cell's text, ``int`` its coefficient at the scale,
+   and ``_CTX.multiply(int, 1E-s)`` the Decimal, as the cell code makes it.
+
+Exactness: any cell this cannot vouch for (a pair over 99, a head whose
+exponent puts the scale outside the pairs, a negative zero, a non-zero
+digit below the scale, a NULL head followed by a non-zero pair) makes the
+converter answer None, and the block decoder runs the per-row decoder's cell
+code over the column: the reference's values and errors, as before.  Odd
+scales (a pair split by the scale), floating DECIMAL(p) and the temporal
+types keep the cell code.  tests/unit/test_packedcolumns.py holds this to
+the reference converter on generated values and bent cells; rowblock's
+differential tests hold the block path to the per-row decoder.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+from itertools import repeat
+
+from .packedcells import _CTX, _SCALE
+from .typeinfo import ColumnType, TypeCode
+
+__all__ = ["PackedColumn", "packed_column"]
+
+# converter(block bytes, rows) -> the column's values, or None: the cell code's
+PackedColumn = Callable[[bytes, int], Iterable | None]
+
+_mul = _CTX.multiply
+_BASE100 = bytes(range(100))
+# A byte of the un-complemented column -> its pair value: 0..99 as read,
+# 156..255 from a negative cell (99 - d + 156).  100..155 never occurs.
+_PAIR = bytes(v if v < 100 else v - 156 if v >= 156 else 0 for v in range(256))
+# A cell's role bytes, OR'd onto its guard byte and pairs (values 0..99).
+_DROP = 0x80                      # a pair below the scale: it must be zero
+_PLUS, _MINUS, _NULL = 0xF0, 0xF8, 0xFC   # the guard byte: separator and sign
+_UNHANDLED = 0xFF
+
+
+def _digit_tables() -> tuple[bytes, bytes]:
+    """role | pair -> its first and its second text byte: a kept pair's
+    digits, a dropped zero's blanks (which ``int`` ignores), ``x`` (which
+    it refuses) for a dropped non-zero pair or an unhandled head; the
+    guard as the cell's separator and sign."""
+    tens, units = bytearray(b"x" * 256), bytearray(b"x" * 256)
+    for v in range(100):
+        tens[v], units[v] = 0x30 + v // 10, 0x30 + v % 10
+    tens[_DROP], units[_DROP] = 0x20, 0x20
+    for role, sign in ((_PLUS, "+"), (_MINUS, "-"), (_NULL, "0")):
+        tens[role], units[role] = ord(","), ord(sign)
+    return bytes(tens), bytes(units)
+
+
+_TENS, _UNITS = _digit_tables()
+
+
+def packed_column(ctype: ColumnType, at: int, stride: int) -> PackedColumn | None:
+    """The column converter of a packed type at offset ``at`` of rows of
+    ``stride`` bytes, or None where the cell code serves."""
+    if ctype.code in (TypeCode.DECIMAL, TypeCode.MONEY) and ctype.scale is not None \
+            and not ctype.scale & 1:
+        return _scaled_decimal(ctype.wire_width - 1, ctype.scale, at, stride)
+    return None
+
+
+def _exponent(head: int) -> int:
+    """The base-100 exponent a head byte gives, either sign."""
+    return (head & 0x7F) - 64 if head & 0x80 else (head ^ 0x7F) - 64
+
+
+@functools.lru_cache(maxsize=64)
+def _roles(pairs: int, scale: int) -> tuple[bytes, ...]:
+    """head byte -> the role bytes of its cell: the guard's (sign), then
+    each pair kept (its digits lie above the scale) or dropped.  A head
+    keeping no pair or more pairs than the cell has is unhandled."""
+    table = []
+    for head in range(256):
+        keep = _exponent(head) + scale // 2
+        if head == 0 or keep == 0:
+            # NULL, its pairs all zero here; or a zero whose pairs all lie
+            # below the scale: "0" (a negative zero carried: cell code)
+            table.append(bytes((_NULL,)) + bytes((_DROP,)) * pairs)
+        elif 1 <= keep <= pairs:
+            sign = _MINUS if head < 128 else _PLUS
+            table.append(bytes((sign,)) + bytes(keep) + bytes((_DROP,)) * (pairs - keep))
+        else:
+            table.append(bytes((_UNHANDLED,)) * (1 + pairs))
+    return tuple(table)
+
+
+def _scaled_decimal(pairs: int, scale: int, at: int, stride: int) -> PackedColumn:
+    roles = _roles(pairs, scale)
+    unit = _SCALE[-scale]
+    width = 1 + pairs                     # guard byte + pairs per cell
+    negative = bytes(0xFF if 0 < h < 128 else 0 for h in range(256))
+    ones = bytes(1 if 0 < h < 128 else 0 for h in range(256))
+    non_negative = bytes((0, *range(128, 256)))
+
+    def convert(data: bytes, n: int) -> Iterable | None:
+        heads = data[at::stride]
+        cells = bytearray(n * width)
+        for j in range(1, width):
+            cells[j::width] = data[at + j::stride]
+        if cells.translate(None, _BASE100):
+            return None                   # a pair over 99: the cell code words it
+        if heads.translate(None, non_negative):
+            cells = _uncomplement(cells, heads, negative, ones, width, n)
+        text = _text(cells, heads, roles)
+        try:
+            numbers = list(map(int, text.split(",", n - 1)))
+        except ValueError:
+            return None                   # a digit below the scale, an odd head
+        values = map(_mul, numbers, repeat(unit))
+        return values if 0 not in heads else _nulls(list(values), heads)
+    return convert
+
+
+def _uncomplement(cells: bytearray, heads: bytes, negative: bytes, ones: bytes, width: int,
+                  n: int) -> bytes:
+    """Undo the negative cells' complement for the whole column (module
+    docstring, step 2), as pair values 0..99 (a guard byte 0, or 1 where a
+    negative zero carried into it)."""
+    mask, one = bytearray(n * width), bytearray(n * width)
+    flip = heads.translate(negative)
+    for j in range(1, width):
+        mask[j::width] = flip
+    one[width - 1::width] = heads.translate(ones)
+    size = n * width
+    number = (int.from_bytes(cells, "big") ^ int.from_bytes(mask, "big")) \
+        + int.from_bytes(one, "big")
+    # a negative zero's carry leaves 1 in its guard byte, which then reads
+    # as no text int() takes (its role is OR'd onto it)
+    return number.to_bytes(size, "big").translate(_PAIR)
+
+
+def _text(cells: bytes, heads: bytes, roles: tuple[bytes, ...]) -> str:
+    """Every cell's separator, sign and digits (module docstring, step 3),
+    the first separator left off."""
+    role = b"".join(map(roles.__getitem__, heads))
+    merged = (int.from_bytes(cells, "big") | int.from_bytes(role, "big")).to_bytes(
+        len(cells), "big")
+    text = bytearray(2 * len(cells))
+    text[0::2], text[1::2] = merged.translate(_TENS), merged.translate(_UNITS)
+    return text[1:].decode("latin-1")
+
+
+def _nulls(values: list, heads: bytes) -> list:
+    """The NULL cells (head zero: the rest was checked by its role) as None."""
+    at = heads.find(0)
+    while at >= 0:
+        values[at] = None
+        at = heads.find(0, at + 1)
+    return values
