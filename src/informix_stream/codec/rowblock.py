@@ -22,10 +22,10 @@ hostile bytes):
 
 * a column is converted by its fast form only when the whole column is in
   its clean form (no NULL sentinel, every DATETIME head the qualifier's);
-  otherwise, and always for the types with no fast form (INTERVAL, INT8,
-  DATETIME with a fraction, floating or odd-scale DECIMAL: see ``_fast``),
-  by a loop running the per-row decoder's own cell code (FixedCell lines)
-  per cell; DECIMAL(p,s)/MONEY of even scale take their cells whole
+  otherwise, and always for the types with no fast form (INT8, DATETIME
+  with a fraction, floating or odd-scale DECIMAL: see ``_fast``), by a loop
+  running the per-row decoder's own cell code (FixedCell lines) per cell;
+  DECIMAL(p,s)/MONEY of even scale and INTERVAL take their cells whole
   (packedcolumns.py), with the same fallback;
 * anything raised while converting a block (a digit pair over 99, a field
   out of range, bad text) hands the block to the per-row decoder, row by
@@ -313,12 +313,12 @@ def _cell_loop(cell: FixedCell, k: int, ns: dict) -> Callable:
 def _fast(ctype: ColumnType, cell: FixedCell, ns: dict, utf8: bool, at: int, stride: int
           ) -> Fast | None:
     """The column-at-a-time form of a type, where one measured faster than
-    the cell code in a loop.  INTERVAL, INT8 and DATETIME with a fraction
-    have none: their chains of ``map`` over ``operator`` functions (one
-    intermediate int per stage) measured 10-50% slower than the per-row
-    decoder's own arithmetic run over the column (bench per_type.py,
-    "tuple path, block"); DECIMAL/MONEY's column form is packedcolumns.py,
-    which reads the cells whole."""
+    the cell code in a loop.  INT8 and DATETIME with a fraction have none:
+    their chains of ``map`` over ``operator`` functions (one intermediate
+    int per stage) measured 10-50% slower than the per-row decoder's own
+    arithmetic run over the column (bench per_type.py, "tuple path,
+    block"); DECIMAL/MONEY's and INTERVAL's column forms are
+    packedcolumns.py, which reads the cells whole."""
     code = ctype.code
     if code == TypeCode.DATE:
         return _date(ctype.wire_width)
