@@ -33,12 +33,28 @@ _SETTINGS = settings(max_examples=300, deadline=None,
 
 @st.composite
 def scaled_types(draw) -> ColumnType:
-    """DECIMAL(p,s)/MONEY(p,s) with an even scale: the column form's types."""
+    """DECIMAL(p,s)/MONEY(p,s) with an even scale, or floating DECIMAL(p):
+    the column forms' types."""
     code = draw(st.sampled_from([TypeCode.DECIMAL, TypeCode.MONEY]))
     p = draw(st.integers(1, 32))
+    if code == TypeCode.DECIMAL and draw(st.booleans()):
+        return ColumnType(code, (p << 8) | 0xFF, draw(st.booleans()))
     s = draw(st.sampled_from([0, 2, 4, 10, 32]) | st.integers(0, p))
     s = min(s, p) & ~1
     return ColumnType(code, (p << 8) | s, draw(st.booleans()))
+
+
+def exponent(image: bytes) -> int:
+    """The base-100 exponent of a cell's head byte, either sign."""
+    head = image[0]
+    return (head & 0x7F) - 64 if head & 0x80 else (head ^ 0x7F) - 64
+
+
+def handled(ctype: ColumnType, images: list[bytes]) -> bool:
+    """Whether every cell is in the column form's range: any value of a
+    scaled type; a floating DECIMAL from 1E-12 up to its pairs' integers."""
+    return ctype.scale is not None or all(
+        not image[0] or -6 <= exponent(image) <= ctype.wire_width - 1 for image in images)
 
 
 def block(ctype: ColumnType, images: list[bytes], lead: int = 0) -> tuple[bytes, int, int]:
@@ -134,7 +150,10 @@ def test_generated_columns_take_the_column_form(case, lead):
     encode = make_row_encoder([ctype])
     images = [encode((stored,)) for stored, _ in values]
     got = column(ctype, images, lead)
-    assert got is not None, "clean values must not fall back to the cell code"
+    if handled(ctype, images):
+        assert got is not None, "clean values must not fall back to the cell code"
+    if got is None:
+        return
     for value, image, (_, expected) in zip(got, images, values):
         kind, want = reference(ctype, image)
         assert kind == "value" and same(value, want), (value, want)
@@ -178,6 +197,9 @@ def _edge_cells(ctype: ColumnType) -> st.SearchStrategy[bytes]:
 
 
 @pytest.mark.parametrize("ddl, values", [
+    ("decimal(16)", ["0", "-0", "1200", "-1200.5", "0.000000000001", "12345678901234.56", None,
+                     "99999999999999999", "1E+10", "-0.00125"]),
+    ("decimal(32)", ["1" * 32, "-0." + "1" * 32, "1.5", None, "100"]),
     ("decimal(12,2)", ["0.00", "-0.01", "9999999999.99", "-9999999999.99", None, "0.50"]),
     ("money(16,2)", ["12.34", None, None, "-5.00", "100.00"]),
     ("decimal(32,10)", ["-1234567890123456789012.3456789012", "0.0000000001",
@@ -212,7 +234,7 @@ def test_cells_the_column_form_leaves_to_the_cell_code(cell, why):
     assert column(ctype, images, 1) is None, why
 
 
-@pytest.mark.parametrize("ddl", ["decimal(16)", "decimal(12,3)", "money(9,1)",
+@pytest.mark.parametrize("ddl", ["decimal(12,3)", "money(9,1)",
                                  "datetime year to second"])
 def test_other_packed_types_keep_the_cell_code(ddl):
     assert packed_column(parse_type(ddl), 8, 20) is None
