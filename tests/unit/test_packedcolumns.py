@@ -218,17 +218,21 @@ def test_edges_of_each_scale(ddl, values):
     assert got == stored
 
 
-@pytest.mark.parametrize("cell, why", [
-    (bytes([0x7F ^ 65]) + bytes(6), "a negative zero carries into its guard byte"),
-    (bytes([0xC1, 1, 0, 0, 0, 0, 101]), "a pair over 99"),
-    (bytes([0x7F ^ 65, 200, 0, 0, 0, 0, 0]), "a pair over 99 in a negative cell"),
-    (bytes([0xC1, 0xF0, 0, 0, 0, 0, 0]), "a pair reading as a separator"),
-    (bytes([0xC6, 1, 2, 3, 4, 5, 6]), "a digit below the scale"),
-    (bytes([0, 5, 0, 0, 0, 0, 0]), "a zero head before a non-zero pair is no NULL"),
-    (bytes([0xC7, 1, 2, 3, 4, 5, 6]), "an exponent past the cell's pairs"),
+@pytest.mark.parametrize("ddl, cell, why", [
+    ("decimal(16)", bytes([0, 5]) + bytes(8), "a zero head before a pair is no NULL"),
+    ("decimal(16)", bytes([0xC1, 1, 101]) + bytes(7), "a pair over 99"),
+    ("decimal(16)", bytes([0xC0 + 10, 1]) + bytes(8), "a positive exponent of ten"),
+    ("decimal(16)", bytes([0xC0 - 7, 1]) + bytes(8), "below the leading zero pairs"),
+    ("decimal(12,2)", bytes([0x7F ^ 65]) + bytes(6), "a negative zero carries into its guard byte"),
+    ("decimal(12,2)", bytes([0xC1, 1, 0, 0, 0, 0, 101]), "a pair over 99"),
+    ("decimal(12,2)", bytes([0x7F ^ 65, 200, 0, 0, 0, 0, 0]), "a pair over 99 in a negative cell"),
+    ("decimal(12,2)", bytes([0xC1, 0xF0, 0, 0, 0, 0, 0]), "a pair reading as a separator"),
+    ("decimal(12,2)", bytes([0xC6, 1, 2, 3, 4, 5, 6]), "a digit below the scale"),
+    ("decimal(12,2)", bytes([0, 5, 0, 0, 0, 0, 0]), "a zero head before a non-zero pair is no NULL"),
+    ("decimal(12,2)", bytes([0xC7, 1, 2, 3, 4, 5, 6]), "an exponent past the cell's pairs"),
 ])
-def test_cells_the_column_form_leaves_to_the_cell_code(cell, why):
-    ctype = parse_type("decimal(12,2)")
+def test_cells_the_column_form_leaves_to_the_cell_code(ddl, cell, why):
+    ctype = parse_type(ddl)
     encode = make_row_encoder([ctype])
     images = [encode((Decimal("1.25"),)), cell, encode((None,))]
     assert column(ctype, images, 1) is None, why
@@ -263,3 +267,20 @@ def test_leading_fields_past_their_digits_are_not_wrapped(ddl, lead):
         return
     if got is not None:
         assert [repr(v) for v in got] == [repr(v) for _, v in outcomes]
+
+
+def test_floating_columns_longer_than_a_part():
+    """Floating DECIMAL converts 2,048 rows at a time: a column of several
+    parts reads as the reference, and a bent cell in a later part still
+    hands the whole column to the cell code."""
+    ctype = parse_type("decimal(16)")
+    encode = make_row_encoder([ctype])
+    stored = [None if i % 7 == 0 else Decimal(0) if i % 11 == 0
+              else Decimal(f"{i}.{i % 97}E{i % 13 - 6}") * (-1 if i & 1 else 1)
+              for i in range(5000)]
+    images = [encode((v,)) for v in stored]
+    got = column(ctype, images, 1)
+    assert got is not None
+    assert [repr(v) for v in got] == [repr(reference(ctype, i)[1]) for i in images]
+    images[4500] = bytes([0, 5]) + bytes(ctype.wire_width - 2)
+    assert column(ctype, images, 1) is None
