@@ -220,6 +220,10 @@ class _Block:
         try:
             rows.extend(zip(*[convert([_field(data, *f, stride, n) for f in fields], n)
                               for convert, fields in self.plan]))
+            if len(rows) - before != n:
+                # zip stops at the shortest column: a converter that lost a
+                # row must not lose it silently
+                raise ValueError("a column converter gave the wrong row count")
         except Exception:
             # some cell is no value of its type, or one the fast forms leave:
             # the per-row decoder answers for this block (extend may have
