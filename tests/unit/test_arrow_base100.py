@@ -82,3 +82,30 @@ def test_complement_is_the_scalar_complement(raw, data):
         expected.append(list(body))
     base100.complement(np, pairs, negative)
     assert pairs.tolist() == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10 ** 16 - 1), st.integers(0, 16),
+                          st.integers(0, 10 ** 16 - 1), st.booleans()),
+                min_size=1, max_size=8))
+def test_int128_words_are_the_plain_product(rows):
+    """The in-place 32-bit-halves product against Python's integers: words
+    of ``±(high * 10**j + low)`` in two's complement, carries between the
+    halves and the negation's borrow (low word 0) included."""
+    high = np.array([r[0] for r in rows], np.int64)
+    mult = np.array([10 ** r[1] for r in rows], np.int64)
+    low = np.array([r[2] for r in rows], np.int64)
+    negative = np.array([r[3] for r in rows])
+    words = base100.int128_words(np, high.copy(), mult, low.copy(), negative)
+    for (h, j, lo, neg), (w0, w1) in zip(rows, words.tolist()):
+        value = (h * 10 ** j + lo) * (-1 if neg else 1)
+        assert w0 | (w1 << 64) == value % (1 << 128)
+
+
+def test_int128_words_fill_the_given_buffer():
+    out = np.zeros((2, 2), "<u8")
+    got = base100.int128_words(np, np.array([1, 0], np.int64), np.array([10 ** 16, 1]),
+                               np.array([5, 0], np.int64), np.array([True, True]), out=out)
+    assert got is out
+    assert [w0 | (w1 << 64) for w0, w1 in out.tolist()] == [
+        -(10 ** 16 + 5) % (1 << 128), 0]

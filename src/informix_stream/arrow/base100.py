@@ -240,21 +240,43 @@ def checked_quotient(np, value, divisor):
     return quotient.astype(np.int64)
 
 
-def int128_words(np, high, mult, low, negative):
+def int128_words(np, high, mult, low, negative, out=None):
     """(n, 2) little-endian uint64 words of ``±(high * mult + low)`` (high,
-    mult < 2**54, the sum < 2**127): Arrow's decimal128 storage."""
-    h, m = high.astype(np.uint64), mult.astype(np.uint64)
-    lo32, hi32 = m & np.uint64(0xFFFFFFFF), m >> np.uint64(32)
-    h_lo, h_hi = h & np.uint64(0xFFFFFFFF), h >> np.uint64(32)
-    t0 = h_lo * lo32
-    mid = h_lo * hi32 + h_hi * lo32                 # < 2**55
-    word0 = t0 + (mid << np.uint64(32))
-    word1 = h_hi * hi32 + (mid >> np.uint64(32)) + (word0 < t0)
-    total = word0 + low.astype(np.uint64)
-    word1 = word1 + (total < word0)
-    flip = negative
-    word1 = np.where(flip, ~word1 + (total == 0), word1)
-    total = np.where(flip, ~total + np.uint64(1), total)
-    out = np.empty((len(h), 2), "<u8")
-    out[:, 0], out[:, 1] = total, word1
+    mult < 2**54, the sum < 2**127): Arrow's decimal128 storage, into
+    ``out`` when given.  ``high`` and ``low`` are int64 or uint64 arrays the
+    function may overwrite (the caller's spent temporaries): the 64 x 64-bit
+    product is built from 32-bit halves in place, so at its peak it holds
+    six columns besides its arguments, not a dozen."""
+    u = np.uint64
+    half, mask = u(32), u(0xFFFFFFFF)
+    h, m = high.view(u), mult.astype(u, copy=False)
+    m_lo = m & mask
+    m_hi = m >> half
+    h_hi = h >> half
+    mid = h_hi * m_lo                                 # h_hi, m_hi < 2**22
+    np.bitwise_and(h, mask, out=h)                    # h_lo
+    np.multiply(h_hi, m_hi, out=h_hi)                 # the high word's product
+    np.multiply(m_hi, h, out=m_hi)
+    mid += m_hi                                       # < 2**55
+    np.multiply(h, m_lo, out=h)                       # the low word's product
+    del m_hi, m_lo
+    word0 = mid << half
+    word0 += h
+    h_hi += word0 < h                                 # carries
+    np.right_shift(mid, half, out=mid)
+    h_hi += mid
+    del mid
+    word0 += low.view(u)
+    h_hi += word0 < low.view(u)
+    # negated where negative: (lo ^ f) - f and (hi ^ f) + (lo == 0), f all ones
+    flip = negative.astype(u)
+    np.negative(flip, out=flip)
+    carry = (word0 == 0) & negative
+    np.bitwise_xor(word0, flip, out=word0)
+    np.subtract(word0, flip, out=word0)
+    np.bitwise_xor(h_hi, flip, out=h_hi)
+    h_hi += carry
+    if out is None:
+        out = np.empty((len(h), 2), "<u8")
+    out[:, 0], out[:, 1] = word0, h_hi
     return out
