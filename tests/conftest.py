@@ -119,3 +119,41 @@ def pytest_configure(config: pytest.Config) -> None:
     if not config.pluginmanager.has_plugin("informix_stream"):
         from informix_stream.emulator import pytest_plugin
         config.pluginmanager.register(pytest_plugin, "informix_stream")
+
+
+# Descriptors into emulator directories the whole run may leave open.  A
+# stopped emulator closes every SQLite connection it opened (none is left
+# after a clean run); before that was so, one run of the suite held over a
+# thousand.  The count comes from /proc (tests/emulator_fds.py), and
+# test_emulator_stop.py checks that it sees a running emulator's files.
+MAX_EMULATOR_FDS = 64
+
+
+@pytest.hookimpl(trylast=True)       # after the runner has torn every fixture down
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    import sys
+
+    import emulator_fds
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if not emulator_fds.available():
+        if sys.platform.startswith("linux"):
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            _report(reporter, "cannot count emulator descriptors: /proc/self/fd is missing")
+        return
+    left = emulator_fds.descriptors()
+    if len(left) > MAX_EMULATOR_FDS:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        dirs = sorted({os.path.dirname(t) for t in left})
+        _report(reporter, f"{len(left)} descriptors into emulator directories are still open "
+                f"at the end of the run (limit {MAX_EMULATOR_FDS}), in {len(dirs)} "
+                f"directories, e.g. {left[:3]}: a stopped emulator leaked its SQLite files")
+    elif reporter is not None and left:
+        reporter.write_line(f"emulator descriptors open at the end of the run: {len(left)}")
+
+
+def _report(reporter, text: str) -> None:
+    if reporter is not None:
+        reporter.ensure_newline()
+        reporter.write_line(f"ERROR: {text}", red=True, bold=True)
+    else:
+        print(f"ERROR: {text}")

@@ -114,7 +114,7 @@ def test_an_interrupted_read_in_a_transaction_keeps_the_transaction(server, obse
 @pytest.mark.parametrize("autocommit", [True, False])
 def test_an_interrupted_multi_step_write_is_minus_213_and_undone(server, autocommit):
     """A DELETE on a table with a SERIAL column runs as several SQLite steps
-    under one savepoint (engine._Savepoint).  Found here: interrupted, it
+    under one savepoint (savepoints.StatementSavepoint).  Found here: interrupted, it
     was an emulator internal error (-999, "no such savepoint": SQLite had
     already undone the savepoint with the transaction), not -213."""
     conn = connect(server, statement_timeout=0.3, autocommit=autocommit)

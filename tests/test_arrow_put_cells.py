@@ -111,6 +111,51 @@ def test_decimal_negatives_of_every_length_and_the_most_digits(p, s):
     assert all(type(item) is bytes for item in got)      # every value fits: all put
 
 
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_rules_at_their_edges_with_junk_under_nulls_and_refused_rows(data):
+    # the encoder's tricks where they could break, against the plain path:
+    # pair counts either side of every power of 100, of both signs, at six
+    # (DECIMAL(12,2)) and eight pairs (MONEY(16,2): head + word by strided
+    # stores), values too wide for the column (bound, not put), the day
+    # split at the ends of days, eras and the calendar and past it (no
+    # Python value: the refusal names column and row), text one byte
+    # short of, at and past its width; NULL slots hold junk or a donor's
+    # value; the batch is sliced at an odd offset
+    n = data.draw(st.integers(1, 30))
+    start = data.draw(st.integers(0, 9))
+    total = start + n
+    seed = data.draw(st.integers(0, 2**32 - 1))
+
+    def column(strategy):
+        return data.draw(st.lists(st.one_of(st.none(), strategy), min_size=total,
+                                  max_size=total))
+
+    def edges(top: int):
+        near = [e + d for j in range(top + 1) for e in (100 ** j,) for d in (-1, 0, 1)]
+        return st.sampled_from([v * sign for v in near for sign in (1, -1)])
+
+    amounts = column(st.one_of(st.integers(-10 ** 13, 10 ** 13), edges(6)))
+    money = column(st.one_of(st.integers(-10 ** 17 + 1, 10 ** 17 - 1), edges(8)))
+    first, last = -62135596800, 253402300799                # 0001-01-01, 9999-12-31 23:59:59
+    day_edges = [first, first - 1, last, last + 1, 0, -1, 86399, 86400,
+                 first + 146097 * 86400, first + 146097 * 86400 - 1]
+    stamps = column(st.one_of(st.integers(first - 10 ** 6, last + 10 ** 6),
+                              st.sampled_from(day_edges)))
+    width = data.draw(st.integers(1, 6))
+    texts = column(st.text("ab z", min_size=max(width - 1, 0), max_size=width + 1))
+    arrays = [pa.array([None if a is None else Decimal(a).scaleb(-2) for a in amounts],
+                       pa.decimal128(14, 2)),
+              pa.array([None if m is None else Decimal(m).scaleb(-2) for m in money],
+                       pa.decimal128(18, 2)),
+              pa.array(stamps, pa.int64()).cast(pa.timestamp("s")),
+              pa.array(texts)]
+    arrays = [junk_under_nulls(a, seed) if i < 3 else a for i, a in enumerate(arrays)]
+    batch = pa.record_batch(arrays, names=["amount", "money", "sold", "note"]).slice(start, n)
+    same(batch, [_decimal(12, 2), ColumnType(TypeCode.MONEY, (16 << 8) | 2), YEAR_TO_SECOND,
+                 _varchar(width)])
+
+
 @pytest.mark.parametrize("p, s", [(18, 2), (18, 3), (17, 1), (16, 0), (15, 1), (16, 2)])
 def test_wide_decimals_whose_values_are_all_small(p, s):
     # cells of 8 to 10 pairs are two words a row; a batch whose values
@@ -220,6 +265,35 @@ def test_pair_word_against_the_plain_pairs():
             assert word.to_bytes(8, "little") == bytes(pairs), (k, value)
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_pair_word_and_pair_count_against_the_plain_forms(data):
+    # pair_word's quads (uint32 below 10**8, a table per place) and
+    # _pair_count's compares (which replaced a searchsorted) on numbers of
+    # every length, either side of each power of 100, in one column
+    k = data.draw(st.integers(1, 8))
+    edges = [e for j in range(k + 1) for e in (100 ** j - 1, 100 ** j) if 0 <= e < 100 ** k]
+    values = data.draw(st.lists(st.one_of(st.integers(0, 100 ** k - 1), st.sampled_from(edges)),
+                                min_size=1, max_size=40))
+    column = np.array(values, np.uint64)
+    words = base100.pair_word(np, column, k).tolist()
+    counts = put_cells._pair_count(np, column, k).tolist()
+    for value, word, count in zip(values, words, counts):
+        assert word.to_bytes(8, "little") == bytes(value // 100 ** (7 - j) % 100 for j in range(8))
+        assert count == sum(1 for j in range(k) if 100 ** j <= value), value
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 2 ** 39 - 1), st.sampled_from(
+    [0, 1, 127, 128, 86399, 86400, 86401, 675 * 128 * 146097, 2 ** 39 - 1,
+     (put_cells._SPAN_SECONDS - 1)])), min_size=1, max_size=50))
+def test_days_and_clock_against_divmod(seconds):
+    # DATETIME's day split: a shift and a uint32 division instead of an
+    # int64 or float64 division by 86,400
+    days, clock = put_cells._days_and_clock(np, np.array(seconds, np.int64))
+    assert list(zip(days.tolist(), clock.tolist())) == [divmod(s, 86400) for s in seconds]
+
+
 def test_an_unconvertible_value_is_a_data_error_naming_column_and_row(ifx_target):
     # a timestamp past 9999-12-31 has no Python datetime and no cell: the
     # load stops at that row, with the column's name, the rows before it in
@@ -237,4 +311,25 @@ def test_an_unconvertible_value_is_a_data_error_naming_column_and_row(ifx_target
         assert info.value.row_index == 17 and "'sold'" in str(info.value)
         cur.execute(f"SELECT count(*), max(id) FROM {t}")
         assert cur.fetchone() == (17, 16)
+        cur.execute(f"DROP TABLE {t}")
+
+
+def test_money_too_wide_mid_load_is_refused_at_its_row(ifx_target):
+    # MONEY(16,2) holds 14 integer digits: row 31's 10**15 is not put (its
+    # cell would be wrong), it is bound, and the server refuses it; the
+    # rows before it are in the table, none after, and the error names row 31
+    t = unique("put_money_wide")
+    amounts = [Decimal(i * 7919 + 3).scaleb(-2) * (-1 if i % 3 else 1) for i in range(60)]
+    amounts[31] = Decimal(10 ** 15)
+    amounts[7] = None
+    table = pa.table({"id": pa.array(range(60), pa.int32()),
+                      "amount": pa.array(amounts, pa.decimal128(18, 2))})
+    with connect(ifx_target, autocommit=True) as conn:
+        cur = conn.cursor()
+        cur.execute(f"CREATE TABLE {t} (id INTEGER, amount MONEY(16,2))")
+        with pytest.raises(ifx.DataError) as info:
+            cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", table, chunk_size=10)
+        assert info.value.row_index == 31
+        cur.execute(f"SELECT id, amount FROM {t} ORDER BY id")
+        assert cur.fetchall() == [(i, amounts[i]) for i in range(31)]
         cur.execute(f"DROP TABLE {t}")

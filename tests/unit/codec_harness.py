@@ -113,6 +113,11 @@ def packed_types() -> st.SearchStrategy[ColumnType]:
                                _datetime_type(), _interval_type()))
 
 
+def datetime_types() -> st.SearchStrategy[ColumnType]:
+    """Every DATETIME qualifier."""
+    return _datetime_type()
+
+
 @st.composite
 def packed_images(draw, ctype: ColumnType) -> bytes:
     """One base-100 cell's bytes, mostly near valid: any head byte (the

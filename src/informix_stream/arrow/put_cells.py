@@ -5,8 +5,9 @@ A rule works on the Arrow buffers as they are: the values buffer read in
 place (a NULL slot's value is whatever Arrow left there; its cell is then
 replaced), validity unpacked from its bitmap.  Where a cell's bytes are a
 whole machine word (INTEGER, DATE, FLOAT, DATETIME YEAR TO SECOND, DECIMAL
-of up to seven pairs; two words up to ten pairs) the rule builds the word
-from tables and the NULL cell is one ``np.where``.  Text is gathered a
+of up to seven pairs; eight pairs are a word after the head byte, nine and
+ten two words) the rule builds the word from tables and the NULL cell is
+one ``np.where`` (a multiply when it is zero).  Text is gathered a
 row at a time from a strided window over Arrow's data (or is the data
 itself, when every value fills its CHAR cell).  No pass touches one byte
 at a time.  Nothing here calls pyarrow.compute: its first call in a
@@ -67,10 +68,18 @@ def flat_of(np, cells: Cells):
     return padded[np.arange(width)[None, :] < cells.lengths[:, None]]
 
 
+_RULES: dict[tuple[Any, ColumnType, str], Any] = {}
+
+
 def column_cells(np, array, ctype: ColumnType, check: Callable[[Any], bool],
                  encoding: str) -> Cells:
-    """A column's cells by its numpy rule, or value by value without one."""
-    rule = _rule(array.type, ctype, encoding)
+    """A column's cells by its numpy rule, or value by value without one.
+    The rule is looked up once per Arrow type, column type and code set
+    (its tests cost ~1 us, paid again on every batch of a load)."""
+    key = (array.type, ctype, encoding)
+    rule = _RULES.get(key, _RULES)
+    if rule is _RULES:
+        rule = _RULES[key] = _rule(array.type, ctype, encoding)
     if rule is not None:
         return rule(np, array, ctype)
     return python_cells(np, array, ctype, check, encoding)
@@ -130,10 +139,13 @@ def _word_cells(np, words, valid, null: bytes, width: int, ok) -> Cells:
     order is converted."""
     if valid is not None:
         bits = np.dtype(f"u{words.dtype.itemsize}")
-        words = np.where(valid, words.view(bits), np.frombuffer(null, bits)[0])
+        if any(null):
+            words = np.where(valid, words.view(bits), np.frombuffer(null, bits)[0])
+        else:                                         # a zero NULL: a multiply, 3x cheaper
+            words = words.view(bits) * valid
     n = len(words)
     padded = words.view(np.uint8).reshape(n, -1)
-    return Cells(np.full(n, width, dtype=np.int64), ok, padded)
+    return Cells(_lengths(np, n, width), ok, padded)
 
 
 def _every(np, n: int):
@@ -209,21 +221,36 @@ def _datetime_cells(np, array, ctype: ColumnType) -> Cells:
     seconds = ticks if per == 1 else np.floor_divide(ticks, per)
     since = seconds - _FIRST_SECOND                  # from 0001-01-01 00:00:00
     good = since.view(u) < u(_SPAN_SECONDS)          # negative is huge unsigned
-    since = np.where(good, since, 0)                 # a row not put reads as year 1
-    # floor division through float64, exact here: a quotient k - e (e at
-    # least 1/146097) of numbers under 2**53 never rounds up to k, as the
-    # spacing of doubles near k < 2**22 is 2**-30; an int64 division by a
-    # constant costs several times more
-    days = (since / 86400.0).astype(np.int64)
-    clock = since - days * 86400
-    era = (days / civil.ERA_DAYS).astype(np.int64)
-    day_of_era = days - era * civil.ERA_DAYS
+    if not good.all():
+        since *= good                                # a row not put reads as year 1
+    days, clock = _days_and_clock(np, since)
+    # the era (400 years, < 25) and the day in it, in uint32: exact, as
+    # days < 2**22, and half the cost of int64 (numpy divides by a scalar
+    # with a multiply)
+    era = days // np.uint32(civil.ERA_DAYS)
+    day_of_era = days - era * np.uint32(civil.ERA_DAYS)
     head = bcd_head(temporal_exponent(ctype.length), False)
     words = _clock_table(np, head).take(clock)
     words |= civil.era_tables(np).take(day_of_era)
-    words += era.view(u) << u(10)                    # 4 centuries an era, at byte 1
+    era <<= np.uint32(10)                            # 4 centuries an era, at byte 1
+    words += era
     return _word_cells(np, words.astype("<u8", copy=False), valid, bytes(8), 8,
                        _ok(np, valid, good))
+
+
+def _days_and_clock(np, since):
+    """Whole days (uint32) and the second of the day (int64) of seconds
+    0 <= since < 2**39: 86,400 is 128 * 675, so the day is (since >> 7) //
+    675, whose dividend fits uint32 -- a shift and a uint32 division by a
+    constant, where a float64 or int64 division costs three times as much;
+    the plain form is ``divmod(since, 86400)`` (tests/test_arrow_put_cells)."""
+    high = (since >> 7).astype(np.uint32)
+    days = high // np.uint32(675)
+    high -= days * np.uint32(675)                    # the second of the day, over 128
+    high <<= np.uint32(7)
+    clock = since & 127
+    clock |= high
+    return days, clock
 
 
 # -- DECIMAL / MONEY ------------------------------------------------------------------
@@ -239,17 +266,24 @@ def _decimal_cells(np, array, ctype: ColumnType) -> Cells:
     valid = _valid(np, array)
     words = np.frombuffer(array.buffers()[1], dtype="<i8",
                           count=2 * (array.offset + n))[2 * array.offset:]
-    low, high = words[0::2], words[1::2]
+    low = words[0::2].copy()                           # one strided read, then contiguous passes
     widen = scale - source_scale
     digits = precision - scale + source_scale          # at most 18 when widen >= 0
-    magnitude = np.abs(low).view(u)
+    negative = low < 0
+    fits = words[1::2] == (low >> 63)                  # the value is its low word
+    magnitude = np.abs(low, out=low).view(u)
     if widen < 0 or digits < 1:
         good = np.zeros(n, dtype=bool)
     else:
-        good = (high == (low >> 63)) & (magnitude < u(10 ** digits))
+        good = fits
+        good &= magnitude < u(10 ** digits)
     ok = _ok(np, valid, good)
-    # a row not put (or NULL) becomes zero, so no table index runs past its table
-    magnitude = np.where(good if valid is None else good & valid, magnitude, u(0))
+    # a row not put (or NULL) becomes zero, so no table index runs past its
+    # table: masks by multiplying (np.where costs three times as much)
+    keep = good if valid is None else good & valid
+    if not keep.all():
+        np.multiply(magnitude, keep, out=magnitude)
+        negative &= keep
     shift = max(widen, 0) + (scale & 1)                # an odd scale: the point falls between pairs
     if shift:
         magnitude *= u(10 ** shift)
@@ -258,26 +292,71 @@ def _decimal_cells(np, array, ctype: ColumnType) -> Cells:
     # `used` base-100 digits; the number moved left so its first pair
     # leads (its exponent says where the point is), complemented when
     # negative as a number: 100**k - L is scalars.complement of L's pairs
-    used = np.searchsorted(base100.pow100(np)[:pairs], magnitude, side="right")   # 100**j <= it
-    negative = (low < 0) & (used > 0)
-    heads = _decimal_heads(np, pairs, scale)
-    head = heads.take(used + (pairs + 1) * negative)
+    used = _pair_count(np, magnitude, pairs)          # > 0 on every negative row kept
+    index = negative * np.uint8(pairs + 1)
+    index += used
+    head = _decimal_heads(np, pairs, scale).take(index)
     if valid is not None:
-        head = np.where(valid, head, u(0))
+        head *= valid
     last = None
     if pairs > 9:
-        left, last = _ten_pairs(np, magnitude, used, negative)
+        left, last = _ten_pairs(np, magnitude, used.astype(np.int64), negative)
     else:
-        left = magnitude * base100.pow100(np).take(pairs - used)
-        left = np.where(negative, u(100 ** pairs) - left, left)
-    if pairs >= 8:
-        return Cells(np.full(n, width, dtype=np.int64), ok, _two_words(np, head, left, last, pairs))
+        left = base100.pow100(np).take(np.uint8(pairs) - used)
+        left *= magnitude
+        # np.where: a ufunc's where= (or copyto) branches a row, 4-5x dearer
+        # on mixed signs
+        if negative.any():
+            left = np.where(negative, u(100 ** pairs) - left, left)
+    if pairs == 8:
+        return Cells(_lengths(np, n, width), ok, _nine_bytes(np, head, left))
+    if pairs > 8:
+        return Cells(_lengths(np, n, width), ok, _two_words(np, head, left, last, pairs))
     word = base100.pair_word(np, left, pairs)           # pairs at bytes 8 - pairs .. 7
     if pairs < 7:
         word >>= u(8 * (7 - pairs))
     word |= head
     padded = word.astype("<u8", copy=False).view(np.uint8).reshape(n, 8)
-    return Cells(np.full(n, width, dtype=np.int64), ok, padded)
+    return Cells(_lengths(np, n, width), ok, padded)
+
+
+def _pair_count(np, magnitude, pairs: int):
+    """How many base-100 digits each magnitude (< 100**pairs) has, as
+    uint8 (an index numpy's take widens as cheaply as int64): a compare
+    and a uint8 add per power of 100.  searchsorted is a binary search a
+    value, 3-8 ns each unless the lengths repeat, as real amounts' do
+    not.  The plain form is ``sum(100**j <= m for j in range(pairs))``
+    (tests/test_arrow_put_cells.py)."""
+    powers = base100.pow100(np)
+    count = (magnitude != 0).view(np.uint8)
+    for j in range(1, pairs):
+        count += magnitude >= powers[j]
+    return count
+
+
+_WIDTHS: dict[int, Any] = {}
+
+
+def _lengths(np, n: int, width: int):
+    """Every cell ``width`` bytes long: n read-only views of one int64
+    (stride 0; nothing writes a fixed-width column's lengths), ~1 us a
+    call where np.full or broadcast_to cost 2-3 on a load's 4,096-row
+    batches."""
+    if width not in _WIDTHS:
+        one = np.array([width], np.int64)
+        one.flags.writeable = False
+        _WIDTHS[width] = one
+    return np.ndarray((n,), np.int64, _WIDTHS[width], 0, (0,))
+
+
+def _nine_bytes(np, head, left):
+    """Cells of eight pairs (head + 8 bytes) as an (n, 9) matrix: the head
+    and the pair word stored by two strided writes, no (n, 16) of words."""
+    n = len(head)
+    buf = np.empty(9 * n + 7, np.uint8)
+    np.ndarray((n,), "<u8", buf, 1, (9,))[...] = base100.pair_word(np, left)
+    np.ndarray((n,), np.uint8, buf, 0, (9,))[...] = head
+    return buf[:9 * n].reshape(n, 9)
 
 
 _HEADS: dict[tuple[int, int], Any] = {}
@@ -359,11 +438,15 @@ def _text_cells(np, array, ctype: ColumnType, encoding: str) -> Cells:
     starts = bounds[:-1].astype(np.int64) - first
     sizes = sizes.astype(np.int64)
     if valid is not None:
-        sizes = np.where(valid, sizes, 0)
-    ok = sizes <= width                                # a NULL's size is 0
+        sizes *= valid                                 # a NULL's size is 0 (np.where: 2x)
+    longest = int(sizes.max()) if n else 0
+    if longest <= width:                               # no value too long: no mask, no clip
+        ok, kept = np.ones(n, dtype=bool), sizes
+    else:
+        ok, kept = sizes <= width, np.minimum(sizes, width)
     if code in VARCHAR_CODES:
-        return _varchar_cells(np, data, starts, sizes, valid, width, ok)
-    return _char_cells(np, data, starts, sizes, valid, width, ok)
+        return _varchar_cells(np, data, starts, kept, valid, ok)
+    return _char_cells(np, data, starts, kept, valid, width, ok)
 
 
 def _fills(np, data, sizes, valid, width: int) -> bool:
@@ -381,7 +464,7 @@ def _fills(np, data, sizes, valid, width: int) -> bool:
 def _filled_char_cells(np, data, valid, width: int, n: int) -> Cells:
     """CHAR(width) whose every value fills its cell: the data are the
     non-NULL rows' cells in order, each row may be put."""
-    lengths = np.full(n, width, dtype=np.int64)
+    lengths = _lengths(np, n, width)
     ok = np.ones(n, dtype=bool)
     if valid is None:
         return Cells(lengths, ok, data.reshape(n, width))
@@ -414,16 +497,17 @@ def _keep_rows(np, kept, width: int):
     return _TEMPLATES[width].take(width - kept).view(np.uint8).reshape(len(kept), width)
 
 
-def _char_cells(np, data, starts, sizes, valid, width: int, ok) -> Cells:
-    """CHAR(width): each value then blanks; NULL is a zero byte, then blanks."""
-    n = len(sizes)
-    lengths = np.full(n, width, dtype=np.int64)
+def _char_cells(np, data, starts, kept, valid, width: int, ok) -> Cells:
+    """CHAR(width): each value then blanks; NULL is a zero byte, then blanks
+    (``kept``: each row's size clipped to the width)."""
+    n = len(kept)
+    lengths = _lengths(np, n, width)
     if not width:
         return Cells(lengths, ok, np.zeros((n, 0), np.uint8))
     cells = _windows(np, data, starts, width)
     # past its value a row is blank: (text ^ 0x20) & keep ^ 0x20
     cells ^= 0x20
-    cells &= _keep_rows(np, np.minimum(sizes, width), width)
+    cells &= _keep_rows(np, kept, width)
     cells ^= 0x20
     if valid is not None:
         cells[np.flatnonzero(~valid), 0] = 0
@@ -443,12 +527,12 @@ def _with_null_rows(np, data, valid, width: int, null: bytes):
     return out.view(np.uint8).reshape(len(valid), width)
 
 
-def _varchar_cells(np, data, starts, sizes, valid, width: int, ok) -> Cells:
+def _varchar_cells(np, data, starts, kept, valid, ok) -> Cells:
     """[length byte][bytes] a row, NULL as [1][0]; a value too long for the
-    column (not put) keeps its first ``width`` bytes, so no row passes the
-    matrix.  Each row is gathered from the byte before its value, that byte
-    then replaced by the length."""
-    kept = np.minimum(sizes, width)
+    column (not put) keeps its first ``width`` bytes (``kept``: each row's
+    size clipped to the width), so no row passes the matrix.  Each row is
+    gathered from the byte before its value, that byte then replaced by the
+    length."""
     size = max(int(kept.max()) if len(kept) else 0, 1)
     cells = _windows(np, data, starts, size + 1, before=1)
     cells[:, 0] = kept

@@ -21,12 +21,13 @@ tests/unit/test_rowblock_differential.py feeds both the same values and
 hostile bytes):
 
 * a column is converted by its fast form only when the whole column is in
-  its clean form (no NULL sentinel, every DATETIME head the qualifier's);
-  otherwise, and always for the types with no fast form (INT8, DATETIME
-  with a fraction, floating or odd-scale DECIMAL: see ``_fast``), by a loop
-  running the per-row decoder's own cell code (FixedCell lines) per cell;
-  DECIMAL(p,s)/MONEY of even scale and INTERVAL take their cells whole
-  (packedcolumns.py), with the same fallback;
+  its clean form (no NULL sentinel; for DATE and DATETIME, civilblock.py,
+  every cell proven a value or a NULL, every DATETIME head the
+  qualifier's; for DECIMAL/MONEY of even scale, floating DECIMAL and
+  INTERVAL, packedcolumns.py, every cell one its column form vouches for);
+  otherwise, and always for the types with no fast form (odd-scale
+  DECIMAL, INT8: see ``_fast``), by a loop running the per-row decoder's
+  own cell code (FixedCell lines) per cell;
 * anything raised while converting a block (a digit pair over 99, a field
   out of range, bad text) hands the block to the per-row decoder, row by
   row; at the first row it rejects (DataError, or a row not ending where its
@@ -45,7 +46,6 @@ usually whole replies), back at 32 after a run stopped by such a tuple.
 
 from __future__ import annotations
 
-import datetime
 import functools
 import math
 import re
@@ -53,13 +53,13 @@ import struct
 import sys
 from array import array
 from collections.abc import Callable, Iterable, Sequence
-from itertools import chain, repeat, starmap
-from operator import add, mul
+from itertools import chain, repeat
 
+from .civilblock import CivilColumn, date_column, datetime_column
 from .codegen import FixedCell, compile_function, indent
-from .packedcells import datetime_args, temporal_head, temporal_layout
-from .packedcolumns import PackedColumn, packed_column
-from .scalars import EPOCH_ORDINAL, INT_NULL, INT_STRUCT
+from .packedcells import temporal_head, temporal_layout
+from .packedcolumns import packed_column
+from .scalars import INT_NULL, INT_STRUCT
 from .typeinfo import ColumnType, TypeCode
 
 __all__ = ["block_hook"]
@@ -88,18 +88,16 @@ def block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | None],
     stride = 8 + width + (width & 1)
     at, plan = 8, []
     for k, (ctype, cell) in enumerate(zip(columns, cells)):
-        whole = packed_column(ctype, at, stride)
-        if whole is not None:
-            size = struct.calcsize("!" + cell.fmt)
-            plan.append((_whole_cell(whole, cell, k, ns), [(at, "s", size)]))
-            at += size
-            continue
         fields = []
         for count, letter in _FIELD.findall(cell.fmt):
             size = struct.calcsize(f"!{count}{letter}")
             fields.append((at, letter, size))
             at += size
-        plan.append((_column(ctype, cell, k, ns, utf8, fields, stride), fields))
+        civil = _civil(ctype, cell) or _packed(ctype, fields[0][0], stride)
+        if civil is not None:
+            plan.append(_civil_column(civil, cell, k, ns, fields, stride))
+        else:
+            plan.append((_column(ctype, cell, k, ns, utf8, fields, stride), fields))
     return _Block(width, plan, decode_row).bulk
 
 
@@ -280,19 +278,6 @@ def _column(ctype: ColumnType, cell: FixedCell, k: int, ns: dict, utf8: bool,
     return convert
 
 
-def _whole_cell(whole: PackedColumn, cell: FixedCell, k: int, ns: dict) -> Column:
-    """A converter taking the column's cells whole (packedcolumns.py), the
-    per-row decoder's cell code over the column where it answers None."""
-    loop = _cell_loop(cell, k, ns)
-    unpack = struct.Struct("!" + cell.fmt).iter_unpack
-
-    def convert(fields: list, n: int) -> Iterable:
-        field = fields[0]
-        got = whole(field.data, n)
-        return loop(*zip(*unpack(field.joined()))) if got is None else got
-    return convert
-
-
 _LOOP = """\
 def column({args}):
     out = []
@@ -303,29 +288,68 @@ def column({args}):
 """
 
 
-def _cell_loop(cell: FixedCell, k: int, ns: dict) -> Callable:
-    """The per-row decoder's code of one cell, run for each row of a column."""
+def _cell_loop(cell: FixedCell, k: int, ns: dict, tuples: bool = False) -> Callable:
+    """The per-row decoder's code of one cell, run for each row of a column
+    (given as one column per struct field, or with ``tuples`` as one
+    iterable of each row's field tuples)."""
     raws = list(cell.raws)
-    args = [f"c{i}" for i in range(len(raws))]
-    source = args[0] if len(raws) == 1 else f"zip({', '.join(args)})"
-    names = raws[0] if len(raws) == 1 else ", ".join(raws)
+    args = ["rows"] if tuples else [f"c{i}" for i in range(len(raws))]
+    source = args[0] if tuples or len(raws) == 1 else f"zip({', '.join(args)})"
+    names = ", ".join(raws) + "," if tuples else raws[0] if len(raws) == 1 else ", ".join(raws)
     text = _LOOP.format(args=", ".join(args), names=names, source=source,
                         lines=indent(list(cell.lines), 8), expr=cell.expr)
     return compile_function(text, dict(ns), "column")
 
 
+def _civil(ctype: ColumnType, cell: FixedCell) -> CivilColumn | None:
+    """DATE's and DATETIME's column-at-a-time form (civilblock.py), which
+    reads the block's bytes itself, or None."""
+    if ctype.code == TypeCode.DATE:
+        return date_column()
+    if ctype.code != TypeCode.DATETIME or cell.fmt.endswith("s"):
+        return None
+    layout = temporal_layout(ctype)
+    if layout is None:
+        return None
+    return datetime_column(ctype, temporal_head(ctype), layout[3])
+
+
+def _packed(ctype: ColumnType, at: int, stride: int) -> CivilColumn | None:
+    """DECIMAL/MONEY's and INTERVAL's column-at-a-time form
+    (packedcolumns.py), taken whole like DATE's and DATETIME's, or None."""
+    packed = packed_column(ctype, at, stride)
+    if packed is None:
+        return None
+    return lambda data, at, stride, n: packed(data, n)
+
+
+def _civil_column(civil: CivilColumn, cell: FixedCell, k: int, ns: dict,
+                  fields: list[tuple[int, str, int]], stride: int) -> tuple[Column, list]:
+    """(converter, fields) of a column taken whole (DATE/DATETIME,
+    DECIMAL/MONEY, INTERVAL): the cell's bytes as one field; a column
+    civil() does not prove clean runs the per-row decoder's cell code over
+    each row's fields, read by one struct."""
+    at = fields[0][0]
+    width = sum(size for _, _, size in fields)
+    loop = _cell_loop(cell, k, ns, tuples=True)
+    rows = struct.Struct(f"!{at}x{cell.fmt}{stride - at - width}x").iter_unpack
+
+    def convert(f: list, n: int) -> Iterable:
+        data = f[0].data
+        got = civil(data, at, stride, n)
+        return loop(rows(data)) if got is None else got
+    return convert, [(at, "s", width)]
+
+
 def _fast(ctype: ColumnType, cell: FixedCell, ns: dict, utf8: bool, at: int, stride: int
           ) -> Fast | None:
     """The column-at-a-time form of a type, where one measured faster than
-    the cell code in a loop.  INT8 and DATETIME with a fraction have none:
-    their chains of ``map`` over ``operator`` functions (one intermediate
-    int per stage) measured 10-50% slower than the per-row decoder's own
-    arithmetic run over the column (bench per_type.py, "tuple path,
-    block"); DECIMAL/MONEY's and INTERVAL's column forms are
-    packedcolumns.py, which reads the cells whole."""
+    the cell code in a loop (DATE and DATETIME: ``_civil``; DECIMAL/MONEY
+    and INTERVAL: packedcolumns.py).  INT8 has none: its chain of ``map``
+    over ``operator`` functions (one intermediate int per stage) measured
+    10-50% slower than the per-row decoder's own arithmetic run over the
+    column (bench per_type.py, "tuple path, block")."""
     code = ctype.code
-    if code == TypeCode.DATE:
-        return _date(ctype.wire_width)
     if code in INT_STRUCT:
         return _integer(INT_NULL[code], INT_STRUCT[code].size)
     if code == TypeCode.FLOAT:
@@ -334,8 +358,6 @@ def _fast(ctype: ColumnType, cell: FixedCell, ns: dict, utf8: bool, at: int, str
         return _real
     if code in (TypeCode.CHAR, TypeCode.NCHAR):
         return _text(ns["_enc"], ctype.length, utf8, at, stride)
-    if code == TypeCode.DATETIME and not cell.fmt.endswith("s"):
-        return _temporal(ctype, ns)
     return None
 
 
@@ -348,17 +370,6 @@ def _integer(null: int, size: int) -> Fast:
     # NULL is the most negative number, top byte 0x80: only a column with
     # such a byte pays the exact test (an iteration making every int)
     return lambda f, n: None if 0x80 in _top_bytes(f[0], size) and null in f[0] else f[0]
-
-
-def _date(size: int) -> Fast:
-    fromordinal, null = datetime.date.fromordinal, INT_NULL[TypeCode.DATE]
-
-    def convert(f: list, n: int) -> Iterable | None:
-        col = f[0]
-        if 0x80 in _top_bytes(col, size) and null in col:
-            return None
-        return map(fromordinal, map(add, col, repeat(EPOCH_ORDINAL)))
-    return convert
 
 
 def _double(f: list, n: int) -> Iterable | None:
@@ -409,36 +420,3 @@ def _one_char_a_byte(encoding: str) -> bool:
             bytes((b,)).decode(encoding) == whole[b] for b in range(256))
     except (UnicodeError, LookupError, TypeError):
         return False
-
-
-def _number(cols: Sequence, fmt: str, ns: dict) -> Iterable:
-    """The base-100 number of each row's pairs (read as ``fmt``), lazily;
-    a pair over 99 is None in the tables and raises on arithmetic."""
-    acc = None
-    for col, letter in zip(cols, fmt):
-        table, scale = (ns["_Q"], 10000) if letter == "H" else (ns["_D"], 100)
-        term = map(table.__getitem__, col)
-        acc = term if acc is None else map(add, map(mul, acc, repeat(scale)), term)
-    return acc
-
-
-def _temporal(ctype: ColumnType, ns: dict) -> Fast | None:
-    """DATETIME without a fraction: its constructor mapped over the field
-    columns (a fraction's arithmetic measured faster per cell)."""
-    layout = temporal_layout(ctype)
-    if layout is None or layout[3]:
-        return None
-    lead_fmt, units, _, _ = layout
-    head, lead_n = temporal_head(ctype), len(lead_fmt)
-
-    def convert(f: list, n: int) -> Iterable | None:
-        if f[0].count(head) != n:
-            return None                   # a NULL or another exponent: the cell code's
-        lead, rest = f[1:1 + lead_n], f[1 + lead_n:]
-        # a 2-digit first field goes to the constructor as is, as per row
-        first = _number(lead, lead_fmt, ns) if lead_fmt == "H" else lead[0]
-        name, args = datetime_args(ctype.start, ctype.end, [first, *rest], 0)
-        # starmap over zip, not map over the columns: map hands a type a
-        # fresh argument tuple per call, zip's tuple is reused (~10-15 ns)
-        return starmap(ns[name], zip(*[repeat(a) if type(a) is int else a for a in args]))
-    return convert

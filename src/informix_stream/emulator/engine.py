@@ -35,6 +35,7 @@ writer waits a bounded time for the write lock instead of failing at once.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import itertools
@@ -43,6 +44,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import weakref
 from typing import Callable, Iterable, Mapping, Sequence
 
 from informix_stream.codecs import ColumnType
@@ -55,7 +57,7 @@ from .dialect import translate
 from .ddl_runner import DdlRunner
 from .session_functions import SessionFunctions
 from .spl_session import SplRunner
-from .savepoints import UserSavepoints
+from .savepoints import StatementSavepoint, UserSavepoints
 from .results import ExecResult, Prepared, RowSource, rowcount
 from .sqlfunctions import register_builtins
 from .sqlite_errors import map_error, with_offset
@@ -126,9 +128,13 @@ class Engine:
         for session in self.databases.sessions():
             session.close()
         self.databases.close()
+        self.remove_tempdir()
+
+    def remove_tempdir(self) -> None:
+        """Delete the in-memory databases' directory (safe while a session
+        has files open: they live on, unreachable, until it closes them)."""
         if self._tempdir is not None:
             shutil.rmtree(self._tempdir, ignore_errors=True)
-            self._tempdir = None
 
 
 class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunner,
@@ -159,6 +165,8 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
         # Row sources reading on the main connection, kept until their
         # transaction ends (see RowSource.keep_rest).
         self._main_sources: list[RowSource] = []
+        # Every open row source, so close() can close their SQLite cursors.
+        self._sources: weakref.WeakSet[RowSource] = weakref.WeakSet()
         self._savepoints: dict[str, bool] = {}    # name -> declared UNIQUE
         self._temps = TempTables(session_id)
         # The login's DELIMIDENT (set by the protocol session): "x" is then
@@ -279,21 +287,38 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
             source.keep_rest()
 
     def close(self) -> None:
+        """Roll back open work and close every SQLite connection and cursor.
+
+        Each cursor is closed before its connection: Python's ``close()`` of
+        a connection whose statement some live cursor still holds only makes
+        it a zombie (sqlite3_close_v2), and the functions registered on it
+        hold this session, which holds ``_dml``: a cycle through C that the
+        garbage collector cannot see, keeping the file's descriptors open for
+        the process's life.  The rest runs even if the rollback fails."""
         if self._conn is None:
             return
-        if self._in_tx:
-            self.rollback()
-        self._db.table_use.session_ended(self._id)    # its LOCK TABLEs (unlogged)
-        for conn in [r[0] for r in self._readers]:
-            conn.close()
-        self._readers = []
-        if self._temps.tables:
-            try:
-                self._temps.drop_all(self._conn)
-            except sqlite3.Error:
-                pass        # left for drop_orphans when the database next opens
-        self._conn.close()
-        self._conn = None  # type: ignore[assignment]
+        self.interrupt_requested = None      # a stopping server must not cut the rollback
+        try:
+            if self._in_tx:
+                self.rollback()
+        finally:
+            self._release_connections()
+
+    def _release_connections(self) -> None:
+        try:
+            self._db.table_use.session_ended(self._id)    # its LOCK TABLEs (unlogged)
+            for source in list(self._sources):
+                source.close()
+            if self._temps.tables:   # else left for drop_orphans when the database next opens
+                with contextlib.suppress(sqlite3.Error):
+                    self._temps.drop_all(self._conn)
+        finally:
+            for conn in [r[0] for r in self._readers]:
+                conn.close()
+            self._readers = []
+            self._dml.close()
+            self._conn.close()
+            self._conn = None  # type: ignore[assignment]
 
     # -- prepare ---------------------------------------------------------------------
     def prepare(self, sql: str) -> Prepared:
@@ -464,8 +489,8 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
             return rowcount(self._conn.execute(stmt.translation.sql, values))
         return run_checked(self._conn, stmt.translation.sql, values, stmt.checks)
 
-    def _atomic(self, kind: StatementKind) -> "_Savepoint":
-        return _Savepoint(self._conn, kind, self._db)
+    def _atomic(self, kind: StatementKind) -> StatementSavepoint:
+        return StatementSavepoint(self._conn, kind, self._db)
 
     def open_cursor(self, stmt: Prepared, params: Sequence[object] = (), *,
                     hold: bool = False) -> RowSource:
@@ -486,6 +511,7 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
             stmt.convert = _row_maker(stmt.translation)
         convert = None if stmt.convert is _identity else stmt.convert
         source = RowSource(cursor, stmt.columns, convert, stmt.kind, encoded)
+        self._sources.add(source)
         if reader is not None:
             reader[1] += 1
             source._on_close = functools.partial(_release_reader, reader)
@@ -571,30 +597,3 @@ def _row_maker(t: Translation) -> Callable[[list], list]:
     if cut is None:     # the translator only picks cells with a layout
         raise AssertionError(f"no cell layout for {t.image_cells}")
     return cut
-
-
-class _Savepoint:
-    """Make several SQLite statements one unit, inside or outside BEGIN WORK."""
-
-    _names = itertools.count(1)
-
-    def __init__(self, conn: sqlite3.Connection, kind: StatementKind, db: Database) -> None:
-        self.conn, self.kind, self.db = conn, kind, db
-        self.name = f"ifx_sp{next(self._names)}"
-
-    def __enter__(self) -> "_Savepoint":
-        self.conn.execute(f"SAVEPOINT {self.name}")
-        return self
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None:
-            try:
-                self.conn.execute(f"RELEASE {self.name}")
-                return
-            except sqlite3.Error as err:
-                exc = err
-        if self.conn.in_transaction:      # an interrupt undid it all (refuse_lost_tx)
-            self.conn.execute(f"ROLLBACK TO {self.name}")
-            self.conn.execute(f"RELEASE {self.name}")
-        if isinstance(exc, sqlite3.Error):
-            raise map_error(exc, self.kind, self.db) from None

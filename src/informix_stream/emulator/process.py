@@ -31,5 +31,9 @@ def spawned(*args: str, src: str | None = None) -> Iterator[tuple[str, int]]:
         host, port = line.split()[-1].rsplit(":", 1)
         yield host, int(port)
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        proc.terminate()          # its stop() is bounded (EmulatorServer.stop)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=30)

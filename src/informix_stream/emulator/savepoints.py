@@ -5,12 +5,17 @@ A mixin of the engine's Session (IBM Informix Guide to SQL: Syntax,
 transaction; reusing a name replaces the earlier savepoint; rolling back to
 one forgets the savepoints set after it, and undoes the DDL they covered
 (the catalog is reloaded).  The statement-level savepoints the engine sets
-itself around each statement are engine._Savepoint, not these.
+itself around each statement are StatementSavepoint, below.
 """
 
 from __future__ import annotations
 
-from .statements import NOT_SUPPORTED, SqlError
+import itertools
+import sqlite3
+
+from .catalog import Database
+from .sqlite_errors import map_error
+from .statements import NOT_SUPPORTED, SqlError, StatementKind
 
 
 class UserSavepoints:
@@ -59,3 +64,29 @@ class UserSavepoints:
             for other in later:
                 del names[other]
 
+
+class StatementSavepoint:
+    """Make several SQLite statements one unit, inside or outside BEGIN WORK."""
+
+    _names = itertools.count(1)
+
+    def __init__(self, conn: sqlite3.Connection, kind: StatementKind, db: Database) -> None:
+        self.conn, self.kind, self.db = conn, kind, db
+        self.name = f"ifx_sp{next(self._names)}"
+
+    def __enter__(self) -> "StatementSavepoint":
+        self.conn.execute(f"SAVEPOINT {self.name}")
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            try:
+                self.conn.execute(f"RELEASE {self.name}")
+                return
+            except sqlite3.Error as err:
+                exc = err
+        if self.conn.in_transaction:      # an interrupt undid it all (refuse_lost_tx)
+            self.conn.execute(f"ROLLBACK TO {self.name}")
+            self.conn.execute(f"RELEASE {self.name}")
+        if isinstance(exc, sqlite3.Error):
+            raise map_error(exc, self.kind, self.db) from None

@@ -44,6 +44,8 @@ RECV_SIZE = 256 * 1024
 # Requests answered as one burst at most (bounds the reply held in memory).
 MAX_BURST = 2048
 LOGIN_TIMEOUT = 30.0
+# How long stop() waits for sessions once their sockets are cut both ways.
+CUT_GRACE = 1.0
 # A client quiet this long has sent all of its request for now.
 IDLE = 0.05
 
@@ -84,6 +86,9 @@ class EmulatorServer:
         # Logged-in clients: their socket, SQLI session and thread.
         self._served: dict[socket.socket, tuple[Session, threading.Thread]] = {}
         self._lock = threading.Lock()
+        # stop() has run: the last session thread to end closes the engine.
+        self._close_when_idle = False
+        self._engine_closed = False
 
     # -- lifecycle -----------------------------------------------------------
     def start(self) -> EmulatorServer:
@@ -111,38 +116,63 @@ class EmulatorServer:
             worker.start()
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Stop so that exactly the committed rows remain.
+        """Stop so that exactly the committed rows remain; return within
+        about ``timeout`` + ``CUT_GRACE`` seconds.
 
-        Stop accepting; interrupt running statements (-213); let each
-        session finish the request it is in, see its client's end of input,
-        roll back its open transaction and close its database connections
-        in its own thread; only then close the databases.  A session still
-        busy after ``timeout`` has its socket cut, and the databases are
-        left for the process exit rather than closed under it.
+        Stop accepting; interrupt running statements and lock waits (-213);
+        let each session finish the request it is in (no new one starts),
+        see its client's end of input, roll back its open transaction and
+        close its database connections in its own thread; then close the
+        databases and remove the in-memory directory.  A session still busy
+        after ``timeout`` (its client not reading a reply, or a wait that
+        ends only when another session lets go) has its socket cut both
+        ways, which ends a blocked send and lets the lock holders roll back;
+        one still busy ``CUT_GRACE`` later is left to finish, and the last
+        session thread to end closes the databases then: never closed under
+        a session that is still using them.  An in-memory server's directory
+        is removed in every case (its busy session's open files live on,
+        unreachable, until it closes them).
         """
         self._stopping.set()
         self._listener.close()
-        with self._lock:
-            clients = list(self._clients)
-        for conn in clients:
-            try:
-                conn.shutdown(socket.SHUT_RD)     # wakes a recv; replies may still go out
-            except OSError:
-                pass
+        for conn in self._client_sockets():
+            _shut(conn, socket.SHUT_RD)   # wakes a recv; replies may still go out
+        deadline = time.monotonic() + timeout
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=timeout)
-        deadline = time.monotonic() + timeout
+        if not self._join_workers(deadline):
+            for conn in self._client_sockets():
+                _shut(conn, socket.SHUT_RDWR)
+            if not self._join_workers(time.monotonic() + CUT_GRACE):
+                log.warning("%d session(s) still busy %.1f s after stop(); the last to "
+                            "end closes the databases", len(self._workers),
+                            timeout + CUT_GRACE)
+                # nobody can reach an in-memory database any more
+                self.engine.remove_tempdir()
+        with self._lock:
+            self._close_when_idle = True
+            idle = not self._workers
+        if idle:
+            self._close_engine()
+
+    def _client_sockets(self) -> list[socket.socket]:
+        with self._lock:
+            return list(self._clients)
+
+    def _join_workers(self, deadline: float) -> bool:
+        """Wait (until ``deadline``) for every session thread; True if none is left."""
         with self._lock:
             workers = list(self._workers)
         for worker in workers:
             worker.join(max(0.0, deadline - time.monotonic()))
-        busy = [w for w in workers if w.is_alive()]
-        if busy:
-            log.warning("%d session(s) still busy after %.1f s; cutting them off", len(busy),
-                        timeout)
-            for conn in clients:
-                _shutdown(conn)
-            return
+        return not any(w.is_alive() for w in workers)
+
+    def _close_engine(self) -> None:
+        """Close the databases once (stop(), or the last session thread after it)."""
+        with self._lock:
+            if self._engine_closed:
+                return
+            self._engine_closed = True
         self.engine.close()
 
     def drop_database(self, name: str, *, force: bool = False, timeout: float = 5.0) -> None:
@@ -204,12 +234,17 @@ class EmulatorServer:
             try:
                 if session is not None:
                     session.close()          # rolls back what was not committed
+            except Exception:  # noqa: BLE001 - reported; the connections are closed anyway
+                log.exception("closing a session failed")
             finally:
                 with self._lock:
                     self._clients.discard(conn)
                     self._served.pop(conn, None)
                     self._workers.discard(threading.current_thread())
+                    last = self._close_when_idle and not self._workers
                 _shutdown(conn)
+                if last:
+                    self._close_engine()
 
     def _login(self, conn: socket.socket, buf: bytearray) -> Session | None:
         while True:
@@ -274,6 +309,8 @@ class EmulatorServer:
                     continue
                 retry_at = 0 if burst or not pending else pending + max(1, pending // 4)
             if burst:
+                if self._stopping.is_set():
+                    return                # stop(): no new request starts
                 _take_urgent(conn)        # a cancel between statements cancels nothing
                 _answer(conn, session, burst)
                 continue
@@ -336,6 +373,8 @@ class EmulatorServer:
                     raise ConnectionError("the client left in the middle of a request")
             if spool.recorded is not None and self.on_request is not None:
                 self.on_request(bytes(spool.recorded))
+            if self._stopping.is_set():
+                raise ConnectionError("the server is stopping")
             _take_urgent(conn)
             _answer(conn, session, [spool.messages])
         finally:
@@ -454,6 +493,16 @@ def _recv_into(conn: socket.socket, buf: bytearray) -> bool:
         return False
     buf += scratch.view[:n]
     return True
+
+
+def _shut(conn: socket.socket, how: int) -> None:
+    """Shut one or both directions; the socket stays open (its session
+    thread closes it: closing it under a blocked recv could hand the number
+    to another file)."""
+    try:
+        conn.shutdown(how)
+    except OSError:
+        pass
 
 
 def _shutdown(conn: socket.socket) -> None:
