@@ -23,9 +23,11 @@ hostile bytes):
 * a column is converted by its fast form only when the whole column is in
   its clean form (no NULL sentinel; for DATE and DATETIME, civilblock.py,
   every cell proven a value or a NULL, every DATETIME head the
-  qualifier's); otherwise, and always for the types with no fast form
-  (DECIMAL/MONEY, INTERVAL, INT8: see ``_fast``), by a loop running the
-  per-row decoder's own cell code (FixedCell lines) per cell;
+  qualifier's; for DECIMAL/MONEY of even scale, floating DECIMAL and
+  INTERVAL, packedcolumns.py, every cell one its column form vouches for);
+  otherwise, and always for the types with no fast form (odd-scale
+  DECIMAL, INT8: see ``_fast``), by a loop running the per-row decoder's
+  own cell code (FixedCell lines) per cell;
 * anything raised while converting a block (a digit pair over 99, a field
   out of range, bad text) hands the block to the per-row decoder, row by
   row; at the first row it rejects (DataError, or a row not ending where its
@@ -56,6 +58,7 @@ from itertools import chain, repeat
 from .civilblock import CivilColumn, date_column, datetime_column
 from .codegen import FixedCell, compile_function, indent
 from .packedcells import temporal_head, temporal_layout
+from .packedcolumns import packed_column
 from .scalars import INT_NULL, INT_STRUCT
 from .typeinfo import ColumnType, TypeCode
 
@@ -90,7 +93,7 @@ def block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | None],
             size = struct.calcsize(f"!{count}{letter}")
             fields.append((at, letter, size))
             at += size
-        civil = _civil(ctype, cell)
+        civil = _civil(ctype, cell) or _packed(ctype, fields[0][0], stride)
         if civil is not None:
             plan.append(_civil_column(civil, cell, k, ns, fields, stride))
         else:
@@ -215,6 +218,10 @@ class _Block:
         try:
             rows.extend(zip(*[convert([_field(data, *f, stride, n) for f in fields], n)
                               for convert, fields in self.plan]))
+            if len(rows) - before != n:
+                # zip stops at the shortest column: a converter that lost a
+                # row must not lose it silently
+                raise ValueError("a column converter gave the wrong row count")
         except Exception:
             # some cell is no value of its type, or one the fast forms leave:
             # the per-row decoder answers for this block (extend may have
@@ -307,11 +314,21 @@ def _civil(ctype: ColumnType, cell: FixedCell) -> CivilColumn | None:
     return datetime_column(ctype, temporal_head(ctype), layout[3])
 
 
+def _packed(ctype: ColumnType, at: int, stride: int) -> CivilColumn | None:
+    """DECIMAL/MONEY's and INTERVAL's column-at-a-time form
+    (packedcolumns.py), taken whole like DATE's and DATETIME's, or None."""
+    packed = packed_column(ctype, at, stride)
+    if packed is None:
+        return None
+    return lambda data, at, stride, n: packed(data, n)
+
+
 def _civil_column(civil: CivilColumn, cell: FixedCell, k: int, ns: dict,
                   fields: list[tuple[int, str, int]], stride: int) -> tuple[Column, list]:
-    """(converter, fields) of a DATE/DATETIME column: the cell's bytes as
-    one field; a column civil() does not prove clean runs the per-row
-    decoder's cell code over each row's fields, read by one struct."""
+    """(converter, fields) of a column taken whole (DATE/DATETIME,
+    DECIMAL/MONEY, INTERVAL): the cell's bytes as one field; a column
+    civil() does not prove clean runs the per-row decoder's cell code over
+    each row's fields, read by one struct."""
     at = fields[0][0]
     width = sum(size for _, _, size in fields)
     loop = _cell_loop(cell, k, ns, tuples=True)
@@ -327,11 +344,11 @@ def _civil_column(civil: CivilColumn, cell: FixedCell, k: int, ns: dict,
 def _fast(ctype: ColumnType, cell: FixedCell, ns: dict, utf8: bool, at: int, stride: int
           ) -> Fast | None:
     """The column-at-a-time form of a type, where one measured faster than
-    the cell code in a loop (DATE and DATETIME: ``_civil``).  DECIMAL/MONEY,
-    INTERVAL and INT8 have none: their chains of ``map`` over ``operator``
-    functions (one intermediate int per stage) measured 10-50% slower than
-    the per-row decoder's own arithmetic run over the column (bench
-    per_type.py, "tuple path, block")."""
+    the cell code in a loop (DATE and DATETIME: ``_civil``; DECIMAL/MONEY
+    and INTERVAL: packedcolumns.py).  INT8 has none: its chain of ``map``
+    over ``operator`` functions (one intermediate int per stage) measured
+    10-50% slower than the per-row decoder's own arithmetic run over the
+    column (bench per_type.py, "tuple path, block")."""
     code = ctype.code
     if code in INT_STRUCT:
         return _integer(INT_NULL[code], INT_STRUCT[code].size)
