@@ -229,7 +229,7 @@ def datetime_column(ctype: ColumnType, head: int, nfrac: int) -> CivilColumn:
         # gets a fresh argument tuple per value, zip's 1-tuple is reused
         # (datetime(state) 19 ns a value against 32; measured here)
         values = starmap(layout.ctor, zip(_cutter(layout.size, n)(states)))
-        return values if clean == n else _nulls(list(values), heads)
+        return values if clean == n else nulls_at_zero_heads(list(values), heads)
     return convert
 
 
@@ -344,8 +344,9 @@ def _low_bytes(n: int) -> int:
     return int.from_bytes(b"\0\0\xff" * n, "big")
 
 
-def _nulls(values: list, heads: bytes) -> list:
-    """``values`` with None on the NULL rows (head byte 0): a step per NULL."""
+def nulls_at_zero_heads(values: list, heads: bytes) -> list:
+    """``values`` with None on the NULL rows (head byte 0): a step per NULL.
+    Shared with packedcolumns.py, whose NULL cells have a zero head too."""
     i = heads.find(0)
     while i >= 0:
         values[i] = None

@@ -59,6 +59,7 @@ from array import array
 from collections.abc import Callable, Iterable
 from itertools import repeat, starmap
 
+from .civilblock import nulls_at_zero_heads
 from .packedcells import _CTX, _SCALE, temporal_head, temporal_layout
 from .scalars import IntervalYM, packed_converter
 from .typeinfo import TU_DAY, TU_HOUR, TU_MONTH, TU_SECOND, ColumnType, TypeCode
@@ -179,7 +180,8 @@ def _scaled_decimal(pairs: int, scale: int, at: int, stride: int) -> PackedColum
         except ValueError:
             return None                   # a digit below the scale, an odd head
         values = map(_mul, numbers, repeat(unit))
-        return values if 0 not in heads else _nulls(list(values), heads)
+        # a zero head is a NULL: the rest of the cell was checked by its role
+        return values if 0 not in heads else nulls_at_zero_heads(list(values), heads)
     return convert
 
 
@@ -207,15 +209,6 @@ def _text(cells: bytes, heads: bytes, roles: tuple[bytes, ...]) -> str:
     text = bytearray(2 * len(cells))
     text[0::2], text[1::2] = merged.translate(_TENS), merged.translate(_UNITS)
     return text[1:].decode("latin-1")
-
-
-def _nulls(values: list, heads: bytes) -> list:
-    """The NULL cells (head zero: the rest was checked by its role) as None."""
-    at = heads.find(0)
-    while at >= 0:
-        values[at] = None
-        at = heads.find(0, at + 1)
-    return values
 
 
 # ---------------------------------------------------------------- floating DECIMAL
