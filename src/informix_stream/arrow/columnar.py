@@ -1,12 +1,9 @@
 """Columnar decoding: a batch of row images -> one RecordBatch, column by
 column with numpy over the bytes, never through Python row tuples.
 
-The row images are joined into one buffer.  Framing comes first, for every
-row, one column at a time: each column's cell offsets are an int64 array
-(constant offsets when every column has a fixed width, so the buffer is
-just an (n, width) matrix); a cell running past its row, or columns that
-end short of the row's end, is a ProtocolError as in the tuple path.  Then
-each column converts its (n, w) byte matrix with a few array operations.
+Framing comes first (frame.py: where every cell of every row lies, or the
+tuple path's ProtocolError); then each column converts its (n, w) byte
+matrix, or its gathered cells, with a few array operations.
 
 Exactness is kept by never guessing: a cell the vectorised path does not
 recognise as a clean value of its type (a base-100 digit over 99, an
@@ -28,20 +25,18 @@ from collections.abc import Sequence
 
 from ..codec.rowdecode_ref import reference_decoder
 from ..codec.scalars import EPOCH_ORDINAL, TRUE_BYTES
-from ..codec.typeinfo import PACKED_CODES, VARCHAR_CODES, ColumnType, TypeCode
-from ..errors import DataError, ProtocolError
+from ..codec.typeinfo import VARCHAR_CODES, ColumnType, TypeCode
+from ..errors import DataError
 from ._deps import load
-from . import packed_columns
+from . import packed_columns, word_cells
+from .frame import (BOOLEAN_CELL, Frame, ImageBlock, cell_width, concat_blocks,  # noqa: F401
+                    fixed_row_width, pack_images)
 from .text_bytes import gather_ranges, latin1_to_utf8
 from .reference import column_error, values_to_array
 from .types import arrow_schema, arrow_type
 
 _INT_BE = {TypeCode.SMALLINT: ">i2", TypeCode.INTEGER: ">i4", TypeCode.SERIAL: ">i4",
            TypeCode.BIGINT: ">i8", TypeCode.BIGSERIAL: ">i8"}
-_FIXED_SIMPLE = {TypeCode.DATE: 4, TypeCode.FLOAT: 8, TypeCode.SMALLFLOAT: 4,
-                 TypeCode.INT8: 10, TypeCode.SERIAL8: 10, TypeCode.SMALLINT: 2,
-                 TypeCode.INTEGER: 4, TypeCode.SERIAL: 4, TypeCode.BIGINT: 8,
-                 TypeCode.BIGSERIAL: 8}
 # Arrow storage of a numpy (kind, itemsize).
 _STORAGE = {("i", 2): lambda pa: pa.int16(), ("i", 4): lambda pa: pa.int32(),
             ("i", 8): lambda pa: pa.int64(), ("f", 4): lambda pa: pa.float32(),
@@ -51,233 +46,10 @@ _DATE_SHIFT = 719163 - EPOCH_ORDINAL
 _MAX_ORDINAL = 3652059          # 9999-12-31
 
 
-def cell_width(ctype: ColumnType) -> int | None:
-    """Bytes of one cell of a fixed-width column; None when it varies."""
-    code = ctype.code
-    if code in _FIXED_SIMPLE:
-        return _FIXED_SIMPLE[code]
-    if code in (TypeCode.CHAR, TypeCode.NCHAR):
-        return ctype.length
-    if code in PACKED_CODES:
-        return ctype.wire_width
-    return None
-
-
-def fixed_row_width(types: Sequence[ColumnType]) -> int | None:
-    """The row image size when every column is fixed-width, else None."""
-    widths = [cell_width(t) for t in types]
-    return None if None in widths else sum(widths)
-
-
-class ImageBlock:
-    """Row images packed for the decoder: one buffer, and each image's
-    length (None when every image has the shape's fixed width).  A batch is
-    packed one fetch reply at a time, so it never holds a Python object per
-    row for longer than one reply."""
-
-    __slots__ = ("blob", "lengths", "n")
-
-    def __init__(self, blob: bytes, lengths, n: int) -> None:
-        self.blob, self.lengths, self.n = blob, lengths, n
-
-
-def pack_images(np, images: Sequence, width: int | None) -> ImageBlock:
-    n = len(images)
-    blob = b"".join(images)
-    if width is not None and len(blob) == n * width and (
-            not n or set(map(len, images)) == {width}):
-        return ImageBlock(blob, None, n)
-    return ImageBlock(blob, np.fromiter(map(len, images), np.int64, n), n)
-
-
-def concat_blocks(np, blocks: Sequence[ImageBlock], width: int | None) -> ImageBlock:
-    if len(blocks) == 1:
-        return blocks[0]
-    blob = b"".join(b.blob for b in blocks)
-    n = sum(b.n for b in blocks)
-    if all(b.lengths is None for b in blocks):
-        return ImageBlock(blob, None, n)
-    return ImageBlock(blob, np.concatenate([
-        np.full(b.n, width, np.int64) if b.lengths is None else b.lengths
-        for b in blocks]), n)
-
-
-class _Frame:
-    """Where every cell of a batch lies: the joined buffer and, per column,
-    the cell start offsets and (for variable cells) the value lengths."""
-
-    def __init__(self, np, block: ImageBlock, types: Sequence[ColumnType]) -> None:
-        self.np = np
-        self.n = n = block.n
-        self.buf = np.frombuffer(block.blob, np.uint8)
-        width = fixed_row_width(types)
-        self.starts: list = []
-        self.lengths: list = []
-        lengths = block.lengths
-        if lengths is None and width is None:
-            raise ValueError("an ImageBlock without lengths for a variable-width shape")
-        if lengths is None:
-            self._as_matrix(types, width)
-            return
-        if self._uniform_booleans(types, lengths):
-            return
-        self.matrix = None
-        ends = np.cumsum(lengths)
-        if self._frame_unchecked(types, ends - lengths, ends):
-            return
-        self.starts.clear()
-        self.lengths.clear()
-        pos = ends - lengths
-        for k, t in enumerate(types):
-            pos = self._frame_column(k, t, pos, ends)
-        if n and (pos != ends).any():
-            row = int(np.argmax(pos != ends))
-            raise ProtocolError(f"row image of {int(lengths[row])} bytes decoded as "
-                                f"{int(pos[row] - ends[row] + lengths[row])}: the described "
-                                "columns do not match the row")
-
-    def _as_matrix(self, types: Sequence[ColumnType], width: int) -> None:
-        """Every row is ``width`` bytes with each cell at a constant offset:
-        the buffer is an (n, width) matrix."""
-        self.matrix = self.buf.reshape(self.n, width)
-        offset = 0
-        for t in types:
-            self.starts.append(offset)           # a constant column offset
-            self.lengths.append(None)
-            offset += _BOOLEAN_CELL if t.code == TypeCode.BOOLEAN else cell_width(t)
-
-    def _uniform_booleans(self, types: Sequence[ColumnType], lengths) -> bool:
-        """A shape whose only variable cells are BOOLEANs, each with its usual
-        length 1 in every row, is framed as a matrix; any other row length or
-        BOOLEAN length field leaves the batch to the general framing (which
-        then accepts or refuses it exactly as before).  The BOOLEAN cells
-        read here are kept for the columns (``self.booleans``)."""
-        widths = [_BOOLEAN_CELL if t.code == TypeCode.BOOLEAN else cell_width(t)
-                  for t in types]
-        n = self.n
-        if not n or None in widths or len(self.buf) != n * sum(widths) or \
-                lengths.min() != sum(widths) or lengths.max() != sum(widths):
-            return False
-        width, offset = sum(widths), 0
-        self.booleans = {}
-        for k, (t, w) in enumerate(zip(types, widths)):
-            if t.code == TypeCode.BOOLEAN:
-                words = boolean_words(self.np, self.buf, offset, width, n)
-                if words is None:
-                    return False
-                self.booleans[k] = words
-            offset += w
-        self._as_matrix(types, width)
-        return True
-
-    def _frame_unchecked(self, types: Sequence[ColumnType], pos, ends) -> bool:
-        """Frame every column with no check on the way, then one: no length
-        is negative and every row ends where its image does.  Offsets only
-        grow then, so no cell or length ran past its row, and the checked
-        framing would have accepted the batch and framed it alike.  False
-        for any other batch (including one whose reads left the buffer),
-        which the checked framing then refuses with its precise error."""
-        np = self.np
-        padded = self.padded()
-        ints = None
-        # a gather from the contiguous buffer by take (a fancy index costs 1.3x);
-        # from the overlapping int view by fancy index (take copies its source first)
-        try:
-            for ctype in types:
-                self.starts.append(pos)
-                width = cell_width(ctype)
-                if width is not None:
-                    self.lengths.append(None)
-                    pos = pos + width
-                    continue
-                if ctype.code in VARCHAR_CODES:
-                    size = padded.take(pos).astype(np.int64)
-                    head = 1
-                else:
-                    if ints is None:     # the big-endian int at every byte offset
-                        ints = np.ndarray((len(padded) - 3,), ">i4", padded, 0, (1,))
-                    size = ints[pos + 1].astype(np.int64)
-                    head = 5
-                    if self.n and size.min() < 0:
-                        return False
-                self.lengths.append(size)
-                pos = pos + size
-                pos += head
-        except IndexError:
-            return False
-        return not (self.n and (pos != ends).any())
-
-    def _frame_column(self, k: int, ctype: ColumnType, pos, ends):
-        np, buf = self.np, self.buf
-        self.starts.append(pos)
-        width = cell_width(ctype)
-        if width is not None:
-            self.lengths.append(None)
-            nxt = pos + width
-        else:
-            head = 1 if ctype.code in VARCHAR_CODES else 5
-            if (pos + head > ends).any():
-                raise ProtocolError(f"column {k + 1}: a length runs past the row image")
-            if head == 1:
-                size = buf[pos].astype(np.int64)
-            else:
-                # one gather from a view holding the int at every byte
-                # offset (an (n, 4) fancy index is many times slower)
-                ints = np.ndarray((max(len(buf) - 3, 0),), ">i4", buf, 0, (1,))
-                size = ints[pos + 1].astype(np.int64)
-                if (size < 0).any():
-                    raise ProtocolError(f"column {k + 1}: an opaque-type value runs past "
-                                        "the row image")
-            self.lengths.append(size)
-            nxt = pos + head + size
-        if (nxt > ends).any():
-            raise ProtocolError(f"column {k + 1}: a value runs past the row image")
-        return nxt
-
-    def padded(self):
-        """The buffer with 16 zero bytes after it, so an 8-byte read at any
-        cell's offset (+ 8) stays inside (made once per batch)."""
-        if getattr(self, "_padded", None) is None:
-            self._padded = self.np.concatenate([self.buf, self.np.zeros(16, self.np.uint8)])
-        return self._padded
-
-    def cells(self, k: int, width: int):
-        """The (n, width) byte matrix of fixed-width column ``k``."""
-        np = self.np
-        start = self.starts[k]
-        if self.matrix is not None:
-            return self.matrix[:, start:start + width]
-        # eight bytes at a time, by a gather from a view holding the uint64
-        # at every byte offset of the padded buffer (a cell's last word may
-        # read up to 7 bytes past it); an (n, width) index array would cost
-        # 8 bytes of memory per cell byte, a gather per byte is 3x slower
-        padded = self.padded()
-        size = 2 if width <= 2 else 4 if width <= 4 else 8    # so INTEGER, DATE... are
-        words = -(-width // size)                              # contiguous as gathered
-        wide = np.ndarray((len(padded) - size + 1,), f"<u{size}", padded, 0, (1,))
-        out = np.empty((self.n, words), f"<u{size}")
-        for j in range(words):
-            out[:, j] = wide[start + size * j]
-        return out.view(np.uint8)[:, :width]
-
-    def cell_bytes(self, k: int, ctype: ColumnType) -> list[bytes]:
-        """Each row's cell of column ``k`` as bytes (the slow path's input)."""
-        width = cell_width(ctype)
-        if width is None and self.matrix is not None:
-            width = _BOOLEAN_CELL             # a BOOLEAN framed as a matrix cell
-        if width is not None:
-            return [bytes(row) for row in self.cells(k, width)]
-        head = 1 if ctype.code in VARCHAR_CODES else 5
-        blob = self.buf.tobytes() if not hasattr(self, "_blob") else self._blob
-        self._blob = blob
-        return [blob[s:s + head + n] for s, n in zip(self.starts[k].tolist(),
-                                                     self.lengths[k].tolist())]
-
-
 class _Column:
     """Converts one column of a framed batch; see the module docstring."""
 
-    def __init__(self, frame: _Frame, k: int, ctype: ColumnType, name: str,
+    def __init__(self, frame: Frame, k: int, ctype: ColumnType, name: str,
                  encoding: str) -> None:
         self.frame, self.k, self.ctype, self.name = frame, k, ctype, name
         self.encoding = encoding
@@ -315,9 +87,10 @@ class _Column:
 
     # -- building arrays ----------------------------------------------------------
     def validity(self, null):
-        """Arrow's validity bitmap of ``~null`` (None when nothing is NULL):
-        packbits, several times cheaper than pa.array's ``mask``."""
-        if not null.any():
+        """Arrow's validity bitmap of ``~null`` (None when nothing is NULL,
+        or ``null`` is None): packbits, several times cheaper than
+        pa.array's ``mask``."""
+        if null is None or not null.any():
             return None
         return self.pa.py_buffer(self.np.packbits(~null, bitorder="little"))
 
@@ -339,6 +112,14 @@ class _Column:
         pa = self.pa
         return pa.Array.from_buffers(self.type, self.frame.n,
                                      [self.validity(null), pa.py_buffer(data)])
+
+    def from_valid(self, data, valid):
+        """``from_buffer`` given the valid cells' mask instead (None: every
+        cell valid), for a decoder that has it at hand: no inversion."""
+        pa = self.pa
+        bitmap = None if valid is None else pa.py_buffer(
+            self.np.packbits(valid, bitorder="little"))
+        return pa.Array.from_buffers(self.type, self.frame.n, [bitmap, pa.py_buffer(data)])
 
     # -- per type -----------------------------------------------------------------------
     def decode(self):
@@ -370,11 +151,14 @@ class _Column:
         the first byte is 1, 't' or 'T' (scalars.TRUE_BYTES), else false."""
         np, frame = self.np, self.frame
         pos = frame.starts[self.k]
-        if frame.matrix is not None:          # every length 1 (_uniform_booleans)
-            flag, value = frame.booleans[self.k]
+        cells = frame.booleans.get(self.k)
+        if cells is not None:   # every length 1 (_uniform_booleans), or 0 and 1 (_one_boolean)
+            flag, value = cells[:2]
             null = flag == 1
             # a value byte of 0 or 1 is its own truth (packbits packs nonzero as 1)
             truth = value if value.max() <= 1 else _true_bytes(np).take(value)
+            if len(cells) == 3:                   # a 5-byte cell (length 0) is false
+                truth = np.logical_and(truth, cells[2])
         else:
             size = frame.lengths[self.k]
             null = frame.buf.take(pos) == 1
@@ -415,7 +199,9 @@ class _Column:
         return self.array(days, null)
 
     def _int8(self):
-        """[sign short][low uint32][high uint32], big-endian.  Two strided
+        """[sign short][low uint32][high uint32], big-endian.  A column of
+        the usual signs (1, -1, 0) and magnitudes is word_cells.int8_usual's;
+        any other takes this general form, which reads any sign.  Two strided
         reads: the cell's first 8 bytes as a big-endian int64 (the sign in
         its top 16 bits: NULL when they are 0, negative when the top bit is
         set) and the magnitude's 8 bytes as they lie, whose two big-endian
@@ -428,6 +214,9 @@ class _Column:
         n = len(raw)
         if not n:
             return self.array(np.zeros(0, np.int64), np.zeros(0, bool))
+        usual = word_cells.int8_usual(np, raw)
+        if usual is not None:
+            return self.from_valid(*usual)
         signed = np.ndarray((n,), ">i8", raw, 0, (10,)).astype(np.int64)
         values = np.ndarray((n,), "<u8", raw, 2, (10,)).copy().view(">u4").astype(
             "<u4").view(np.int64)
@@ -506,28 +295,6 @@ class _Column:
         return data, offsets, null
 
 
-# A BOOLEAN cell as a server sends it: [null flag][int length 1][byte].
-_BOOLEAN_CELL = 6
-
-
-def boolean_words(np, buf, offset: int, width: int, n: int):
-    """The BOOLEAN cells at ``offset`` of ``n`` rows of ``width`` bytes as
-    (flag, value byte), uint8 columns, when every length field is 1; else
-    None.  Two strided reads a column, a little-endian uint32 (the flag and
-    the length's first three bytes) and a uint16 (the length's last byte
-    and the value), checked by reductions: the uint32 is at most 0xFF (the
-    flag alone) and every last length byte is 1.  The plain form is the
-    big-endian length read and compared, which the general framing does."""
-    first = np.ndarray((n,), "<u4", buf, offset, (width,)).copy()
-    if first.max() > 0xFF:
-        return None
-    last = np.ndarray((n,), "<u2", buf, offset + 4, (width,)).copy()
-    size = last.astype(np.uint8)                # the low byte: the length's last
-    if size.min() != 1 or size.max() != 1:
-        return None
-    last >>= np.uint16(8)
-    return first.astype(np.uint8), last.astype(np.uint8)
-
 
 _TRUE_BYTES = None
 
@@ -562,7 +329,7 @@ def decode_block(block: ImageBlock, types: Sequence[ColumnType], names: Sequence
                  encoding: str = "iso-8859-1"):
     """Packed row images -> RecordBatch."""
     np, pa = load()
-    frame = _Frame(np, block, types)
+    frame = Frame(np, block, types)
     arrays = [_Column(frame, k, t, name, encoding).decode()
               for k, (t, name) in enumerate(zip(types, names))]
     return pa.RecordBatch.from_arrays(arrays, schema=arrow_schema(pa, list(names),

@@ -335,8 +335,11 @@ def _hour_to_minute(col, raw):
     cell's alone), one strided pass: the minute is the word's top byte and
     ``hour + 256 * minute`` its top half, so the seconds are ``top * 3600 -
     minute * (256 * 3600 - 60)``, and minute <= 59 with seconds <= 86399
-    is hour <= 23.  The field path (split, shift, check each pair) is the
-    plain form."""
+    is hour <= 23.  A NULL as the server sends it is all three bytes zero,
+    a word under 256, whose seconds come out 0 with no zeroing pass (the
+    validity bitmap is the usual cells' mask, packed as it is); a NULL with
+    a stray minute byte is masked and zeroed first.  The field path (split,
+    shift, check each pair) is the plain form."""
     np = col.np
     n = len(raw)
     u = np.uint32
@@ -344,12 +347,15 @@ def _hour_to_minute(col, raw):
     word[1:] = np.ndarray((n - 1,), "<u4", raw, 2, (3,))
     word[0] = int.from_bytes(bytes(1) + bytes(raw[0]), "little")
     usual = (word & u(0xFF00)) == u((0x80 | (temporal_exponent(col.ctype.length) + 64)) << 8)
-    null = np.zeros(0, bool)           # no NULL: Column.validity only asks any()
-    if not usual.all():
-        null = (word & u(0xFFFF00)) == 0      # all-zero head and first pair
-        if not (usual | null).all():
-            return None
-        np.multiply(word, ~null, out=word)    # a NULL's other pair may be anything
+    valid = None                       # every cell usual: no validity bitmap
+    present = np.count_nonzero(usual)
+    if present != n:
+        valid = usual                  # the others NULL, as their counts show
+        if present + np.count_nonzero(word < u(256)) != n:
+            null = (word & u(0xFFFF00)) == 0      # all-zero head and first pair
+            if not (usual | null).all():
+                return None
+            np.multiply(word, usual, out=word)    # a stray minute under a NULL
     minute = word >> u(24)
     if minute.max() > 59:
         return None                              # the general paths refuse or patch it
@@ -359,7 +365,7 @@ def _hour_to_minute(col, raw):
     word -= minute
     if word.max() > 86399:                       # an hour past 23
         return None
-    return col.from_buffer(word, null)
+    return col.from_valid(word, valid)
 
 
 def _hour_minute(np, raw, first):
