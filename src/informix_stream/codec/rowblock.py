@@ -24,8 +24,10 @@ hostile bytes):
   its clean form (no NULL sentinel; for DATE and DATETIME, civilblock.py,
   every cell proven a value or a NULL, every DATETIME head the
   qualifier's); otherwise, and always for the types with no fast form
-  (DECIMAL/MONEY, INTERVAL, INT8: see ``_fast``), by a loop running the
-  per-row decoder's own cell code (FixedCell lines) per cell;
+  (INT8, floating or odd-scale DECIMAL: see ``_fast``), by a loop running
+  the per-row decoder's own cell code (FixedCell lines) per cell;
+  DECIMAL(p,s)/MONEY of even scale and INTERVAL take their cells whole
+  (packedcolumns.py), with the same fallback;
 * anything raised while converting a block (a digit pair over 99, a field
   out of range, bad text) hands the block to the per-row decoder, row by
   row; at the first row it rejects (DataError, or a row not ending where its
@@ -56,6 +58,7 @@ from itertools import chain, repeat
 from .civilblock import CivilColumn, date_column, datetime_column
 from .codegen import FixedCell, compile_function, indent
 from .packedcells import temporal_head, temporal_layout
+from .packedcolumns import PackedColumn, packed_column
 from .scalars import INT_NULL, INT_STRUCT
 from .typeinfo import ColumnType, TypeCode
 
@@ -85,6 +88,12 @@ def block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | None],
     stride = 8 + width + (width & 1)
     at, plan = 8, []
     for k, (ctype, cell) in enumerate(zip(columns, cells)):
+        whole = packed_column(ctype, at, stride)
+        if whole is not None:
+            size = struct.calcsize("!" + cell.fmt)
+            plan.append((_whole_cell(whole, cell, k, ns), [(at, "s", size)]))
+            at += size
+            continue
         fields = []
         for count, letter in _FIELD.findall(cell.fmt):
             size = struct.calcsize(f"!{count}{letter}")
@@ -215,6 +224,10 @@ class _Block:
         try:
             rows.extend(zip(*[convert([_field(data, *f, stride, n) for f in fields], n)
                               for convert, fields in self.plan]))
+            if len(rows) - before != n:
+                # zip stops at the shortest column: a converter that lost a
+                # row must not lose it silently
+                raise ValueError("a column converter gave the wrong row count")
         except Exception:
             # some cell is no value of its type, or one the fast forms leave:
             # the per-row decoder answers for this block (extend may have
@@ -268,6 +281,19 @@ def _column(ctype: ColumnType, cell: FixedCell, k: int, ns: dict, utf8: bool,
     def convert(fields: list, n: int) -> Iterable:
         got = fast(fields, n)
         return slow(*fields) if got is None else got
+    return convert
+
+
+def _whole_cell(whole: PackedColumn, cell: FixedCell, k: int, ns: dict) -> Column:
+    """A converter taking the column's cells whole (packedcolumns.py), the
+    per-row decoder's cell code over the column where it answers None."""
+    loop = _cell_loop(cell, k, ns)
+    unpack = struct.Struct("!" + cell.fmt).iter_unpack
+
+    def convert(fields: list, n: int) -> Iterable:
+        field = fields[0]
+        got = whole(field.data, n)
+        return loop(*zip(*unpack(field.joined()))) if got is None else got
     return convert
 
 
@@ -327,11 +353,12 @@ def _civil_column(civil: CivilColumn, cell: FixedCell, k: int, ns: dict,
 def _fast(ctype: ColumnType, cell: FixedCell, ns: dict, utf8: bool, at: int, stride: int
           ) -> Fast | None:
     """The column-at-a-time form of a type, where one measured faster than
-    the cell code in a loop (DATE and DATETIME: ``_civil``).  DECIMAL/MONEY,
-    INTERVAL and INT8 have none: their chains of ``map`` over ``operator``
-    functions (one intermediate int per stage) measured 10-50% slower than
-    the per-row decoder's own arithmetic run over the column (bench
-    per_type.py, "tuple path, block")."""
+    the cell code in a loop (DATE and DATETIME: ``_civil``; DECIMAL/MONEY
+    and INTERVAL: packedcolumns.py, which reads the cells whole).  INT8 has
+    none: its chain of ``map`` over ``operator`` functions (one intermediate
+    int per stage) measured 10-50% slower than the per-row decoder's own
+    arithmetic run over the column (bench per_type.py, "tuple path,
+    block")."""
     code = ctype.code
     if code in INT_STRUCT:
         return _integer(INT_NULL[code], INT_STRUCT[code].size)
