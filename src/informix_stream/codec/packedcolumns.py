@@ -342,7 +342,7 @@ def _floating_decimal(ctype: ColumnType, at: int, stride: int) -> PackedColumn:
         except decimal.InvalidOperation:
             return None                   # an unhandled head
         firsts = data[at + 1::stride]
-        if 0 in heads and _null_rows(heads, firsts) is None:
+        if 0 in heads and not _zero_heads_are_null(heads, firsts):
             return None                   # a zero head before a pair: no NULL
         return values if 0 not in firsts else _by_reference(
             values, heads, firsts, data, at, stride, ctype.wire_width, reference)
@@ -408,16 +408,11 @@ def _interval(ctype: ColumnType, at: int, stride: int) -> PackedColumn | None:
             return None
         if 0 not in heads:
             return build(columns, n)      # a bad value raises as it is built
-        nulls = _null_rows(heads, columns[0])
-        if nulls is None:
-            return None
         try:
             values = list(build(columns, n))
         except (OverflowError, ValueError):
             return None                   # the cell code words it
-        for row in nulls:
-            values[row] = None
-        return values
+        return _temporal_nulls(values, heads, columns[0])
     return convert
 
 
@@ -477,13 +472,25 @@ def _lanes(column: bytes, n: int, size: int) -> int:
     return int.from_bytes(lanes, "big")
 
 
-def _null_rows(heads: bytes, first: bytes) -> list[int] | None:
-    """The rows whose head is zero, all NULL (first pair zero too); None
-    when one is not (a zero head before another pair: the cell code's)."""
-    rows, at = [], heads.find(0)
+def _temporal_nulls(values: list, heads: bytes, first: bytes) -> list | None:
+    """The rows whose head is zero as None, all NULL (first pair zero too);
+    None when one is not (a zero head before another pair: the cell
+    code's).  One pass: the rows' values were built, and are dropped."""
+    at = heads.find(0)
     while at >= 0:
         if first[at]:
             return None
-        rows.append(at)
+        values[at] = None
         at = heads.find(0, at + 1)
-    return rows
+    return values
+
+
+def _zero_heads_are_null(heads: bytes, first: bytes) -> bool:
+    """Whether every row whose head is zero is NULL (its first pair zero
+    too), not a value whose head happens to be zero."""
+    at = heads.find(0)
+    while at >= 0:
+        if first[at]:
+            return False
+        at = heads.find(0, at + 1)
+    return True
