@@ -83,7 +83,7 @@ class _Column:
 
     def raw(self):
         """The column's (n, wire width) cell matrix, contiguous."""
-        return self.np.ascontiguousarray(self.frame.cells(self.k, self.ctype.wire_width))
+        return self.np.ascontiguousarray(self.frame.cells(self.k, self.frame.widths[self.k]))
 
     # -- building arrays ----------------------------------------------------------
     def validity(self, null):

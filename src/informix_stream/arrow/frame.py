@@ -80,11 +80,6 @@ def concat_blocks(np, blocks: Sequence[ImageBlock], width: int | None) -> ImageB
         for b in blocks]), n)
 
 
-def _boolean_widths(types: Sequence[ColumnType]) -> list[int | None]:
-    """Each cell's width, a BOOLEAN's taken as its usual 6 bytes."""
-    return [BOOLEAN_CELL if t.code == TypeCode.BOOLEAN else cell_width(t) for t in types]
-
-
 class Frame:
     """Where every cell of a batch lies: the joined buffer and, per column,
     the cell start offsets and (for variable cells) the value lengths."""
@@ -93,7 +88,9 @@ class Frame:
         self.np = np
         self.n = n = block.n
         self.buf = np.frombuffer(block.blob, np.uint8)
-        width = fixed_row_width(types)
+        # each cell's width (None: variable), worked out once a batch
+        self.widths = [cell_width(t) for t in types]
+        width = None if None in self.widths else sum(self.widths)
         self.starts: list = []
         self.lengths: list = []
         # column -> its BOOLEAN cells as read by a framing that read them
@@ -124,12 +121,17 @@ class Frame:
                                 f"{int(pos[row] - ends[row] + lengths[row])}: the described "
                                 "columns do not match the row")
 
+    def _boolean_widths(self, types: Sequence[ColumnType]) -> list[int | None]:
+        """Each cell's width, a BOOLEAN's taken as its usual 6 bytes."""
+        return [BOOLEAN_CELL if t.code == TypeCode.BOOLEAN else w
+                for t, w in zip(types, self.widths)]
+
     def _as_matrix(self, types: Sequence[ColumnType], width: int) -> None:
         """Every row is ``width`` bytes with each cell at a constant offset:
         the buffer is an (n, width) matrix."""
         self.matrix = self.buf.reshape(self.n, width)
         offset = 0
-        for w in _boolean_widths(types):
+        for w in self._boolean_widths(types):
             self.starts.append(offset)           # a constant column offset
             self.lengths.append(None)
             offset += w
@@ -140,7 +142,7 @@ class Frame:
         BOOLEAN length field leaves the batch to the general framing (which
         then accepts or refuses it exactly as before).  The BOOLEAN cells
         read here are kept for the columns (``self.booleans``)."""
-        widths = _boolean_widths(types)
+        widths = self._boolean_widths(types)
         n = self.n
         if not n or None in widths or len(self.buf) != n * sum(widths) or \
                 lengths.min() != sum(widths) or lengths.max() != sum(widths):
@@ -167,7 +169,7 @@ class Frame:
         imply), which the general framing then frames or refuses as before;
         a column with no NULL is _uniform_booleans' matrix."""
         np, n = self.np, self.n
-        widths = _boolean_widths(types)
+        widths = self._boolean_widths(types)
         kinds = [t.code == TypeCode.BOOLEAN for t in types]
         if not n or None in widths or kinds.count(True) != 1:
             return False
