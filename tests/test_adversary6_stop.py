@@ -167,8 +167,10 @@ def _rows_after_restart(data: str, table: str) -> list[int]:
                    "chunk's rows to cursor.rowcount before its COMMIT is answered: a COMMIT "
                    "lost to a server stop (or any lost connection) leaves rowcount counting "
                    "512 rows that were rolled back, where the README says rowcount is the "
-                   "rows applied")
-def test_a_commit_refused_by_a_stop_is_not_counted_in_rowcount(tmp_path):
+                   "rows applied (the insert-cursor and batch_errors paths alike)")
+@pytest.mark.parametrize("options", [{}, {"insert_cursor": True}, {"batch_errors": True}],
+                         ids=["bind", "insert-cursor", "batch-errors"])
+def test_a_commit_refused_by_a_stop_is_not_counted_in_rowcount(tmp_path, options):
     """The stop lands exactly on the third chunk's COMMIT: the server runs
     no request once stopping, so that chunk is rolled back, and rowcount
     must say two chunks landed, not three."""
@@ -192,7 +194,7 @@ def test_a_commit_refused_by_a_stop_is_not_counted_in_rowcount(tmp_path):
     cur = conn.cursor()
     with pytest.raises(ifx.OperationalError):
         cur.executemany("INSERT INTO ta VALUES (?, ?)", [(i, "r") for i in range(ROWS)],
-                        chunk_size=CHUNK)
+                        chunk_size=CHUNK, **options)
     stopper[0].join(30)
     conn.close()
     present = _rows_after_restart(data, "ta")
