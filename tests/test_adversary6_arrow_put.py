@@ -80,3 +80,44 @@ def test_timestamps_at_the_era_ends_and_int64_extremes(unit, per):
             same(batch, [YEAR_TO_SECOND])
     arr = pa.array([None, *ticks], pa.timestamp(unit)).slice(1)
     same(pa.record_batch([arr], names=["t"]), [YEAR_TO_SECOND])
+
+
+# -- through a load into a server ------------------------------------------------
+
+from test_driver import connect, unique  # noqa: E402
+
+import informix_stream as ifx  # noqa: E402
+
+_YEAR_10000 = int(dt.datetime(9999, 12, 31, 23, 59, 59).replace(
+    tzinfo=dt.timezone.utc).timestamp()) + 1
+
+
+@pytest.mark.parametrize("bad_tick, unit", [(_YEAR_10000, "s"), (_FIRST - 1, "s"),
+                                            (_YEAR_10000 * 1000, "ms"),
+                                            (2 ** 63 - 1, "us"), (-2 ** 63 + 1, "s")])
+@pytest.mark.parametrize("row", [0, 9, 10, 33, 59])
+def test_a_timestamp_outside_the_calendar_mid_load_is_refused_at_its_row(ifx_target,
+                                                                          bad_tick, unit, row):
+    """A DATETIME the rule does not put is bound, and the value path refuses
+    it: DataError naming the column and carrying its row, the rows before
+    it in the table (chunks of 10: at a chunk's first row, its last, and
+    mid-chunk), none after."""
+    t = unique("put_ts_edge")
+    per = {"s": 1, "ms": 1000, "us": 1_000_000}[unit]
+    ticks = [(_FIRST + 86400 * 400 * i + i) * per for i in range(60)]
+    ticks[row] = bad_tick
+    ticks[5] = None
+    table = pa.table({"id": pa.array(range(60), pa.int32()),
+                      "ts": pa.array(ticks, pa.timestamp(unit))})
+    with connect(ifx_target, autocommit=True) as conn:
+        cur = conn.cursor()
+        cur.execute(f"CREATE TABLE {t} (id INTEGER, ts DATETIME YEAR TO SECOND)")
+        try:
+            with pytest.raises(ifx.DataError) as info:
+                cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", table, chunk_size=10)
+            assert info.value.row_index == row
+            assert "ts" in str(info.value) or "column 2" in str(info.value), str(info.value)
+            cur.execute(f"SELECT id FROM {t} ORDER BY id")
+            assert [r[0] for r in cur.fetchall()] == list(range(row))
+        finally:
+            cur.execute(f"DROP TABLE {t}")
