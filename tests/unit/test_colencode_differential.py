@@ -276,3 +276,76 @@ def test_negative_decimals_of_every_length_equal_the_reference(data) -> None:
     images = put.encode_batch(rows)
     for v, image, item in zip(column, images, reference):
         assert image == (item if type(item) is bytes else None), v
+
+
+class _EqualsEverything(int):
+    """An int subclass that says it equals None (``list.index(None)`` would
+    stop at it): it must decline the column, never count as a NULL."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = int.__hash__
+
+
+class _LyingMeta(type):
+    """A metaclass whose classes say they equal every type (``int`` too)."""
+
+    def __eq__(cls, other: object) -> bool:
+        return True
+
+    __hash__ = type.__hash__
+
+
+class _Impostor(metaclass=_LyingMeta):
+    pass
+
+
+_KINDS = {int: st.integers(), float: st.floats(), str: st.text(max_size=3),
+          Decimal: st.decimals(allow_nan=False), dt.date: st.dates(),
+          dt.datetime: st.datetimes()}
+
+
+@_SETTINGS
+@given(st.data())
+def test_nulls_are_found_exactly_at_any_share(data) -> None:
+    """colencode._nulls against a plain scan: every None's index, in order,
+    whatever their share (the ``list.index`` walk below a quarter and the
+    ``compress`` pass above it), and None (decline) as soon as one value is
+    not exactly of the column's kind -- a NaN, a subclass whose ``==`` says
+    it is None, a class whose metaclass says it is the kind."""
+    kind = data.draw(st.sampled_from(sorted(_KINDS, key=str)))
+    share = data.draw(st.sampled_from([0.0, 0.05, 0.3, 0.9, 1.0]))
+    values = data.draw(st.lists(st.floats(0, 1).flatmap(
+        lambda r: st.none() if r < share else _KINDS[kind]), min_size=1, max_size=80))
+    assert colencode._nulls(values, kind) == [i for i, v in enumerate(values) if v is None]
+    odd = data.draw(st.sampled_from([_EqualsEverything(3), _Impostor(), True, object()]))
+    at = data.draw(st.integers(0, len(values)))
+    assert colencode._nulls(values[:at] + [odd] + values[at:], kind) is None
+
+
+def test_an_int_that_equals_none_is_not_taken_for_a_null() -> None:
+    put = _cursor(["integer", "integer"])
+    rows = [(None, 1), (_EqualsEverything(7), None), (None, 2)]
+    assert put.encode_batch(rows)[1] is None
+    assert _batch_outcomes(put, rows, 2) == _reference_outcomes(put, rows, 2)
+
+
+def test_decimal_nulls_stand_in_as_the_least_unit_beside_real_zeros() -> None:
+    """A NULL is encoded from the column's least unit (0.01 of DECIMAL(2,2),
+    the tightest a scale allows), not from a zero, so zeros -- whose
+    exponent the check reads one by one -- are exactly the real ones: the
+    fast path takes the column, declines 0E+5 in DECIMAL(5,1) and 0.000 in
+    DECIMAL(2,2) as the reference does, and the NULL rows are NULLs."""
+    for ddl, zeros in (("decimal(2,2)", [Decimal("0.00"), Decimal("0.000"), Decimal("-0.0")]),
+                       ("decimal(5,1)", [Decimal(0), Decimal("0E+5"), Decimal("-0.0")])):
+        ctype = parse_type(ddl)
+        values = [None, *zeros, None, Decimal("0.01") if "2,2" in ddl else Decimal("1.5"), None]
+        fast = colencode.fast_column(ctype, value_check(ctype, "iso-8859-1"), "iso-8859-1")
+        assert fast(values) is not None
+        put = _cursor([ddl])
+        rows = [(v,) for v in values]
+        for row, image in zip(rows, put.encode_batch(rows)):
+            reference = _outcome(put, row, 1)
+            assert image == (reference if type(reference) is bytes else None), row
+        assert put.encode_batch([(None,)]) == [put.item((None,), None, 1, "iso-8859-1")]

@@ -31,8 +31,9 @@ The other columns: integers and floats go to the struct as they are
 ``toordinal``; DATETIME YEAR TO SECOND by attribute columns and a cache of
 each day's head and pairs; CHAR in a single-byte code set padded by one
 format of the whole column and cut by one struct; VARCHAR as its length
-byte and its bytes.  NULLs are found by type and identity and written as
-the row encoder writes them.
+byte and its bytes.  NULLs are found by the column's set of types and then
+by ``list.index`` or identity (``_nulls``), and written as the row encoder
+writes them.
 
 tests/unit/test_colencode_differential.py holds it to the reference;
 bench/throughput/encode_per_type.py measures it.
@@ -126,15 +127,42 @@ def _struct(fmt: str) -> struct.Struct:
     return struct.Struct("!" + fmt)
 
 
-def _nulls(values: list) -> tuple[set, list[int]]:
-    """(the values' types but NoneType, indices of the Nones), by C-level
-    passes.  Not ``list.count(None)``: comparing a Decimal with None costs
-    ten times an identity test."""
+# Exact types whose ``==`` against None is False and runs no Python code,
+# so ``list.index(None)`` over a column of them finds exactly the Nones.
+_PLAIN_EQ = frozenset((int, float, str, datetime.date, datetime.datetime))
+
+
+def _nulls(values: list, kind: type) -> list[int] | None:
+    """The indices of the Nones, or None when a value is neither None nor
+    exactly of type ``kind`` (the column then goes by ``_generic``).
+
+    The values' types are one set (hashing a type is a pointer; not
+    ``list.count(kind)``, whose ``==`` a metaclass could answer).  Nones
+    among values of a ``_PLAIN_EQ`` kind are found by ``list.index`` from
+    one to the next, its scan a C loop; among Decimals, whose ``==`` against
+    None costs ten times an identity test, by ``compress`` over
+    ``map(is_, ...)``.  bench/README.md ("Finding the Nones") has the
+    figures of both and of the alternatives tried."""
     kinds = set(map(type, values))
-    if _NONE not in kinds:
-        return kinds, []
-    kinds.discard(_NONE)
-    return kinds, list(compress(range(len(values)), map(is_, values, repeat(None))))
+    if kinds <= {kind}:
+        return []
+    if not kinds <= {kind, _NONE}:
+        return None
+    if kind in _PLAIN_EQ:
+        return _none_indices(values)
+    return list(compress(range(len(values)), map(is_, values, repeat(None))))
+
+
+def _none_indices(values: list) -> list[int]:
+    """Where the Nones are, by ``list.index`` from one to the next (a
+    Python step per None, a C comparison per value)."""
+    found, find, at = [], values.index, -1
+    try:
+        while True:
+            at = find(None, at + 1)
+            found.append(at)
+    except ValueError:
+        return found
 
 
 def _scatter(target: list, where: Sequence[int], values: Iterable) -> None:
@@ -224,8 +252,8 @@ def _int_column(ctype: ColumnType) -> Callable[[list], _Column | None]:
     fmt = INT_STRUCT[ctype.code].format[1:]
 
     def encode(values: list) -> _Column | None:
-        kinds, nulls = _nulls(values)
-        if not kinds <= {int}:
+        nulls = _nulls(values, int)
+        if nulls is None:
             return None
         values = _filled(values, nulls, 0)
         if min(values) < -limit or max(values) > limit:
@@ -239,8 +267,8 @@ def _float_column(ctype: ColumnType) -> Callable[[list], _Column | None]:
     null = _float_null(FLOAT_STRUCT[ctype.code])
 
     def encode(values: list) -> _Column | None:
-        kinds, nulls = _nulls(values)
-        if not kinds <= {float}:
+        nulls = _nulls(values, float)
+        if nulls is None:
             return None
         values = _filled(values, nulls, 0.0)
         total = sum(values)               # NaN if a value is (or +inf meets -inf)
@@ -255,8 +283,8 @@ _DATE_STAND_IN = datetime.date(2000, 1, 1)
 
 
 def _date_column(values: list) -> _Column | None:
-    kinds, nulls = _nulls(values)
-    if not kinds <= {datetime.date}:
+    nulls = _nulls(values, datetime.date)
+    if nulls is None:
         return None
     values = _filled(values, nulls, _DATE_STAND_IN)
     days = list(map(sub, map(datetime.date.toordinal, values), repeat(EPOCH_ORDINAL)))
@@ -302,8 +330,8 @@ def _datetime_column(ctype: ColumnType) -> Callable[[list], _Column | None]:
     fmt = f"5sBBB{ctype.wire_width - 8}x"
 
     def encode(values: Sequence) -> _Column | None:
-        kinds, nulls = _nulls(values)
-        if not kinds <= {datetime.datetime}:
+        nulls = _nulls(values, datetime.datetime)
+        if nulls is None:
             return None
         values = _filled(values, nulls, _DATETIME_STAND_IN)
         if set(map(_TZ, values)) != {None}:
@@ -346,14 +374,16 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
             heads_of[k + 64] = bcd_head(k - frac_pairs, True)
     tail = [slice(pairs - k, None) for k in range(pairs + 1)]
     exp = decimal.Decimal(1).scaleb(-scale)
-    zero = decimal.Decimal(0)
     dec, fmt = decimal.Decimal, f"B{width - 1}s"
 
     def encode(values: list) -> _Column | None:
-        kinds, nulls = _nulls(values)
-        if not kinds <= {dec}:
+        nulls = _nulls(values, dec)
+        if nulls is None:
             return None
-        values = _filled(values, nulls, zero)
+        # a NULL's stand-in is the column's least unit, which every
+        # DECIMAL(p,s) holds: not a zero, so not checked one by one below
+        # (its head and pairs are then replaced by the NULL's)
+        values = _filled(values, nulls, exp)
         ctx = decimal.Context(prec=precision, traps=[decimal.InvalidOperation])
         quantized = list(map(ctx.quantize, values, repeat(exp)))
         n = len(values)
@@ -374,7 +404,7 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
         if lens.count(0):
             for i in compress(range(n), map(not_, lens)):
                 # a zero's digits say nothing of its exponent (0E+5, 0.000): the check does
-                if values[i] is not zero and not check(values[i]):
+                if not check(values[i]):
                     bad.add(i)
         negative = list(map(dec.is_signed, quantized))
         if not any(negative):
@@ -435,8 +465,8 @@ def _char_column(ctype: ColumnType, encoding: str) -> Callable[[list], _Column |
     padded = f"%-{n}s"
 
     def encode(values: Sequence) -> _Column | None:
-        kinds, nulls = _nulls(values)
-        if not kinds <= {str}:
+        nulls = _nulls(values, str)
+        if nulls is None:
             return None
         values = _filled(values, nulls, "")
         count = len(values)
@@ -450,8 +480,8 @@ def _char_column(ctype: ColumnType, encoding: str) -> Callable[[list], _Column |
         return fmt, [cells], set()
 
     def encode_multibyte(values: Sequence) -> _Column | None:
-        kinds, nulls = _nulls(values)
-        done = _encoded(_filled(values, nulls, ""), encoding, n) if kinds <= {str} else None
+        nulls = _nulls(values, str)
+        done = None if nulls is None else _encoded(_filled(values, nulls, ""), encoding, n)
         if done is None:
             return None
         cells = list(map(bytes.ljust, done[0], repeat(n), repeat(b" ")))
@@ -464,8 +494,8 @@ def _varchar_column(ctype: ColumnType, encoding: str) -> Callable[[list], _Colum
     n = ctype.length & 0xFF
 
     def encode(values: Sequence) -> _Column | None:
-        kinds, nulls = _nulls(values)
-        done = _encoded(_filled(values, nulls, ""), encoding, n) if kinds <= {str} else None
+        nulls = _nulls(values, str)
+        done = None if nulls is None else _encoded(_filled(values, nulls, ""), encoding, n)
         if done is None:
             return None
         data, lengths = done
