@@ -23,11 +23,11 @@ hostile bytes):
 * a column is converted by its fast form only when the whole column is in
   its clean form (no NULL sentinel; for DATE and DATETIME, civilblock.py,
   every cell proven a value or a NULL, every DATETIME head the
-  qualifier's); otherwise, and always for the types with no fast form
-  (INT8, floating or odd-scale DECIMAL: see ``_fast``), by a loop running
-  the per-row decoder's own cell code (FixedCell lines) per cell;
-  DECIMAL(p,s)/MONEY of even scale and INTERVAL take their cells whole
-  (packedcolumns.py), with the same fallback;
+  qualifier's; for DECIMAL/MONEY of even scale, floating DECIMAL and
+  INTERVAL, packedcolumns.py, every cell one its column form vouches for);
+  otherwise, and always for the types with no fast form (odd-scale
+  DECIMAL, INT8: see ``_fast``), by a loop running the per-row decoder's
+  own cell code (FixedCell lines) per cell;
 * anything raised while converting a block (a digit pair over 99, a field
   out of range, bad text) hands the block to the per-row decoder, row by
   row; at the first row it rejects (DataError, or a row not ending where its
@@ -58,7 +58,7 @@ from itertools import chain, repeat
 from .civilblock import CivilColumn, date_column, datetime_column
 from .codegen import FixedCell, compile_function, indent
 from .packedcells import temporal_head, temporal_layout
-from .packedcolumns import PackedColumn, packed_column
+from .packedcolumns import packed_column
 from .scalars import INT_NULL, INT_STRUCT
 from .typeinfo import ColumnType, TypeCode
 
@@ -88,18 +88,12 @@ def block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | None],
     stride = 8 + width + (width & 1)
     at, plan = 8, []
     for k, (ctype, cell) in enumerate(zip(columns, cells)):
-        whole = packed_column(ctype, at, stride)
-        if whole is not None:
-            size = struct.calcsize("!" + cell.fmt)
-            plan.append((_whole_cell(whole, cell, k, ns), [(at, "s", size)]))
-            at += size
-            continue
         fields = []
         for count, letter in _FIELD.findall(cell.fmt):
             size = struct.calcsize(f"!{count}{letter}")
             fields.append((at, letter, size))
             at += size
-        civil = _civil(ctype, cell)
+        civil = _civil(ctype, cell) or _packed(ctype, fields[0][0], stride)
         if civil is not None:
             plan.append(_civil_column(civil, cell, k, ns, fields, stride))
         else:
@@ -284,19 +278,6 @@ def _column(ctype: ColumnType, cell: FixedCell, k: int, ns: dict, utf8: bool,
     return convert
 
 
-def _whole_cell(whole: PackedColumn, cell: FixedCell, k: int, ns: dict) -> Column:
-    """A converter taking the column's cells whole (packedcolumns.py), the
-    per-row decoder's cell code over the column where it answers None."""
-    loop = _cell_loop(cell, k, ns)
-    unpack = struct.Struct("!" + cell.fmt).iter_unpack
-
-    def convert(fields: list, n: int) -> Iterable:
-        field = fields[0]
-        got = whole(field.data, n)
-        return loop(*zip(*unpack(field.joined()))) if got is None else got
-    return convert
-
-
 _LOOP = """\
 def column({args}):
     out = []
@@ -333,11 +314,21 @@ def _civil(ctype: ColumnType, cell: FixedCell) -> CivilColumn | None:
     return datetime_column(ctype, temporal_head(ctype), layout[3])
 
 
+def _packed(ctype: ColumnType, at: int, stride: int) -> CivilColumn | None:
+    """DECIMAL/MONEY's and INTERVAL's column-at-a-time form
+    (packedcolumns.py), taken whole like DATE's and DATETIME's, or None."""
+    packed = packed_column(ctype, at, stride)
+    if packed is None:
+        return None
+    return lambda data, at, stride, n: packed(data, n)
+
+
 def _civil_column(civil: CivilColumn, cell: FixedCell, k: int, ns: dict,
                   fields: list[tuple[int, str, int]], stride: int) -> tuple[Column, list]:
-    """(converter, fields) of a DATE/DATETIME column: the cell's bytes as
-    one field; a column civil() does not prove clean runs the per-row
-    decoder's cell code over each row's fields, read by one struct."""
+    """(converter, fields) of a column taken whole (DATE/DATETIME,
+    DECIMAL/MONEY, INTERVAL): the cell's bytes as one field; a column
+    civil() does not prove clean runs the per-row decoder's cell code over
+    each row's fields, read by one struct."""
     at = fields[0][0]
     width = sum(size for _, _, size in fields)
     loop = _cell_loop(cell, k, ns, tuples=True)
@@ -354,11 +345,10 @@ def _fast(ctype: ColumnType, cell: FixedCell, ns: dict, utf8: bool, at: int, str
           ) -> Fast | None:
     """The column-at-a-time form of a type, where one measured faster than
     the cell code in a loop (DATE and DATETIME: ``_civil``; DECIMAL/MONEY
-    and INTERVAL: packedcolumns.py, which reads the cells whole).  INT8 has
-    none: its chain of ``map`` over ``operator`` functions (one intermediate
-    int per stage) measured 10-50% slower than the per-row decoder's own
-    arithmetic run over the column (bench per_type.py, "tuple path,
-    block")."""
+    and INTERVAL: packedcolumns.py).  INT8 has none: its chain of ``map``
+    over ``operator`` functions (one intermediate int per stage) measured
+    10-50% slower than the per-row decoder's own arithmetic run over the
+    column (bench per_type.py, "tuple path, block")."""
     code = ctype.code
     if code in INT_STRUCT:
         return _integer(INT_NULL[code], INT_STRUCT[code].size)
