@@ -91,7 +91,11 @@ def test_interval_maxima_between_zeros_and_nulls(spec):
     top = bytes([head]) + b"\x63" * (width - 1)
     zero = bytes([head]) + bytes(width - 1)
     null = bytes(width)
-    for combo in itertools.product([top, zero, null], repeat=3):
+    # a NULL (head and first pair zero) whose other pairs are not
+    junk_null = bytes(2) + b"\x63" * (width - 2)
+    # a zero head before a non-zero first pair: no NULL
+    no_null = bytes(1) + b"\x01" * (width - 1)
+    for combo in itertools.product([top, zero, null, junk_null, no_null], repeat=3):
         _holds(ctype, list(combo) * 11)
 
 
