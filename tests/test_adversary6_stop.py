@@ -163,11 +163,6 @@ def _rows_after_restart(data: str, table: str) -> list[int]:
         again.stop()
 
 
-@pytest.mark.xfail(strict=True, reason="executemany (executemany.py Plan._account) adds a "
-                   "chunk's rows to cursor.rowcount before its COMMIT is answered: a COMMIT "
-                   "lost to a server stop (or any lost connection) leaves rowcount counting "
-                   "512 rows that were rolled back, where the README says rowcount is the "
-                   "rows applied (the insert-cursor and batch_errors paths alike)")
 @pytest.mark.parametrize("options", [{}, {"insert_cursor": True}, {"batch_errors": True}],
                          ids=["bind", "insert-cursor", "batch-errors"])
 def test_a_commit_refused_by_a_stop_is_not_counted_in_rowcount(tmp_path, options):
@@ -192,7 +187,7 @@ def test_a_commit_refused_by_a_stop_is_not_counted_in_rowcount(tmp_path, options
         conn.cursor().execute("CREATE TABLE ta (n INTEGER, s VARCHAR(20))")
     conn = _connect(srv, autocommit=True)
     cur = conn.cursor()
-    with pytest.raises(ifx.OperationalError):
+    with pytest.raises(ifx.OperationalError) as caught:
         cur.executemany("INSERT INTO ta VALUES (?, ?)", [(i, "r") for i in range(ROWS)],
                         chunk_size=CHUNK, **options)
     stopper[0].join(30)
@@ -200,3 +195,49 @@ def test_a_commit_refused_by_a_stop_is_not_counted_in_rowcount(tmp_path, options
     present = _rows_after_restart(data, "ta")
     assert present == list(range(2 * CHUNK))          # the third chunk rolled back
     assert cur.rowcount == len(present)
+    # the COMMIT got no answer: the driver cannot know, and says which rows
+    assert caught.value.commit_in_doubt == (2 * CHUNK, 3 * CHUNK)
+    assert f"rows {2 * CHUNK}..{3 * CHUNK - 1} of this call" in str(caught.value)
+
+
+def test_an_asyncio_load_whose_commit_gets_no_answer_says_which_rows_are_in_doubt(tmp_path):
+    """The asyncio layer runs the same plan: the third chunk's COMMIT is cut
+    by the stop, rowcount keeps the two chunks known committed, and the
+    error names the third chunk's rows as in doubt."""
+    import asyncio
+    commits, stopper = [], []
+
+    def on_request(raw: bytes) -> None:
+        if raw == _COMMIT:
+            commits.append(raw)
+            if len(commits) == 3:
+                thread = threading.Thread(target=srv.stop, kwargs={"timeout": 2.0},
+                                          daemon=True)
+                thread.start()
+                stopper.append(thread)
+                assert srv._stopping.wait(5)
+
+    data = str(tmp_path / "data")
+    srv = EmulatorServer(databases=("testdb",), data_dir=data, on_request=on_request).start()
+    with _connect(srv, autocommit=True) as conn:
+        conn.cursor().execute("CREATE TABLE tb (n INTEGER, s VARCHAR(20))")
+
+    async def load():
+        conn = await ifx.connect_async(host=srv.host, port=srv.port, password="in4mix",
+                                       database="testdb", connect_timeout=10,
+                                       read_timeout=30, autocommit=True)
+        cur = conn.cursor()
+        try:
+            with pytest.raises(ifx.OperationalError) as caught:
+                await cur.executemany("INSERT INTO tb VALUES (?, ?)",
+                                      [(i, "r") for i in range(ROWS)], chunk_size=CHUNK)
+            return cur.rowcount, caught.value
+        finally:
+            await conn.close()
+
+    rowcount, error = asyncio.run(asyncio.wait_for(load(), 60))
+    stopper[0].join(30)
+    present = _rows_after_restart(data, "tb")
+    assert present == list(range(2 * CHUNK))
+    assert rowcount == len(present)
+    assert error.commit_in_doubt == (2 * CHUNK, 3 * CHUNK)

@@ -84,6 +84,9 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
                     except em.Stale:   # nothing landed: prepare again, send every row again
                         await conn._run(plan.restart_gen())
                         await self._send_chunks(plan, again, False, report)
+            except BaseException as exc:
+                plan.note_failure(exc)
+                raise
             finally:
                 plan.finish()
         self._raise_warnings()

@@ -77,6 +77,9 @@ class Cursor(ArrowCursorMixin, CursorBase):
                 except em.Stale:   # nothing landed: prepare again, send every row again
                     conn._wait(plan.restart_gen())
                     self._send_chunks(plan, again, False, report)
+            except BaseException as exc:
+                plan.note_failure(exc)
+                raise
             finally:
                 plan.finish()
         self._raise_warnings()

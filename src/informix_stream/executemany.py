@@ -245,6 +245,8 @@ class Plan:
         self.prepared: st.Prepared | None = None
         self.borrowed = Borrowed(self.session, cursor.connection._statements)
         self.recheck = False        # the first chunk runs on a kept statement
+        # the call's rows [start, stop) in a COMMIT not yet answered
+        self.commit_pending: tuple[int, int] | None = None
         cursor.rowcount = 0
         cursor.batch_errors = [] if batch_errors else None
 
@@ -428,6 +430,7 @@ class Plan:
         if isinstance(requests, ic.Blocks):
             yield from self._put_chunk(first, requests, meanwhile)
             return
+        counted = self.cursor.rowcount
         exact = self._exact(requests)
         guard = self._open_chunk(exact)
         # a kept statement sent no PREPARE to carry the implicit SQ_BEGIN
@@ -443,9 +446,43 @@ class Plan:
         if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE) and not exact:
             yield from self._repair(first, requests, failed)
         if self._commits_chunk:
-            yield from _commit(self.session)
+            yield from self._commit_chunk(first, len(requests), counted)
         if failed is not None and self.mode != BATCH:
             raise failed
+
+    def _commit_chunk(self, first: int, rows: int, counted: int):
+        """COMMIT the chunk, counting its rows only once that is answered.
+
+        ``rowcount`` is the rows applied.  A COMMIT the server refuses rolled
+        the chunk back (not counted).  One that gets no answer (the
+        connection lost, the server stopped: the I/O layer raises, not
+        this generator) leaves ``commit_pending`` set, and ``note_failure``
+        tells the caller which rows nobody can vouch for."""
+        cursor = self.cursor
+        pending, cursor.rowcount = cursor.rowcount - counted, counted
+        self.commit_pending = (first, first + rows)
+        try:
+            yield from _commit(self.session)
+        except Error:
+            self.commit_pending = None      # answered: refused, rolled back
+            raise
+        self.commit_pending = None
+        cursor.rowcount += pending
+
+    def note_failure(self, exc: BaseException) -> None:
+        """The call failed with ``exc``: if a chunk's COMMIT was then in
+        flight with no answer, its rows may or may not be in the table, and
+        the error says so (``commit_in_doubt``: the call's rows [start,
+        stop)); ``rowcount`` counts only the rows known committed."""
+        if self.commit_pending is None or not isinstance(exc, Error):
+            return
+        start, stop = self.commit_pending
+        self.commit_pending = None
+        exc.commit_in_doubt = (start, stop)
+        exc.message = (f"{exc.message} (rows {start}..{stop - 1} of this call were in a "
+                       "COMMIT that got no answer: they may or may not be in the table; "
+                       f"the rows before {start} are)")
+        exc.args = (exc.message,)
 
     def _aborted(self, first: int, expects: list[Expect], counts: list[int],
                  own_tx: bool = False):
@@ -544,6 +581,7 @@ class Plan:
         # batch_errors in autocommit mode gets one per chunk.
         own_tx = self.mode == BATCH and session.autocommit and session.logged
         exact = self._exact(blocks)
+        counted = self.cursor.rowcount
         guard = _own_transaction(session) if own_tx else self._open_chunk(exact)
         self.put_cursor = UNKNOWN
         expects = yield from self._send_chunk(guard, list(blocks), meanwhile,
@@ -569,7 +607,7 @@ class Plan:
         if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE) and not exact:
             yield from self._put_repair(first, blocks, failed)
         if own_tx or self._commits_chunk:
-            yield from _commit(session)
+            yield from self._commit_chunk(first, sum(blocks.counts), counted)
             if self.put_cursor == OPEN:
                 self.put_cursor = CLOSED     # COMMIT closes a cursor not WITH HOLD
         if failed is not None and self.mode != BATCH:
