@@ -50,7 +50,7 @@ from .errors import Error, InterfaceError, NotSupportedError
 from .framing import Writer
 from .messages import StmtType, Tag
 from . import txabort
-from .row_errors import at_row, ranges, row_error
+from .row_errors import at_row, ranges, row_error, with_note
 
 # Chosen by measurement (100k-row executemany against the emulator, one
 # transaction, median of 3): 250 rows a chunk 40.0k rows/s, 1,000 44.9k,
@@ -479,10 +479,9 @@ class Plan:
         start, stop = self.commit_pending
         self.commit_pending = None
         exc.commit_in_doubt = (start, stop)
-        exc.message = (f"{exc.message} (rows {start}..{stop - 1} of this call were in a "
-                       "COMMIT that got no answer: they may or may not be in the table; "
-                       f"the rows before {start} are)")
-        exc.args = (exc.message,)
+        with_note(exc, f"rows {start}..{stop - 1} of this call were in a COMMIT that got "
+                       f"no answer: they may or may not be in the table; the rows before "
+                       f"{start} are")
 
     def _aborted(self, first: int, expects: list[Expect], counts: list[int],
                  own_tx: bool = False):
@@ -715,9 +714,8 @@ def _commit(session):
 
 def _note_applied_after(failed: Error, applied_after: list[int]) -> None:
     failed.applied_after = applied_after
-    failed.args = (f"{failed.args[0]} (database without logging: rows "
-                   f"{ranges(applied_after)} after it in the same chunk were "
-                   "applied and cannot be rolled back)",)
+    with_note(failed, f"database without logging: rows {ranges(applied_after)} after it "
+                      "in the same chunk were applied and cannot be rolled back")
 
 
 class ProgressReport:

@@ -1,5 +1,5 @@
 """An executemany error as the error of one row of the call: ``row_index``
-set and the message prefixed, for the BIND+EXECUTE and the insert-cursor
+set and the message prefixed (or noted: ``with_note``), for the BIND+EXECUTE and the insert-cursor
 paths alike (executemany.py) and for a chunk the server aborted
 (txabort.py)."""
 
@@ -13,6 +13,13 @@ def at_row(exc: Error, index: int) -> Error:
     """``exc`` as the error of row ``index`` of an executemany call."""
     exc.row_index = index
     exc.args = (f"row {index}: {exc.args[0]}",)
+    return exc
+
+
+def with_note(exc: Error, note: str) -> Error:
+    """``exc`` with ``note`` added to its message in parentheses: what the
+    call knows of the rows in the table that the server's text does not say."""
+    exc.args = (f"{exc.args[0]} ({note})",)
     return exc
 
 

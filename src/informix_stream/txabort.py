@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from .core.session import LONG_TRANSACTION_ABORTED, Expect
 from .errors import Error
-from .row_errors import ranges, row_error
+from .row_errors import ranges, row_error, with_note
 
 
 def report(first: int, expects: Sequence[Expect], counts: Sequence[int], *,
@@ -51,7 +51,5 @@ def report(first: int, expects: Sequence[Expect], counts: Sequence[int], *,
              "; no row after it was applied")
     kept = (f"rows 0..{applied_until - 1} of this call are in the table (committed by "
             "earlier chunks)" if applied_until else "no row of this call before it is in the table")
-    failed.args = (f"{failed.args[0]} (the server rolled back the whole transaction: "
-                   f"{kept}{after})",)
-    return failed
+    return with_note(failed, f"the server rolled back the whole transaction: {kept}{after}")
 
