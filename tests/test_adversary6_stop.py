@@ -163,26 +163,42 @@ def _rows_after_restart(data: str, table: str) -> list[int]:
         again.stop()
 
 
+class _StopAtCommit:
+    """An ``on_request`` hook stopping the server (from a thread of its own,
+    as stop() joins session threads) when its ``nth`` COMMIT arrives; the
+    request is then never run.  Give it the server once started."""
+
+    def __init__(self, nth: int) -> None:
+        self.nth, self.commits = nth, 0
+        self.server: EmulatorServer | None = None
+        self.thread: threading.Thread | None = None
+
+    def __call__(self, raw: bytes) -> None:
+        if raw != _COMMIT:
+            return
+        self.commits += 1
+        if self.commits == self.nth:
+            self.thread = threading.Thread(target=self.server.stop, kwargs={"timeout": 2.0},
+                                           daemon=True)
+            self.thread.start()
+            assert self.server._stopping.wait(5)
+
+    def started(self, data: str) -> EmulatorServer:
+        """An emulator on the data directory ``data`` with this hook."""
+        self.server = EmulatorServer(databases=("testdb",), data_dir=data,
+                                     on_request=self).start()
+        return self.server
+
+
 @pytest.mark.parametrize("options", [{}, {"insert_cursor": True}, {"batch_errors": True}],
                          ids=["bind", "insert-cursor", "batch-errors"])
 def test_a_commit_refused_by_a_stop_is_not_counted_in_rowcount(tmp_path, options):
     """The stop lands exactly on the third chunk's COMMIT: the server runs
     no request once stopping, so that chunk is rolled back, and rowcount
     must say two chunks landed, not three."""
-    commits, stopper = [], []
-
-    def on_request(raw: bytes) -> None:
-        if raw != _COMMIT:
-            return
-        commits.append(raw)
-        if len(commits) == 3:
-            thread = threading.Thread(target=srv.stop, kwargs={"timeout": 2.0}, daemon=True)
-            thread.start()
-            stopper.append(thread)
-            assert srv._stopping.wait(5)
-
+    stopper = _StopAtCommit(3)
     data = str(tmp_path / "data")
-    srv = EmulatorServer(databases=("testdb",), data_dir=data, on_request=on_request).start()
+    srv = stopper.started(data)
     with _connect(srv, autocommit=True) as conn:
         conn.cursor().execute("CREATE TABLE ta (n INTEGER, s VARCHAR(20))")
     conn = _connect(srv, autocommit=True)
@@ -190,7 +206,7 @@ def test_a_commit_refused_by_a_stop_is_not_counted_in_rowcount(tmp_path, options
     with pytest.raises(ifx.OperationalError) as caught:
         cur.executemany("INSERT INTO ta VALUES (?, ?)", [(i, "r") for i in range(ROWS)],
                         chunk_size=CHUNK, **options)
-    stopper[0].join(30)
+    stopper.thread.join(30)
     conn.close()
     present = _rows_after_restart(data, "ta")
     assert present == list(range(2 * CHUNK))          # the third chunk rolled back
@@ -205,20 +221,9 @@ def test_an_asyncio_load_whose_commit_gets_no_answer_says_which_rows_are_in_doub
     by the stop, rowcount keeps the two chunks known committed, and the
     error names the third chunk's rows as in doubt."""
     import asyncio
-    commits, stopper = [], []
-
-    def on_request(raw: bytes) -> None:
-        if raw == _COMMIT:
-            commits.append(raw)
-            if len(commits) == 3:
-                thread = threading.Thread(target=srv.stop, kwargs={"timeout": 2.0},
-                                          daemon=True)
-                thread.start()
-                stopper.append(thread)
-                assert srv._stopping.wait(5)
-
+    stopper = _StopAtCommit(3)
     data = str(tmp_path / "data")
-    srv = EmulatorServer(databases=("testdb",), data_dir=data, on_request=on_request).start()
+    srv = stopper.started(data)
     with _connect(srv, autocommit=True) as conn:
         conn.cursor().execute("CREATE TABLE tb (n INTEGER, s VARCHAR(20))")
 
@@ -236,7 +241,7 @@ def test_an_asyncio_load_whose_commit_gets_no_answer_says_which_rows_are_in_doub
             await conn.close()
 
     rowcount, error = asyncio.run(asyncio.wait_for(load(), 60))
-    stopper[0].join(30)
+    stopper.thread.join(30)
     present = _rows_after_restart(data, "tb")
     assert present == list(range(2 * CHUNK))
     assert rowcount == len(present)
