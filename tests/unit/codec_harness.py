@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from informix_stream.codecs import (TU_DAY, TU_HOUR, TU_MINUTE, TU_MONTH, TU_SECOND, TU_YEAR,
                                     ColumnType, IntervalYM, TypeCode, qualifier)
+from informix_stream.codec.packedcells import temporal_layout
 from informix_stream.errors import DataError, ProtocolError
 
 # Every exception a decoder may raise on any bytes: PEP 249 ones only.
@@ -116,6 +117,23 @@ def packed_types() -> st.SearchStrategy[ColumnType]:
 def datetime_types() -> st.SearchStrategy[ColumnType]:
     """Every DATETIME qualifier."""
     return _datetime_type()
+
+
+_FIELD_NAMES = {0: "year", 2: "month", 4: "day", 6: "hour", 8: "minute", 10: "second"}
+
+
+def datetime_fields(ctype: ColumnType) -> list[tuple[str, int]]:
+    """(field name, offset of its pair in the cell) of a DATETIME, for tests
+    that bend one field at a time."""
+    out, at = [], 1
+    for unit in range(ctype.start, min(ctype.end, 10) + 1, 2):
+        if unit == 0:
+            out += [("century", 1), ("year", 2)]
+            at = 3
+        else:
+            out.append((_FIELD_NAMES[unit], at))
+            at += 1
+    return out + [(f"fraction{j}", at + j) for j in range(temporal_layout(ctype)[3])]
 
 
 @st.composite

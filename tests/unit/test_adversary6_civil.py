@@ -29,6 +29,7 @@ import datetime as dt
 import struct
 
 import pytest
+from codec_harness import datetime_fields
 from test_rowblock_differential import same, tail, tuple_msg
 
 from informix_stream.codec.civilblock import date_column, datetime_column
@@ -40,7 +41,6 @@ from informix_stream.codecs import make_row_encoder
 from informix_stream.errors import DataError
 
 _UNITS = [0, 2, 4, 6, 8, 10]
-_NAMES = {0: "year", 2: "month", 4: "day", 6: "hour", 8: "minute", 10: "second"}
 
 
 def _qualifiers() -> list[ColumnType]:
@@ -91,19 +91,6 @@ def _revalidates(v: object) -> bool:
     return v is None
 
 
-def _fields(ctype: ColumnType) -> list[tuple[str, int]]:
-    """(field, offset of its byte in the cell)."""
-    out, at = [], 1
-    for unit in range(ctype.start, min(ctype.end, 10) + 1, 2):
-        if unit == 0:
-            out += [("century", 1), ("year", 2)]
-            at = 3
-        else:
-            out.append((_NAMES[unit], at))
-            at += 1
-    return out + [(f"fraction{j}", at + j) for j in range(temporal_layout(ctype)[3])]
-
-
 _FIRST_BAD = {"century": 100, "year": 100, "month": 13, "day": 32, "hour": 24, "minute": 60,
               "second": 60}
 
@@ -147,7 +134,7 @@ def test_clean_columns_at_the_calendar_edges_revalidate(ctype):
 def test_every_invalid_field_at_every_block_position_is_refused(ctype):
     """The converter never answers a value list for a column holding one
     invalid cell, wherever it sits and whatever the block size."""
-    for field, at in _fields(ctype):
+    for field, at in datetime_fields(ctype):
         for bad in _bad_values(field):
             for n in (1, 31, 32, 33, 129):
                 for row in sorted({0, n // 2, n - 1}):
@@ -169,7 +156,7 @@ def test_invalid_cells_through_parse_reply_fail_as_per_row(ctype):
     """Block path and per-row path over the same reply: same rows, same
     recorded error, at the first, middle and last row of 33- and 129-row
     replies, and for a reply of a single bad row."""
-    fields = _fields(ctype)
+    fields = datetime_fields(ctype)
     for field, at in fields:
         bad = _bad_values(field)[0]
         for n in (1, 33, 129):

@@ -19,7 +19,7 @@ import datetime as dt
 import struct
 
 import pytest
-from codec_harness import cells, datetime_types, packed_images
+from codec_harness import cells, datetime_fields, datetime_types, packed_images
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_rowblock_differential import same, tail, tuple_msg
@@ -143,21 +143,6 @@ def test_hostile_cells_through_parse_reply_fail_as_per_row(case, data):
 
 # ---------------------------------------------------------------- every invalid field
 
-def _fields(ctype: ColumnType) -> list[tuple[str, int]]:
-    """(field name, offset of its pair in the cell) of a DATETIME."""
-    names = {0: "year", 2: "month", 4: "day", 6: "hour", 8: "minute", 10: "second"}
-    out, at = [], 1
-    for unit in range(ctype.start, min(ctype.end, 10) + 1, 2):
-        if unit == 0:
-            out += [("century", 1), ("year", 2)]
-            at = 3
-        else:
-            out.append((names[unit], at))
-            at += 1
-    out += [(f"fraction{j}", at + j) for j in range(temporal_layout(ctype)[3])]
-    return out
-
-
 # a field's smallest invalid values and the rest up to 255, sampled
 _LIMITS = {"century": 100, "year": 100, "month": 13, "day": 32, "hour": 24, "minute": 60,
            "second": 60, "fraction0": 100, "fraction1": 100, "fraction2": 100}
@@ -190,7 +175,7 @@ def _as_block_and_per_row(ctype: ColumnType, images: list[bytes]) -> tuple:
 @pytest.mark.parametrize("spec", _QUALIFIERS)
 def test_every_invalid_field_value_gives_the_reference_error(spec):
     ctype = parse_type(spec)
-    for field, at in _fields(ctype):
+    for field, at in datetime_fields(ctype):
         if field.startswith("fraction") and ctype.end - 10 <= 0:
             continue
         for bad in _invalid(field):
@@ -216,7 +201,7 @@ def test_days_past_the_month_and_year_zero_give_the_reference_error(spec):
     """Each month's day past its last, February 29th of years that are not
     leap years, year 0000 -- beside valid February 29ths of leap years."""
     ctype = parse_type(spec)
-    offsets = dict(_fields(ctype))
+    offsets = dict(datetime_fields(ctype))
     cases = [{"month": m, "day": d} for m, d in _DAYS_PAST]
     if "year" in offsets:
         cases += [{"century": y // 100, "year": y % 100, "month": 2, "day": 29} for y in
