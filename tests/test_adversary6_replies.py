@@ -20,9 +20,8 @@ from decimal import Decimal
 import pytest
 
 import informix_stream as ifx
-from faults.emu import DATABASE, PASSWORD, SERVER, USER
-from faults.hostile import HostileServer, done, eot, is_later_fetch, tuple_msg
-from informix_stream.codec.rowdecode_ref import reference_decoder
+from faults.bent_rows import bent, read_until_error, reference_error, serve_in_later_fetch
+from faults.emu import connect
 from informix_stream.codecs import make_row_encoder, parse_type
 
 pytestmark = pytest.mark.timeout(60)
@@ -52,10 +51,6 @@ def _image(row: tuple) -> bytes:
     return make_row_encoder(_TYPES)(row)
 
 
-def _bent(image: bytes, at: int, value: bytes) -> bytes:
-    return image[:at] + value + image[at + len(value):]
-
-
 _BENT = {
     "decimal-pair-over-99": ("d", 3, bytes((100,))),
     "money-pair-255": ("m", 2, bytes((255,))),
@@ -70,30 +65,10 @@ _BENT = {
 }
 
 
-@pytest.fixture
-def server():
-    with HostileServer() as h:
-        yield h
-
-
-def _connect(h: HostileServer) -> ifx.Connection:
-    return ifx.connect(host=h.host, port=h.port, user=USER, password=PASSWORD,
-                       database=DATABASE, server=SERVER, autocommit=True,
-                       connect_timeout=10, read_timeout=10)
-
-
-def _reference_error(image: bytes) -> str:
-    try:
-        reference_decoder(_TYPES)(image)
-    except ifx.DataError as exc:
-        return str(exc)
-    raise AssertionError("the bent row decodes")
-
-
 @pytest.mark.parametrize("where", [0, 70, 139])
 @pytest.mark.parametrize("case", list(_BENT))
-def test_streaming_cursor_gets_the_reference_error(server, case, where):
-    conn = _connect(server)
+def test_streaming_cursor_gets_the_reference_error(hostile, case, where):
+    conn = connect(hostile, autocommit=True, connect_timeout=10, read_timeout=10)
     cur = conn.cursor()
     cur.execute(_DDL)
     cur.executemany("INSERT INTO p VALUES (?, ?, ?, ?, ?, ?, ?)", [_row(i) for i in range(300)])
@@ -101,22 +76,15 @@ def test_streaming_cursor_gets_the_reference_error(server, case, where):
     assert cur.fetchone() == _row(140)           # the emulator keeps these types as given
     column, offset, value = _BENT[case]
     images = [_image(_row(i)) for i in range(100, 240)]
-    images[where] = _bent(images[where], _AT[column] + offset, value)
-    wanted = _reference_error(images[where])
-    reply = b"".join(tuple_msg(len(m), m) for m in images) + done(140) + eot()
-    server.tamper = lambda messages, real: [reply] if is_later_fetch(messages) else None
+    images[where] = bent(images[where], _AT[column] + offset, value)
+    wanted = reference_error(_TYPES, images[where])
+    serve_in_later_fetch(hostile, images)
     cur = conn.cursor(fetch_buffer_size=2048)
     cur.execute("SELECT * FROM p ORDER BY id")
-    got = []
-    with pytest.raises(ifx.DataError) as info:
-        while len(got) < 400:
-            row = cur.fetchone()
-            if row is None:
-                break
-            got.append(row)
-    assert str(info.value) == wanted
+    got, error = read_until_error(cur, 400)
+    assert isinstance(error, ifx.DataError) and str(error) == wanted
     assert got == [_row(i) for i in range(len(got))] and 0 < len(got) < 300
-    server.tamper = None
+    hostile.tamper = None
     check = conn.cursor()
     check.execute("SELECT COUNT(*), SUM(d) FROM p")
     assert check.fetchone() == (300, sum(r[1] for r in map(_row, range(300))))

@@ -18,9 +18,8 @@ import struct
 import pytest
 
 import informix_stream as ifx
-from faults.emu import DATABASE, PASSWORD, SERVER, USER
-from faults.hostile import HostileServer, done, eot, is_later_fetch, tuple_msg
-from informix_stream.codec.rowdecode_ref import reference_decoder
+from faults.bent_rows import bent, read_until_error, reference_error, serve_in_later_fetch
+from faults.emu import connect
 from informix_stream.codec.scalars import EPOCH_ORDINAL
 from informix_stream.codecs import make_row_encoder, parse_type
 
@@ -37,10 +36,6 @@ def _image(row: tuple) -> bytes:
     return make_row_encoder(_TYPES)(row)
 
 
-def _bent(image: bytes, at: int, value: bytes) -> bytes:
-    return image[:at] + value + image[at + len(value):]
-
-
 # (offset in the row image, bytes): DATETIME at 4..11 (head, century, year,
 # month, day, hour, minute, second), DATE at 12..15
 _BENT = {
@@ -55,49 +50,25 @@ _BENT = {
 }
 
 
-@pytest.fixture
-def server():
-    with HostileServer() as h:
-        yield h
-
-
-def _connect(h: HostileServer) -> ifx.Connection:
-    return ifx.connect(host=h.host, port=h.port, user=USER, password=PASSWORD,
-                       database=DATABASE, server=SERVER, autocommit=True,
-                       connect_timeout=10, read_timeout=10)
-
-
 @pytest.mark.parametrize("case", list(_BENT))
-def test_streaming_cursor_gets_the_reference_error_and_the_rows_before(server, case):
-    conn = _connect(server)
+def test_streaming_cursor_gets_the_reference_error_and_the_rows_before(hostile, case):
+    conn = connect(hostile, autocommit=True, connect_timeout=10, read_timeout=10)
     cur = conn.cursor()
     cur.execute("CREATE TABLE c (id INTEGER, ts DATETIME YEAR TO SECOND, d DATE)")
     cur.executemany("INSERT INTO c VALUES (?, ?, ?)", [_row(i) for i in range(300)])
     at, value = _BENT[case]
-    bad = _bent(_image(_row(140)), at, value)
-    good = [_image(_row(i)) for i in range(100, 240)]
-    reply = b"".join(tuple_msg(len(m), m) for m in good[:40]) + tuple_msg(len(bad), bad) \
-        + b"".join(tuple_msg(len(m), m) for m in good[41:]) + done(140) + eot()
-    server.tamper = lambda messages, real: [reply] if is_later_fetch(messages) else None
-    try:
-        reference_decoder(_TYPES)(bad)
-        raise AssertionError("the bent row decodes")
-    except ifx.DataError as exc:
-        wanted = str(exc)
+    images = [_image(_row(i)) for i in range(100, 240)]
+    images[40] = bent(images[40], at, value)           # row 140
+    wanted = reference_error(_TYPES, images[40])
+    serve_in_later_fetch(hostile, images)
     cur = conn.cursor(fetch_buffer_size=2048)
     cur.execute("SELECT * FROM c ORDER BY id")
-    got = []
-    with pytest.raises(ifx.DataError) as info:
-        while len(got) < 400:
-            row = cur.fetchone()
-            if row is None:
-                break
-            got.append(row)
-    assert str(info.value) == wanted
+    got, error = read_until_error(cur, 400)
+    assert isinstance(error, ifx.DataError) and str(error) == wanted
     # the real replies' rows; a reply holding a bad row raises as a whole
     # (core/statement.raise_for), so none of the tampered one's
     assert got == [_row(i) for i in range(len(got))] and 0 < len(got) < 300
-    server.tamper = None
+    hostile.tamper = None
     assert not conn.closed
     check = conn.cursor()
     check.execute("SELECT COUNT(*) FROM c")

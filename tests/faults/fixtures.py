@@ -3,6 +3,8 @@ plugin; a module defining its own fixture of one of these names keeps its
 own):
 
 * ``server``: one plain emulator per module, serving the test database;
+* ``hostile``: a scripted server that lies when told to (faults.hostile),
+  one per test;
 * for the fault-injection modules: ``emu``, one tracked emulator per
   module, ``proxy``, a fault proxy in front of it per test, and ``direct``,
   a connection that checks what reached the server without the proxy;
@@ -15,6 +17,7 @@ import asyncio
 import pytest
 
 from faults.emu import DATABASE, TrackedEmulator, connect
+from faults.hostile import HostileServer
 from faults.proxy import FaultProxy
 from informix_stream.emulator import EmulatorServer
 
@@ -23,6 +26,12 @@ from informix_stream.emulator import EmulatorServer
 def server():
     with EmulatorServer(databases=(DATABASE,)) as srv:
         yield srv
+
+
+@pytest.fixture
+def hostile():
+    with HostileServer() as h:
+        yield h
 
 
 @pytest.fixture(scope="module")
