@@ -86,6 +86,15 @@ def column(ctype: ColumnType, images: list[bytes], lead: int) -> list | None:
     return None if got is None else list(got)
 
 
+def agrees(ctype: ColumnType, got: list, images: list[bytes], values: list) -> None:
+    """The column form's values are the reference converter's, and the
+    values the generated cells were made from."""
+    for value, image, (_, expected) in zip(got, images, values, strict=True):
+        kind, want = reference(ctype, image)
+        assert kind == "value" and same(value, want), (value, want)
+        assert value == expected
+
+
 def interval_types() -> st.SearchStrategy[ColumnType]:
     return packed_types().filter(lambda t: t.code == TypeCode.INTERVAL)
 
@@ -104,10 +113,7 @@ def test_generated_interval_columns(case, lead):
         assert got is not None, "positive values must not fall back to the cell code"
     if got is None:
         return
-    for value, image, (_, expected) in zip(got, images, values):
-        kind, want = reference(ctype, image)
-        assert kind == "value" and same(value, want), (value, want)
-        assert value == expected
+    agrees(ctype, got, images, values)
 
 
 @_SETTINGS
@@ -154,10 +160,7 @@ def test_generated_columns_take_the_column_form(case, lead):
         assert got is not None, "clean values must not fall back to the cell code"
     if got is None:
         return
-    for value, image, (_, expected) in zip(got, images, values):
-        kind, want = reference(ctype, image)
-        assert kind == "value" and same(value, want), (value, want)
-        assert value == expected
+    agrees(ctype, got, images, values)
 
 
 @_SETTINGS
