@@ -187,6 +187,22 @@ def write_readme_block(readme: Path, start: str, end: str, heading: str, text: s
     readme.write_text(content)
 
 
+def floor_table_main(doc: str, table, readme: Path, start: str, end: str,
+                     heading: str) -> None:
+    """The command line of the floor scripts (numpy_floor.py, encode_floor.py):
+    ``table(values, repeat)`` printed, and with ``--write`` put in ``readme``."""
+    import argparse
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--values", type=int, default=20_000)
+    ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--write", action="store_true", help="update bench/README.md")
+    args = ap.parse_args()
+    text = table(args.values, args.repeat)
+    print(text)
+    if args.write:
+        write_readme_block(readme, start, end, heading, text)
+
+
 def per_type_rows(types, measure_one) -> list[tuple[str, bool, dict]]:
     """The per-type tables' rows: each type of ``types`` (its name first)
     measured by ``measure_one(type, nulls)`` without NULLs, then with, and

@@ -24,7 +24,6 @@ markers.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Callable
@@ -36,7 +35,7 @@ START, END = "<!-- encode_floor:start -->", "<!-- encode_floor:end -->"
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from common import best_ns, write_readme_block  # noqa: E402
+from common import best_ns, floor_table_main  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
@@ -204,15 +203,7 @@ def table(n: int, repeat: int) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--values", type=int, default=20_000)
-    ap.add_argument("--repeat", type=int, default=15)
-    ap.add_argument("--write", action="store_true", help="update bench/README.md")
-    args = ap.parse_args()
-    text = table(args.values, args.repeat)
-    print(text)
-    if args.write:
-        write_readme_block(README, START, END, "The encode floor (issue 14)", text)
+    floor_table_main(__doc__, table, README, START, END, "The encode floor (issue 14)")
 
 
 if __name__ == "__main__":

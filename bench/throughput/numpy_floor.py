@@ -23,7 +23,6 @@ markers.  encode_floor.py does the same for the Arrow encode (issue 14).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -34,7 +33,7 @@ START, END = "<!-- numpy_floor:start -->", "<!-- numpy_floor:end -->"
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from common import best_ns, write_readme_block  # noqa: E402
+from common import best_ns, floor_table_main  # noqa: E402
 
 import numpy as np  # noqa: E402
 import per_type  # noqa: E402
@@ -122,15 +121,7 @@ def table(n: int, repeat: int) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--values", type=int, default=20_000)
-    ap.add_argument("--repeat", type=int, default=15)
-    ap.add_argument("--write", action="store_true", help="update bench/README.md")
-    args = ap.parse_args()
-    text = table(args.values, args.repeat)
-    print(text)
-    if args.write:
-        write_readme_block(README, START, END, "What a numpy pass costs (issue 13)", text)
+    floor_table_main(__doc__, table, README, START, END, "What a numpy pass costs (issue 13)")
 
 
 if __name__ == "__main__":
