@@ -93,9 +93,9 @@ def block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | None],
             size = struct.calcsize(f"!{count}{letter}")
             fields.append((at, letter, size))
             at += size
-        civil = _civil(ctype, cell) or _packed(ctype, fields[0][0], stride)
-        if civil is not None:
-            plan.append(_civil_column(civil, cell, k, ns, fields, stride))
+        whole = _civil(ctype, cell) or _packed(ctype, fields[0][0], stride)
+        if whole is not None:
+            plan.append(_whole_column(whole, cell, k, ns, fields, stride))
         else:
             plan.append((_column(ctype, cell, k, ns, utf8, fields, stride), fields))
     return _Block(width, plan, decode_row).bulk
@@ -323,11 +323,11 @@ def _packed(ctype: ColumnType, at: int, stride: int) -> CivilColumn | None:
     return lambda data, at, stride, n: packed(data, n)
 
 
-def _civil_column(civil: CivilColumn, cell: FixedCell, k: int, ns: dict,
+def _whole_column(whole: CivilColumn, cell: FixedCell, k: int, ns: dict,
                   fields: list[tuple[int, str, int]], stride: int) -> tuple[Column, list]:
     """(converter, fields) of a column taken whole (DATE/DATETIME,
     DECIMAL/MONEY, INTERVAL): the cell's bytes as one field; a column
-    civil() does not prove clean runs the per-row decoder's cell code over
+    ``whole`` does not prove clean runs the per-row decoder's cell code over
     each row's fields, read by one struct."""
     at = fields[0][0]
     width = sum(size for _, _, size in fields)
@@ -336,7 +336,7 @@ def _civil_column(civil: CivilColumn, cell: FixedCell, k: int, ns: dict,
 
     def convert(f: list, n: int) -> Iterable:
         data = f[0].data
-        got = civil(data, at, stride, n)
+        got = whole(data, at, stride, n)
         return loop(rows(data)) if got is None else got
     return convert, [(at, "s", width)]
 
