@@ -128,7 +128,7 @@ def _cutter(size: int, n: int) -> Callable[[bytes], tuple[bytes, ...]]:
 
 # --------------------------------------------------------------- DATETIME
 
-_PAIR = _allowed(range(100))
+PAIR_BYTES = _allowed(range(100))     # a base-100 digit pair's bytes (packedcolumns too)
 _IN_RANGE = {TU_HOUR: _allowed(range(24)), TU_SECOND - 2: _allowed(range(60)),
              TU_SECOND: _allowed(range(60))}
 _ZERO_TO_ONE = _table(lambda b: 1 if b == 0 else b)
@@ -237,7 +237,7 @@ def _valid(layout: _Layout, cols: dict, century: bytes, fracs: list[bytes], head
            nulls: bool, n: int) -> bool:
     """Whether every cell is provably a value the field constructor would
     accept (or a NULL with zero date pairs), by whole-column checks."""
-    if not all(_only(f, _PAIR) for f in fracs):
+    if not all(_only(f, PAIR_BYTES) for f in fracs):
         return False
     if not all(_only(cols[u], ok) for u, ok in _IN_RANGE.items() if u in cols):
         return False
@@ -265,7 +265,7 @@ def _dates_valid(layout: _Layout, cols: dict, century: bytes, heads: bytes, null
              (day if day is not None else heads.translate(_head_codes(layout.head, 1)))
              .translate(_DAY_CODE)]
     if TU_YEAR in cols:
-        if not (_only(century, _PAIR) and _only(cols[TU_YEAR], _PAIR)):
+        if not (_only(century, PAIR_BYTES) and _only(cols[TU_YEAR], PAIR_BYTES)):
             return False
         parts += [century.translate(_CENTURY_CODE), cols[TU_YEAR].translate(_YEAR_CODE)]
     else:

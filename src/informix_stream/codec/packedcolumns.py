@@ -59,7 +59,7 @@ from array import array
 from collections.abc import Callable, Iterable
 from itertools import repeat, starmap
 
-from .civilblock import nulls_at_zero_heads
+from .civilblock import PAIR_BYTES, nulls_at_zero_heads
 from .packedcells import _CTX, _SCALE, temporal_head, temporal_layout
 from .scalars import IntervalYM, packed_converter
 from .typeinfo import TU_DAY, TU_HOUR, TU_MONTH, TU_SECOND, ColumnType, TypeCode
@@ -70,7 +70,6 @@ __all__ = ["PackedColumn", "packed_column"]
 PackedColumn = Callable[[bytes, int], Iterable | None]
 
 _mul = _CTX.multiply
-_BASE100 = bytes(range(100))
 # A byte of the un-complemented column -> its pair value: 0..99 as read,
 # 156..255 from a negative cell (99 - d + 156).  100..155 never occurs.
 _PAIR = bytes(v if v < 100 else v - 156 if v >= 156 else 0 for v in range(256))
@@ -167,7 +166,7 @@ def _scaled_decimal(pairs: int, scale: int, at: int, stride: int) -> PackedColum
         cells = bytearray(n * width)
         for j in range(1, width):
             cells[j::width] = data[at + j::stride]
-        if cells.translate(None, _BASE100):
+        if cells.translate(None, PAIR_BYTES):
             return None                   # a pair over 99: the cell code words it
         if heads.translate(None, _NON_NEGATIVE):
             cells = _uncomplement(cells, heads, width, 1, width, n)
@@ -314,7 +313,7 @@ def _floating_decimal(ctype: ColumnType, at: int, stride: int) -> PackedColumn:
         cells = bytearray(n * width)
         for j in range(pairs):
             cells[lead + j::width] = data[at + 1 + j::stride]
-        if cells.translate(None, _BASE100):
+        if cells.translate(None, PAIR_BYTES):
             return None
         heads = data[at::stride]
         if heads.translate(None, _NON_NEGATIVE):
@@ -397,7 +396,7 @@ def _interval(ctype: ColumnType, at: int, stride: int) -> PackedColumn | None:
         if heads.count(head) + heads.count(0) != n:
             return None                   # a negative value, an odd exponent
         columns = [data[o::stride] for o in offsets]
-        if any(c.translate(None, _BASE100) for c in columns):
+        if any(c.translate(None, PAIR_BYTES) for c in columns):
             return None
         if 0 not in heads:
             return build(columns, n)      # a bad value raises as it is built
