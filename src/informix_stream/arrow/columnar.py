@@ -109,9 +109,7 @@ class _Column:
     def from_buffer(self, data, null):
         """An array of the column's type over ``data`` (its storage, one
         record a row) with ``null`` as its nulls."""
-        pa = self.pa
-        return pa.Array.from_buffers(self.type, self.frame.n,
-                                     [self.validity(null), pa.py_buffer(data)])
+        return self.from_valid(data, None if null is None or not null.any() else ~null)
 
     def from_valid(self, data, valid):
         """``from_buffer`` given the valid cells' mask instead (None: every
