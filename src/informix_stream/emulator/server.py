@@ -506,10 +506,8 @@ def _shut(conn: socket.socket, how: int) -> None:
 
 
 def _shutdown(conn: socket.socket) -> None:
-    try:
-        conn.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
+    """Shut both directions and close (by the session thread that owns it)."""
+    _shut(conn, socket.SHUT_RDWR)
     conn.close()
 
 
