@@ -10,7 +10,6 @@ fast path would be dead code and the benchmark a lie).
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 import struct
 from decimal import Decimal
@@ -49,7 +48,6 @@ def reference(types, codec):
     return convert
 
 
-
 def mutated(data: bytes, edits, grow: int) -> bytes:
     """``data`` with bytes overwritten (``(at, byte)``, ``at`` wrapped) and
     then ``grow`` zero bytes added, or ``-grow`` cut from the end: what the
@@ -62,6 +60,7 @@ def mutated(data: bytes, edits, grow: int) -> bytes:
     elif grow < 0:
         del out[grow:]
     return bytes(out)
+
 
 def same(a: list, b: list) -> bool:
     """Equal values of equal types; floats by their bits (-0.0 is not 0.0)."""
