@@ -25,8 +25,10 @@ from typing import Any
 
 from ..codec.params import encode_param
 from ..codec.scalars import EPOCH_ORDINAL
+from ..codec.typeinfo import ColumnType
 from ..errors import DataError, Error, ProgrammingError
 from ._deps import load
+from .load_types import load_type_error
 
 SLICE_ROWS = 4096
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?\Z")
@@ -76,29 +78,6 @@ def column_order(names: Sequence[str], order: list[int] | None, count: int) -> l
     return wanted
 
 
-def zoned_column_error(schema, picked: list[int]) -> DataError | None:
-    """The error for the first bound timestamp column that has a time zone.
-
-    Such a column is refused whole, before any of its rows is sent, as an
-    aware ``datetime`` is refused on the Python paths (scalars.refuse_zone):
-    Informix DATETIME has no zone, so storing each cell's wall time would
-    file 12:00+02:00 and 12:00-05:00 alike, and choosing a zone is the
-    caller's decision.  Its type says so for every row, NULLs included.
-    """
-    _, pa = load()
-    for index in picked:
-        atype = schema.field(index).type
-        if pa.types.is_timestamp(atype) and atype.tz is not None:
-            return DataError(
-                f"column {schema.names[index]!r}: an Arrow {atype} column carries a time "
-                "zone and Informix DATETIME has none, so it cannot be loaded (dropping the "
-                "zone would store 12:00+02:00 and 12:00-05:00 alike); give the wall time "
-                "you mean to store: pyarrow.compute.local_timestamp(column) for the wall "
-                f"time in {atype.tz}, or column.cast(pyarrow.timestamp({atype.unit!r})) "
-                "for UTC wall time")
-    return None
-
-
 class Unencodable(Exception):
     """Cell ``row`` of a slice cannot be bound (see executemany.Unencodable)."""
 
@@ -108,20 +87,24 @@ class Unencodable(Exception):
 
 
 def encoded_rows(source: Any, order: list[int] | None, count: int,
-                 unencodable: type[Exception], encoding: str = "iso-8859-1"
+                 unencodable: type[Exception], encoding: str = "iso-8859-1",
+                 targets: Sequence[ColumnType | None] | None = None
                  ) -> Iterator[tuple[bytes, ...]]:
     """Each row's parameter blocks, encoded a column at a time.  A cell that
     cannot be bound ends the rows just before its row with ``unencodable``
-    (the executemany row source's exception type) carrying its DataError.
-    Text goes in ``encoding``, the session's code set, as tuple rows do."""
+    (the executemany row source's exception type) carrying its DataError;
+    a column whose type cannot load into its target (``targets``, the
+    described column of each marker: load_types.py) raises it before the
+    first row.  Text goes in ``encoding``, the session's code set, as tuple
+    rows do."""
     np, _ = load()
     picked: list[int] | None = None
     for batch in record_batches(source):
         if picked is None:
             picked = column_order(batch.schema.names, order, count)
-            zoned = zoned_column_error(batch.schema, picked)
-            if zoned is not None:
-                raise unencodable(zoned)
+            refused = load_type_error(batch.schema, picked, targets)
+            if refused is not None:
+                raise unencodable(refused)
         columns: list[list[bytes]] = []
         first_bad, error = batch.num_rows, None
         for index in picked:
@@ -207,13 +190,15 @@ _FAST = {"int8": _ints, "int16": _ints, "int32": _ints, "int64": _ints, "uint8":
 
 
 def reference_rows(source: Any, order: list[int] | None, count: int,
-                   encoding: str = "iso-8859-1") -> Iterator[list[bytes]]:
+                   encoding: str = "iso-8859-1",
+                   targets: Sequence[ColumnType | None] | None = None
+                   ) -> Iterator[list[bytes]]:
     """The plain path: each cell as a Python value through ``encode_param``."""
     for batch in record_batches(source):
         picked = column_order(batch.schema.names, order, count)
-        zoned = zoned_column_error(batch.schema, picked)
-        if zoned is not None:
-            raise zoned
+        refused = load_type_error(batch.schema, picked, targets)
+        if refused is not None:
+            raise refused
         for row in batch.to_pylist():
             values = list(row.values())
             yield [encode_param(values[i], encoding) for i in picked]

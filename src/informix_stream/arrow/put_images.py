@@ -30,7 +30,8 @@ from ..core import statement as st
 from ..errors import DataError, Error
 from ..insert_cursor import BadRow, InsertCursor
 from ._deps import load
-from .ingest import column_order, record_batches, zoned_column_error
+from .ingest import column_order, record_batches
+from .load_types import load_type_error
 from .put_cells import Cells, column_cells, flat_of
 from .put_requests import HEADROOM, ImageBatch
 
@@ -79,9 +80,9 @@ def put_batches(source: Any, order: list[int] | None, count: int, put: InsertCur
     for batch in record_batches(source):
         if picked is None:
             picked = column_order(batch.schema.names, order, count)
-            zoned = zoned_column_error(batch.schema, picked)
-            if zoned is not None:
-                raise BadRow(zoned)
+            refused = load_type_error(batch.schema, picked, put.types)
+            if refused is not None:
+                raise BadRow(refused)
         if batch.num_rows == 0:
             continue
         images, error = batch_images(np, batch, picked, put, encoding)
@@ -114,9 +115,9 @@ def reference_items(source: Any, order: list[int] | None, count: int, put: Inser
     """The plain path: ``InsertCursor.item`` on each row's Python values."""
     for batch in record_batches(source):
         picked = column_order(batch.schema.names, order, count)
-        zoned = zoned_column_error(batch.schema, picked)
-        if zoned is not None:
-            raise zoned
+        refused = load_type_error(batch.schema, picked, put.types)
+        if refused is not None:
+            raise refused
         for row in range(batch.num_rows):
             yield put.item(_row_values(batch, picked, row), None, len(picked), encoding)
 
