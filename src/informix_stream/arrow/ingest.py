@@ -8,27 +8,31 @@ encoded a column at a time into SQ_BIND parameter blocks -- with numpy for
 the fixed-width types (integers, floats, dates, booleans), per value for the
 rest -- and a row's blocks are joined only to build its request.
 
-The blocks are exactly what ``codec.encode_param`` sends for the Python
-value of each cell (``reference_rows`` is that plain path, and a
-differential test holds the two byte for byte), so a load from Arrow and a
-load of the same rows as tuples store the same values.  A cell that cannot
-be bound is a DataError naming its column; rows before it are sent first,
-so ``executemany``'s contract holds: exactly the rows before ``row_index``
+The blocks are exactly what a tuple row sends for the Python value of
+each cell (``codec.encode_param``; ``cell_binder`` names the two Arrow
+types whose Python value differs from a tuple row's; ``reference_rows`` is
+that plain path, and a differential test holds the two byte for byte), so
+a load from Arrow and a load of the same rows as tuples store the same
+values.  A column whose Arrow type cannot load into its column
+(load_types.py) is refused before any row is sent.  A cell that cannot be
+bound is a DataError naming its column; rows before it are sent first, so
+``executemany``'s contract holds: exactly the rows before ``row_index``
 are applied.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ..codec.lob import lob_block
 from ..codec.params import encode_param
-from ..codec.scalars import EPOCH_ORDINAL
+from ..codec.scalars import EPOCH_ORDINAL, IntervalYM
 from ..codec.typeinfo import ColumnType
 from ..errors import DataError, Error, ProgrammingError
 from ._deps import load
-from .load_types import load_type_error
+from .load_types import family, load_type_error
 
 SLICE_ROWS = 4096
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?\Z")
@@ -140,14 +144,45 @@ def encode_column(np, array, name: str, encoding: str = "iso-8859-1") -> list[by
             return fast(np, array)
         except Unencodable as bad:
             raise Unencodable(DataError(f"column {name!r}: {bad.error}"), bad.row) from None
+    bind = cell_binder(array.type)
     values = array.to_pylist()
     out = []
     for row, value in enumerate(values):
         try:
-            out.append(encode_param(value, encoding))
+            out.append(bind(value, encoding))
         except DataError as exc:
             raise Unencodable(DataError(f"column {name!r}: {exc}"), row) from None
     return out
+
+
+def cell_binder(atype) -> Callable[[Any, str], bytes]:
+    """How one cell of an Arrow type is bound: its Python value through
+    ``encode_param``, but for the two types whose Python value is not what
+    the tuple paths bind for their column (load_types.py says which
+    columns): a month_day_nano_interval (a (months, days, ns) tuple) as
+    an ``IntervalYM``, binary as a BYTE parameter (codec.lob, as bytes in a
+    tuple row go)."""
+    _, pa = load()
+    kind = family(pa, atype)
+    if kind == "month interval":
+        return _bind_months
+    if kind == "binary":
+        return _bind_bytes
+    return encode_param
+
+
+def _bind_months(value: Any, encoding: str) -> bytes:
+    if value is None:
+        return encode_param(None, encoding)
+    if value.days or value.nanoseconds:
+        raise DataError(f"{value} has days or nanoseconds, and a year-month INTERVAL "
+                        "holds whole months only")
+    return encode_param(IntervalYM(value.months), encoding)
+
+
+def _bind_bytes(value: Any, encoding: str) -> bytes:
+    block = None if value is None else lob_block(value, encoding)
+    return encode_param(None, encoding) if block is None else block
 
 
 def _fixed(np, head: bytes, data, width: int) -> list[bytes]:
@@ -193,15 +228,16 @@ def reference_rows(source: Any, order: list[int] | None, count: int,
                    encoding: str = "iso-8859-1",
                    targets: Sequence[ColumnType | None] | None = None
                    ) -> Iterator[list[bytes]]:
-    """The plain path: each cell as a Python value through ``encode_param``."""
+    """The plain path: each cell as a Python value through ``cell_binder``."""
     for batch in record_batches(source):
         picked = column_order(batch.schema.names, order, count)
         refused = load_type_error(batch.schema, picked, targets)
         if refused is not None:
             raise refused
+        binders = [cell_binder(batch.schema.field(i).type) for i in picked]
         for row in batch.to_pylist():
             values = list(row.values())
-            yield [encode_param(values[i], encoding) for i in picked]
+            yield [bind(values[i], encoding) for i, bind in zip(picked, binders)]
 
 
 def insert_statement(table: str, names: Sequence[str]) -> str:

@@ -35,6 +35,10 @@ timestamp (no time zone)             DATE and every DATETIME (the fields the
                                      does assigning one DATETIME to another)
 time32, time64                       DATETIME from HOUR/MINUTE/SECOND/FRACTION
 duration                             INTERVAL DAY/HOUR/MINUTE/SECOND/FRACTION
+month_day_nano_interval              INTERVAL YEAR/MONTH (whole months: a value
+                                     with days or nanoseconds is a DataError)
+binary, large_binary, fixed_size_    BYTE, BLOB (as bytes in a tuple row go)
+binary, binary_view
 list, large_list, fixed_size_list    LIST
 struct                               ROW
 null                                 every type (all NULL)
@@ -57,9 +61,9 @@ Refused, with why:
   the date from CURRENT (a different one each day); a date into a time of
   day (DATETIME HOUR TO ...): every row would store midnight.
 - durations into year-month INTERVALs (the classes differ, error -1266).
-- month_day_nano_interval, binary, map, union and extension types: the
-  Arrow bind path has no encoding for them today (a month interval would
-  go as the text of its (months, days, ns) tuple).
+- map, union and extension types: the Arrow bind path has no encoding for
+  them (a map would go as the text of a LIST of ROWs).
+- binary into TEXT/CLOB or anything else: only a large object holds bytes.
 - list into SET/MULTISET, struct into anything but ROW, collections into
   scalar columns.
 - BYTE/BLOB from text: the bytes of a large object should be binary.
@@ -119,6 +123,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "timestamp": _DATES | {DT_TIME},
     "time": frozenset({DT_TIME}),
     "duration": frozenset({IV_DAY}),
+    "month interval": frozenset({IV_MONTH}),
+    "binary": frozenset({LOB_BYTES}),
     "list": frozenset({LIST}),
     "struct": frozenset({ROW}),
     "null": _EVERY,
@@ -127,9 +133,6 @@ ALLOWED: dict[str, frozenset[str]] = {
 # What to do instead, by Arrow family (the error's last sentence).
 _HINTS = {
     "floating": "round it in Arrow (pyarrow.compute.round, then cast) to load whole numbers",
-    "month interval": "load it as text ('Y-MM') or through executemany with "
-                      "informix_stream IntervalYM values",
-    "binary": "bind the bytes through executemany with Python rows",
 }
 
 
