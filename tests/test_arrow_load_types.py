@@ -213,6 +213,21 @@ def test_month_intervals_and_bytes_load_and_read_back(conn):
                 [(v,) for v in blobs], (coltype, atype)
 
 
+def test_a_source_without_rows_is_checked_too(conn):
+    """The check is on the schema: a wrong column with no rows (an empty
+    table, a stream with no batch) is refused all the same."""
+    cur = conn.cursor()
+    _fresh(cur, "VARCHAR(20)")
+    empty = _table("list").slice(0, 0)
+    with pytest.raises(ifx.DataError, match="column 'c'"):
+        cur.load_arrow("lt", empty)
+    with pytest.raises(ifx.DataError, match="column 'c'"):
+        cur.load_arrow("lt", pa.RecordBatchReader.from_batches(empty.schema, iter(())),
+                       insert_cursor=False)
+    cur.load_arrow("lt", _table("string").slice(0, 0))
+    assert cur.rowcount == 0
+
+
 def test_the_refusal_comes_before_any_row_and_the_transaction_goes_on(conn):
     """Inside the caller's transaction: the rows it inserted stay, the
     refused load adds none, and the connection takes the next statement."""

@@ -69,6 +69,22 @@ def record_batches(source: Any) -> Iterator[Any]:
             yield batch.slice(offset, SLICE_ROWS)
 
 
+def checked_batches(source: Any, order: list[int] | None, count: int,
+                    targets: Sequence[ColumnType | None] | None) -> tuple[list[int], Iterator[Any]]:
+    """Which column feeds each marker, and the source's batches
+    (``record_batches``), once the source's schema has passed the load type
+    check (load_types.py): a column of the wrong type is refused before a
+    first batch is read, however many rows the source has (none included)."""
+    _, pa = load()
+    if not isinstance(source, (pa.Table, pa.RecordBatch, pa.RecordBatchReader)):
+        source = pa.RecordBatchReader.from_stream(source)
+    picked = column_order(source.schema.names, order, count)
+    refused = load_type_error(source.schema, picked, targets)
+    if refused is not None:
+        raise refused
+    return picked, record_batches(source)
+
+
 def column_order(names: Sequence[str], order: list[int] | None, count: int) -> list[int]:
     """Which column feeds each ``?`` (``order`` maps ``:N`` markers to columns)."""
     wanted = list(range(count)) if order is None else list(order)
@@ -102,13 +118,11 @@ def encoded_rows(source: Any, order: list[int] | None, count: int,
     first row.  Text goes in ``encoding``, the session's code set, as tuple
     rows do."""
     np, _ = load()
-    picked: list[int] | None = None
-    for batch in record_batches(source):
-        if picked is None:
-            picked = column_order(batch.schema.names, order, count)
-            refused = load_type_error(batch.schema, picked, targets)
-            if refused is not None:
-                raise unencodable(refused)
+    try:
+        picked, batches = checked_batches(source, order, count, targets)
+    except DataError as refused:
+        raise unencodable(refused) from None
+    for batch in batches:
         columns: list[list[bytes]] = []
         first_bad, error = batch.num_rows, None
         for index in picked:
@@ -229,11 +243,8 @@ def reference_rows(source: Any, order: list[int] | None, count: int,
                    targets: Sequence[ColumnType | None] | None = None
                    ) -> Iterator[list[bytes]]:
     """The plain path: each cell as a Python value through ``cell_binder``."""
-    for batch in record_batches(source):
-        picked = column_order(batch.schema.names, order, count)
-        refused = load_type_error(batch.schema, picked, targets)
-        if refused is not None:
-            raise refused
+    picked, batches = checked_batches(source, order, count, targets)
+    for batch in batches:
         binders = [cell_binder(batch.schema.field(i).type) for i in picked]
         for row in batch.to_pylist():
             values = list(row.values())
