@@ -70,7 +70,8 @@ def record_batches(source: Any) -> Iterator[Any]:
 
 
 def checked_batches(source: Any, order: list[int] | None, count: int,
-                    targets: Sequence[ColumnType | None] | None) -> tuple[list[int], Iterator[Any]]:
+                    targets: Sequence[ColumnType | None] | None
+                    ) -> tuple[list[int], Iterator[Any]]:
     """Which column feeds each marker, and the source's batches
     (``record_batches``), once the source's schema has passed the load type
     check (load_types.py): a column of the wrong type is refused before a
