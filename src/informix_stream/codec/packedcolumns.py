@@ -6,9 +6,10 @@ DECIMAL/MONEY: a block's column of base-100 cells is turned into one text of
 every cell's digits by C-level byte operations, cut by one ``split``, and
 built by ``int`` and the private context's ``multiply`` (steps below).
 Floating DECIMAL: the same text with the decimal point placed by each
-cell's head, read by ``Decimal()`` (``_floating_decimal``).  INTERVAL: the
-numbers its constructor takes are computed for the whole column in the
-lanes of big integers (``_interval``).
+cell's head and trailing fraction zeros as blanks, read by ``Decimal()``
+(``_floating_decimal``).  INTERVAL: the numbers its value is built from
+are computed for the whole column in the lanes of big integers
+(``_interval``).
 
 The per-row cell code (packedcells.py) pays, per cell, three or more
 65,536-entry lookups joined by multiply-adds, a ``divmod`` rescaling the
@@ -422,11 +423,12 @@ def _interval(ctype: ColumnType, at: int, stride: int) -> PackedColumn | None:
     """INTERVAL in its qualifier's positive form (the cell code's fast
     form; a negative one, whose head differs, takes the cell code): each
     field's pairs are its columns, checked by ``translate``, and the
-    numbers the constructor takes are computed for the whole column at once
-    in the lanes of big integers (``_number``): ``timedelta(days, seconds,
-    microseconds)`` or ``IntervalYM(months)`` by ``starmap``/``map``.  The
-    cell code's per-cell table lookups and sums cost ~90 ns beside the
-    constructor; these ~30."""
+    numbers the value is built from are computed for the whole column at
+    once in the lanes of big integers (``_number``): a count of the
+    smallest unit times that unit's timedelta (``_unit_multiples``; or
+    ``timedelta(days, seconds, microseconds)`` where the count can pass 8
+    bytes) or ``IntervalYM(months)``.  The cell code's per-cell table
+    lookups and sums cost ~90 ns beside the constructor; these ~30."""
     layout = temporal_layout(ctype)
     if layout is None:
         return None
