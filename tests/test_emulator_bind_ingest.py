@@ -240,6 +240,17 @@ def test_serial_values_are_the_per_row_path_s(engine):
     assert [r[0] for r in rows] == list(range(1, 21))
 
 
+def test_negative_serials_are_stored_and_leave_the_counter_alone(engine):
+    """Informix stores a negative value given for a serial column and keeps
+    generating positive numbers (IBM Informix 12.10 Guide to SQL: Reference,
+    "BIGSERIAL data type"); the emulator answered -201 (a syntax error)."""
+    given_ids = [0, -5, 0, -2147483647, 7, 0, -1, 0]
+    requests = [rq.statement_id(0) + rq.bind([encode_param(v), encode_param(f"s{i}")])
+                + rq.EXECUTE + EOT for i, v in enumerate(given_ids)]
+    _, rows = compare(engine, "logged", "serial", requests, [], False, None)
+    assert [r[0] for r in rows] == [1, -5, 2, -2147483647, 7, 8, -1, 9]
+
+
 def test_a_statement_prepared_again_in_the_burst_is_not_read_with_the_old_shape(engine):
     """A burst is parsed before it runs: rows read for statement 0's shape
     must not be stored when statement 0 is, by then, another INSERT (here

@@ -243,7 +243,13 @@ class Database:
         self.counters = {**self.counters, **counters}
 
     def next_serial(self, table: str, code: int, value: object) -> int:
-        """Informix SERIAL rule: 0/NULL takes the next number, others move it on."""
+        """Informix SERIAL rule: 0/NULL takes the next number, others move it on.
+
+        A negative value is stored as given and leaves the counter alone: the
+        serial types store negative values a user supplies, while the
+        numbers the server generates are always positive (IBM Informix 12.10
+        Guide to SQL: Reference, "BIGSERIAL data type", ids_sqr_097).
+        """
         key = (table, code)
         with self.lock:
             current = self.counters.get(key, 0)
@@ -253,8 +259,6 @@ class Database:
                 return value
             if not isinstance(value, int):
                 value = int(value)
-            if value < 0:
-                raise sqlite3.IntegrityError("negative SERIAL value")
             if value > current:
                 self.counters[key] = value
             return value
