@@ -16,6 +16,12 @@ the operation not yet resumed.  Afterwards:
 * rowcount never counts a chunk whose COMMIT was not answered, and what the
   table holds is what the driver said (a chunk in doubt either way).
 
+Also: an interrupt in the chunk's own code once its rows are answered
+(before the COMMIT, or inside the caller's transaction before the savepoint
+repair) breaks the connection rather than leave the rows in a transaction
+the driver no longer tracks; a pool never hands on a connection broken so;
+a cancel asked for right after a COMMIT's reply lands with the chunk counted.
+
 The interrupt lands deterministically: the COMMIT is recognised when the
 cursor queues it (a wrapper around the session's ``send``), and the fault
 proxy holds the bytes until the SIGINT (or the cancellation) is delivered.
@@ -265,6 +271,64 @@ def test_with_conn_after_a_cut_commit_neither_commits_nor_hides_the_interrupt(
     assert _landed(emu, direct, side, t) == list(range(START))
 
 
+# -- an interrupt in the chunk's own code, its replies read, before its COMMIT --
+
+OPEN_CHUNK_MODES = {
+    # mode -> (options, autocommit, broken, rows in the table)
+    **{m: (*MODES[m], True, START) for m in ("bind", "insert-cursor", "batch-errors",
+                                             "commit-every-chunk")},
+    "savepoint": ({"insert_cursor": False}, False, True, 0),
+    # each row committed by the server on its own: nothing to undo or break
+    "batch-errors-bind": ({"batch_errors": True, "insert_cursor": False}, True, False, STOP),
+}
+
+
+@pytest.mark.parametrize("mode", list(OPEN_CHUNK_MODES))
+def test_ctrl_c_after_a_chunks_replies_before_its_commit(emu, proxy, direct, mode):
+    """The last reply of the second chunk is read and the operation is not
+    resumed (the interrupt lands between the I/O layer and the chunk's
+    code): the chunk's rows are in an open transaction that nobody would
+    commit or roll back, so the connection is broken (the server rolls the
+    chunk back) and rowcount is what it was before the chunk."""
+    options, autocommit, broken, in_table = OPEN_CHUNK_MODES[mode]
+    t = _table(direct)
+    conn = connect(proxy, autocommit=autocommit)
+    side = emu.latest_session()
+    session, io = conn._session, conn._io
+    calls, last = [0], []
+    send_many, until = session.send_many, io._until
+
+    def watch_chunks(bodies, **kw):
+        expects = send_many(bodies, **kw)
+        calls[0] += 1
+        if calls[0] == NTH:
+            last.append(expects[-1])
+        return expects
+
+    def read_then_cut(step):
+        until(step)
+        if last and step is last[0] and step.done:
+            raise KeyboardInterrupt("the chunk's replies read, its code not resumed")
+    session.send_many, io._until = watch_chunks, read_then_cut
+    cur = conn.cursor()
+    try:
+        with pytest.raises(KeyboardInterrupt) as caught:
+            cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", _data(), chunk_size=CHUNK,
+                            **options)
+        assert conn.closed is broken
+        assert getattr(caught.value, "commit_in_doubt", None) is None
+        assert cur.commit_in_doubt is None
+        if broken:
+            assert cur.rowcount == START
+            assert _landed(emu, direct, side, t) == list(range(in_table))
+            return
+        assert _landed(emu, direct, None, t) == list(range(in_table))
+        cur.execute(f"INSERT INTO {t} VALUES (?, ?)", (-1, "after"))
+        assert _landed(emu, direct, None, t) == [-1, *range(in_table)]
+    finally:
+        conn.close()
+
+
 # -- asyncio: task.cancel() at each await point of the COMMIT -----------------
 
 ASYNC_POINTS = {
@@ -361,3 +425,38 @@ def test_an_async_pool_replaces_a_connection_cancelled_in_a_commit(emu, proxy, d
     finally:
         proxy.disarm()
     assert count == START
+
+
+@pytest.mark.parametrize("mode", ["bind", "insert-cursor", "batch-errors"])
+def test_task_cancelled_right_after_a_chunks_commit_is_answered(emu, direct, loop, mode):
+    """No await lies between a COMMIT's reply and the count of its rows: a
+    cancel asked for then (here by the progress callback) lands at the next
+    chunk's first await, with the chunk counted and the connection usable."""
+    options, autocommit = MODES[mode]
+    t = _table(direct)
+
+    async def scenario():
+        conn = await connect_async(emu, autocommit=autocommit)
+        cur = conn.cursor()
+        task = asyncio.current_task()
+
+        def progress(done, sent, elapsed):
+            if done == STOP:
+                task.cancel()
+        try:
+            with pytest.raises(asyncio.CancelledError) as caught:
+                await cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", _data(),
+                                      chunk_size=CHUNK, progress=progress, **options)
+            if hasattr(task, "uncancel"):     # 3.11+: the cancel was consumed
+                task.uncancel()
+            assert not conn.closed
+            assert not conn.in_transaction
+            assert cur.rowcount == STOP
+            assert cur.commit_in_doubt is None
+            assert getattr(caught.value, "commit_in_doubt", None) is None
+            await cur.execute(f"INSERT INTO {t} VALUES (?, ?)", (-1, "after"))
+        finally:
+            await conn.close()
+
+    loop.run_until_complete(asyncio.wait_for(scenario(), 60))
+    assert _landed(emu, direct, None, t) == [-1, *range(STOP)]

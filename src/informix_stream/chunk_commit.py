@@ -119,10 +119,14 @@ class ChunkWatch:
         """The call failed with ``exc``: settle or tell the COMMIT under way
         (whether it committed); a chunk left open by anything but the
         server's answer (an interrupt, a signal handler's exception in the
-        middle of its work) cannot be accounted for on a usable connection:
-        ``io``'s is broken -- the server rolls the work back -- and
-        ``rowcount`` is what it was before the chunk."""
+        middle of its work) with its rows in an open transaction cannot be
+        accounted for on a usable connection: ``io``'s is broken -- the
+        server rolls the work back -- and ``rowcount`` is what it was
+        before the chunk.  (Rows the server committed one by one --
+        autocommit with batch_errors, a database without logging -- stay
+        applied whatever happens: the connection is left as it is.)"""
         commit, was_open = self.commit, self.open
+        in_tx = session.in_transaction
         self.end()
         if commit is not None:
             doubt = commit.in_doubt(session)
@@ -130,7 +134,7 @@ class ChunkWatch:
                 tell_in_doubt(exc, self.cursor, doubt)
             if commit.answered:
                 return commit.committed
-        if was_open and not isinstance(exc, Error):
+        if was_open and in_tx and not isinstance(exc, Error):
             self.cursor.rowcount = self.counted
             if session.broken is None:
                 session.mark_broken(f"interrupted inside an executemany chunk "
