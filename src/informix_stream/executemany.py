@@ -331,8 +331,9 @@ class Plan:
                                              self.session.encoding)
             return put_requests.chunks(load()[0], batches, self.put, self.chunk_size,
                                        self.chunk_bytes, at_row)
+        from .arrow.load_types import described_targets
         rows = ingest.encoded_rows(source, self.order, self.count, Unencodable,
-                                    self.session.encoding)
+                                    self.session.encoding, described_targets(self.prepared))
         return chunk(rows, BindExecute(self.stmt_id), self.chunk_size, self.chunk_bytes)
 
     async def async_chunks(self, rows) -> Any:

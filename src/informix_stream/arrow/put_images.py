@@ -30,7 +30,7 @@ from ..core import statement as st
 from ..errors import DataError, Error
 from ..insert_cursor import BadRow, InsertCursor
 from ._deps import load
-from .ingest import column_order, record_batches, zoned_column_error
+from .ingest import checked_batches
 from .put_cells import Cells, column_cells, flat_of
 from .put_requests import HEADROOM, ImageBatch
 
@@ -75,13 +75,11 @@ def put_batches(source: Any, order: list[int] | None, count: int, put: InsertCur
     is asked for.  A row that cannot be bound at all ends its batch just
     before it, and ``BadRow`` carrying its DataError follows."""
     np, _ = load()
-    picked: list[int] | None = None
-    for batch in record_batches(source):
-        if picked is None:
-            picked = column_order(batch.schema.names, order, count)
-            zoned = zoned_column_error(batch.schema, picked)
-            if zoned is not None:
-                raise BadRow(zoned)
+    try:
+        picked, batches = checked_batches(source, order, count, put.types)
+    except DataError as refused:
+        raise BadRow(refused) from None
+    for batch in batches:
         if batch.num_rows == 0:
             continue
         images, error = batch_images(np, batch, picked, put, encoding)
@@ -112,11 +110,8 @@ def batch_images(np, batch, picked: list[int], put: InsertCursor,
 def reference_items(source: Any, order: list[int] | None, count: int, put: InsertCursor,
                     encoding: str) -> Iterator[Any]:
     """The plain path: ``InsertCursor.item`` on each row's Python values."""
-    for batch in record_batches(source):
-        picked = column_order(batch.schema.names, order, count)
-        zoned = zoned_column_error(batch.schema, picked)
-        if zoned is not None:
-            raise zoned
+    picked, batches = checked_batches(source, order, count, put.types)
+    for batch in batches:
         for row in range(batch.num_rows):
             yield put.item(_row_values(batch, picked, row), None, len(picked), encoding)
 
