@@ -82,6 +82,7 @@ class AsyncIO:
     def _write(self) -> None:
         out = self.session.data_to_send()
         if out:
+            self.session.handing(len(out))
             try:
                 self.writer.write(bytes(out))
             except (OSError, RuntimeError) as exc:

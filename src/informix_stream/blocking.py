@@ -142,6 +142,7 @@ class BlockingIO:
                 self._pump(out)
 
     def _send(self, out: bytearray) -> None:
+        self.session.handing(len(out))
         try:
             n = self.sock.send(out)
         except (OSError, ValueError) as exc:
@@ -167,6 +168,7 @@ class BlockingIO:
                 # a view, not a copy of up to 1 MiB (released before sent()
                 # trims the buffer)
                 with memoryview(out) as whole, whole[:1 << 20] as part:
+                    self.session.handing(len(part))
                     n = sock.send(part)
             except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
                 n = 0

@@ -66,8 +66,8 @@ def callproc_sql(procname: str, parameters: Sequence[Any]) -> str:
 class CursorBase(CursorWarnings, ScrollFetches):
     """State and protocol operations of one cursor (see module docstring)."""
 
-    materialize = False
-    scrollable = False
+    materialize = scrollable = False
+    commit_in_doubt: tuple[int, int] | None = None      # executemany: chunk_commit.py
     _progress: tuple | None = None      # (callback, start time, bytes received at start)
     _progress_told = 0
 

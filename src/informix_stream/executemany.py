@@ -50,6 +50,7 @@ from .errors import Error, InterfaceError, NotSupportedError
 from .framing import Writer
 from .messages import StmtType, Tag
 from . import txabort
+from .chunk_commit import ChunkWatch
 from .row_errors import at_row, ranges, row_error, with_note
 
 # Chosen by measurement (100k-row executemany against the emulator, one
@@ -245,10 +246,10 @@ class Plan:
         self.prepared: st.Prepared | None = None
         self.borrowed = Borrowed(self.session, cursor.connection._statements)
         self.recheck = False        # the first chunk runs on a kept statement
-        # the call's rows [start, stop) in a COMMIT not yet answered
-        self.commit_pending: tuple[int, int] | None = None
+        self.chunk = ChunkWatch(cursor)     # the chunk under way (chunk_gen)
         cursor.rowcount = 0
         cursor.batch_errors = [] if batch_errors else None
+        cursor.commit_in_doubt = None
 
     # -- the statement ---------------------------------------------------------
     def start_gen(self):
@@ -427,10 +428,21 @@ class Plan:
         return expects
 
     def chunk_gen(self, chunk: tuple[int, list[bytes]], meanwhile=None):
+        """One chunk.  Until it ends -- or raises what the server said -- it
+        is open: an interrupt then leaves work half done (``note_failure``)."""
         first, requests = chunk
-        if isinstance(requests, ic.Blocks):
-            yield from self._put_chunk(first, requests, meanwhile)
-            return
+        self.chunk.begin()
+        try:
+            if isinstance(requests, ic.Blocks):
+                yield from self._put_chunk(first, requests, meanwhile)
+            else:
+                yield from self._bind_chunk(first, requests, meanwhile)
+        except (Error, Stale):
+            self.chunk.end()
+            raise
+        self.chunk.end()
+
+    def _bind_chunk(self, first: int, requests: list[bytes], meanwhile):
         counted = self.cursor.rowcount
         exact = self._exact(requests)
         guard = self._open_chunk(exact)
@@ -447,42 +459,16 @@ class Plan:
         if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE) and not exact:
             yield from self._repair(first, requests, failed)
         if self._commits_chunk:
-            yield from self._commit_chunk(first, len(requests), counted)
+            yield from self.chunk.commit_gen(self.session, first, len(requests), counted)
         if failed is not None and self.mode != BATCH:
             raise failed
 
-    def _commit_chunk(self, first: int, rows: int, counted: int):
-        """COMMIT the chunk, counting its rows only once that is answered.
-
-        ``rowcount`` is the rows applied.  A COMMIT the server refuses rolled
-        the chunk back (not counted).  One that gets no answer (the
-        connection lost, the server stopped: the I/O layer raises, not
-        this generator) leaves ``commit_pending`` set, and ``note_failure``
-        tells the caller which rows nobody can vouch for."""
-        cursor = self.cursor
-        pending, cursor.rowcount = cursor.rowcount - counted, counted
-        self.commit_pending = (first, first + rows)
-        try:
-            yield from _commit(self.session)
-        except Error:
-            self.commit_pending = None      # answered: refused, rolled back
-            raise
-        self.commit_pending = None
-        cursor.rowcount += pending
-
     def note_failure(self, exc: BaseException) -> None:
-        """The call failed with ``exc``: if a chunk's COMMIT was then in
-        flight with no answer, its rows may or may not be in the table, and
-        the error says so (``commit_in_doubt``: the call's rows [start,
-        stop)); ``rowcount`` counts only the rows known committed."""
-        if self.commit_pending is None or not isinstance(exc, Error):
-            return
-        start, stop = self.commit_pending
-        self.commit_pending = None
-        exc.commit_in_doubt = (start, stop)
-        with_note(exc, f"rows {start}..{stop - 1} of this call were in a COMMIT that got "
-                       f"no answer: they may or may not be in the table; the rows before "
-                       f"{start} are")
+        """The call failed with ``exc``: what it means for the chunk under
+        way (``ChunkWatch.stopped``: a COMMIT in doubt, an open chunk)."""
+        committed = self.chunk.stopped(exc, self.session, self.cursor.connection._io)
+        if committed and self.put_cursor == OPEN:
+            self.put_cursor = CLOSED     # the COMMIT closed it (not WITH HOLD)
 
     def _aborted(self, first: int, expects: list[Expect], counts: list[int],
                  own_tx: bool = False):
@@ -607,7 +593,8 @@ class Plan:
         if failed is not None and self.mode in (AUTOCOMMIT, SAVEPOINT_MODE) and not exact:
             yield from self._put_repair(first, blocks, failed)
         if own_tx or self._commits_chunk:
-            yield from self._commit_chunk(first, sum(blocks.counts), counted)
+            yield from self.chunk.commit_gen(self.session, first, sum(blocks.counts),
+                                             counted)
             if self.put_cursor == OPEN:
                 self.put_cursor = CLOSED     # COMMIT closes a cursor not WITH HOLD
         if failed is not None and self.mode != BATCH:

@@ -40,6 +40,7 @@ class Fault:
     data: bytes = b""                          # INJECT: the bytes slipped in
     callback: Callable[[], None] | None = None  # CALL
     pause: float = 0.0                         # CALL: hold the rest back this long
+    drop: bool = False                         # CALL: then drop both sockets (RST)
     at: int = -1                               # absolute offset, set by arm()
 
 
@@ -208,6 +209,9 @@ class FaultProxy:
             fault.callback()
             if fault.pause:
                 time.sleep(fault.pause)
+            if fault.drop:
+                link.kill(rst=True)
+                return False
         else:
             raise ValueError(f"unknown fault action {fault.action!r}")
         if tail and not link.closed:
@@ -247,6 +251,14 @@ class Interrupter:
 
     def fire(self) -> None:
         signal.pthread_kill(self._main, signal.SIGINT)
+
+    def fire_and_wait(self, limit: float = 5.0) -> None:
+        """``fire``, then hold the proxy thread until the main thread has
+        raised the KeyboardInterrupt (bounded): the bytes after the fault
+        reach the client only once it was interrupted."""
+        self.fire()
+        if not self.delivered.wait(limit):
+            raise AssertionError("the injected SIGINT was never delivered")
 
     def settle(self, proxy: FaultProxy, limit: float = 5.0) -> None:
         """Call inside the ``try`` that catches KeyboardInterrupt."""

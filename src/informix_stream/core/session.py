@@ -116,6 +116,11 @@ class ClientSession:
         self.broken: str | None = None
         self.closed = False
         self.bytes_received = 0        # every byte since login (progress reports)
+        # bytes the transport took since login, and bytes it was offered
+        # (``handing``): whether a request may have gone out whole (an
+        # executemany COMMIT cut short, chunk_commit.py)
+        self.bytes_sent = 0
+        self.bytes_handed = 0
         self.autocommit = False
         self.logged = False
         # An ANSI-compliant database: the server opens a transaction for any
@@ -277,8 +282,16 @@ class ClientSession:
     def data_to_send(self) -> bytearray:
         return self._out
 
+    def handing(self, n: int) -> None:
+        """The transport is about to be offered the first ``n`` bytes of
+        ``data_to_send()``: from then on they may reach the server even if
+        the call offering them never returns (a signal handler raising as
+        ``send`` returns, after the kernel took the bytes)."""
+        self.bytes_handed = max(self.bytes_handed, self.bytes_sent + n)
+
     def sent(self, n: int) -> None:
         del self._out[:n]
+        self.bytes_sent += n
         if self._stream is not None and len(self._out) < _STREAM_LOW:
             self._pull_stream()
 
