@@ -164,20 +164,13 @@ def _not_utf8(raw: bytes, nulls: bool):
     return pa.Array.from_buffers(pa.string(), len(binary), binary.buffers(), null_count=-1)
 
 
-_PUT_RAW_UTF8 = pytest.mark.xfail(
-    strict=True, reason="arrow/put_cells._text_cells sends a UTF-8 session's string bytes "
-    "unchecked: bytes that are no UTF-8 reach the server (-202 from the emulator)")
-
-
 @pytest.mark.parametrize("path", _paths())
 @pytest.mark.parametrize("raw", [b"ab\xff", b"\xc3", b"\xed\xa0\x80"])
 @pytest.mark.parametrize("nulls", [False, True], ids=["no-null", "null"])
 @pytest.mark.parametrize("database,column", [("latin", "VARCHAR(10)"), ("u8", "VARCHAR(10)"),
                                              ("u8", "CHAR(4)"), ("cp", "CHAR(4)")])
-def test_string_bytes_that_are_not_utf8_are_a_data_error(request, cursors, database, column,
-                                                         nulls, raw, path):
-    if path == "put" and database == "u8":
-        request.applymarker(_PUT_RAW_UTF8)
+def test_string_bytes_that_are_not_utf8_are_a_data_error(cursors, database, column, nulls,
+                                                         raw, path):
     refused_at(cursors[database], column, _not_utf8(raw, nulls), 1, **PATHS[path])
 
 
@@ -188,8 +181,6 @@ def test_not_utf8_into_lvarchar(cursors, path):
     refused_at(cursors["u8"], "LVARCHAR(10)", _not_utf8(b"\xff", False), 1, **PATHS[path])
 
 
-@pytest.mark.xfail(strict=True, reason="arrow/put_cells._text_cells sends a UTF-8 session's "
-                   "string bytes unchecked")
 def test_halves_of_one_character_in_two_values_are_not_utf8(cursors):
     """Each value's bytes are checked alone: "\\xc3" then "\\xa9" is "é"
     only when joined, and neither value is UTF-8."""
