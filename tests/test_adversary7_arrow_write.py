@@ -342,3 +342,15 @@ def test_load_arrow_and_asyncio_store_what_tuples_store(server, cursors):
             await conn.close()
 
     assert asyncio.run(asyncio.wait_for(load_async(), 60)) == (expected, expected)
+
+
+def test_a_cell_the_insert_cursor_cannot_bind_names_its_column_and_parameter(cursors):
+    """The row's error is the tuple path's ("parameter 2: ...") with the
+    column's name; it said "parameter 1" for every column."""
+    cur = cursors["latin"]
+    _table(cur, "BIGINT")
+    values = pa.array([1, 2**64 - 1], pa.uint64())
+    with pytest.raises(ifx.DataError) as caught:
+        cur.executemany("INSERT INTO t7 VALUES (?, ?)", _arrow(values))
+    assert caught.value.row_index == 1
+    assert "column 'v': parameter 2: 18446744073709551615 overflows BIGINT" in str(caught.value)

@@ -129,9 +129,9 @@ def _bind_blocks(batch, picked: list[int], row: int, encoding: str) -> list[byte
         return st.encode_params(values, None, len(picked), encoding)
     except Error:
         pass
-    for i, value in zip(picked, values):
-        try:
-            st.encode_params([value], None, 1, encoding)
+    for k, (i, value) in enumerate(zip(picked, values)):
+        try:        # NULLs before it: its error says "parameter k + 1", as the row's would
+            st.encode_params([None] * k + [value], None, k + 1, encoding)
         except Error as exc:
             raise DataError(f"column {batch.schema.names[i]!r}: {exc}") from None
     raise DataError(f"row {row} cannot be bound")    # not reached: some value failed
