@@ -264,6 +264,38 @@ def test_text_of_every_width_in_every_shape_and_code_set(cursors, database, colu
                                              [1, 2], "zzzzzzzzzzzz"))
 
 
+def _raw_nulls(atype, values: list, null_rows: list[int], fill: int, width: int):
+    """``values`` as ``atype`` with NULL at ``null_rows`` whose value slots
+    hold the ``width``-byte integer ``fill`` (out of range for the column)."""
+    data = bytearray(pa.array(values, atype).buffers()[1].to_pybytes())
+    for row in null_rows:
+        data[row * width:(row + 1) * width] = fill.to_bytes(width, "little", signed=True)
+    valid = np.ones(len(values), bool)
+    valid[null_rows] = False
+    bitmap = pa.py_buffer(np.packbits(valid, bitorder="little").tobytes())
+    return pa.Array.from_buffers(atype, len(values), [bitmap, pa.py_buffer(bytes(data))],
+                                 null_count=-1)
+
+
+def test_null_slots_holding_out_of_range_dates_timestamps_and_decimals(cursors):
+    """A NULL stays NULL whatever its slot holds: a day count past 9999, an
+    int64 extreme of ticks, an int128 extreme or 10**30 unscaled."""
+    from decimal import Decimal
+    cur = cursors["latin"]
+    nulls = [0, 4, 8]
+    for fill in (2**31 - 1, -2**31, 2932897):
+        same_as_tuples(cur, "DATE", _raw_nulls(pa.date32(), list(range(9)), nulls, fill, 4))
+    for unit in ("s", "ms", "us"):
+        for fill in (2**63 - 1, -2**63, 2**62):
+            same_as_tuples(cur, "DATETIME YEAR TO SECOND",
+                           _raw_nulls(pa.timestamp(unit), list(range(9)), nulls, fill, 8))
+    for column in ("DECIMAL(10,2)", "MONEY(16,2)", "DECIMAL(18,0)"):
+        for fill in (2**127 - 1, -2**127, 10**30):
+            same_as_tuples(cur, column, _raw_nulls(pa.decimal128(12, 2),
+                                                   [Decimal(k) for k in range(9)], nulls,
+                                                   fill, 16))
+
+
 def test_dictionary_encoded_integers_and_dates(cursors):
     cur = cursors["latin"]
     same_as_tuples(cur, "INTEGER", pa.array([5, None, 5, -7, 2**31 - 1], pa.int64())
