@@ -202,3 +202,44 @@ def test_year_month_int32_edges_decode_as_the_reference_does(edge, shape):
     months = {"alone": [edge], "first": [edge, 0, 5], "last": [7, 0, edge],
               "between-nulls": [None, edge, None, 1], "many": [edge, 3] * 20}[shape]
     assert _months_outcome(decode_batch, months) == _months_outcome(reference_batch, months)
+
+
+BAD_BATCH_ROWS = [0, -1, 1.5, "3", None]
+
+
+def test_a_batch_size_below_one_row_is_refused_not_read_as_the_end(server):
+    """batch_rows=0 returned an empty table, as if the result had no rows
+    (and a float or str raised TypeError); the result is still all there."""
+    query = _fill(server, "INTEGER", [1, 2, 3], "bad")
+    with ifx.connect(**connect_kw(server)) as conn:
+        cur = conn.cursor()
+        cur.execute(query)
+        expected = cur.fetchall()
+        for bad in BAD_BATCH_ROWS:
+            cur.execute(query)
+            for fetch in (cur.fetch_arrow_table, cur.fetch_arrow_batches,
+                          cur.fetch_arrow_reader):
+                with pytest.raises(ifx.ProgrammingError, match="batch_rows"):
+                    fetch(batch_rows=bad)
+            assert cur.fetchall() == expected
+
+
+def test_asyncio_refuses_a_batch_size_below_one_row(server):
+    query = _fill(server, "INTEGER", [1, 2, 3], "abad")
+
+    async def read() -> list:
+        conn = await ifx.connect_async(**connect_kw(server))
+        try:
+            cur = conn.cursor()
+            await cur.execute(query)
+            for bad in BAD_BATCH_ROWS:
+                with pytest.raises(ifx.ProgrammingError, match="batch_rows"):
+                    await cur.fetch_arrow_table(batch_rows=bad)
+                with pytest.raises(ifx.ProgrammingError, match="batch_rows"):
+                    async for _ in cur.fetch_arrow_batches(batch_rows=bad):
+                        pass
+            return await cur.fetchall()
+        finally:
+            await conn.close()
+
+    assert len(asyncio.run(asyncio.wait_for(read(), 60))) == ROWS

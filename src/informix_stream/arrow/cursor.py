@@ -22,10 +22,11 @@ connection's ``_wait``, like every other cursor operation.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import AsyncIterator, Iterator
 
 from ..core import statement as st
-from ..errors import DataError, NotSupportedError, ProtocolError
+from ..errors import DataError, NotSupportedError, ProgrammingError, ProtocolError
 from ._deps import load
 from .bulk import ImageDecoder, ImageRows
 from .columnar import concat_blocks, decode_block, fixed_row_width, pack_images
@@ -116,9 +117,17 @@ class _ArrowBase:
         return rows if make is None else [make(r) for r in rows]
 
     # -- starting ---------------------------------------------------------------------------
-    def _arrow_start(self) -> tuple:
-        """Check the result can be read as Arrow; switch fetches to images;
-        return (types, names, schema)."""
+    def _arrow_start(self, batch_rows: int) -> tuple:
+        """Check the result can be read as Arrow in batches of ``batch_rows``
+        (a count below 1 would read as the end of the rows); switch fetches
+        to images; return (types, names, schema)."""
+        try:
+            rows = operator.index(batch_rows)
+        except TypeError:
+            rows = 0
+        if rows < 1:
+            raise ProgrammingError(f"batch_rows must be a whole number of rows, at least 1, "
+                                   f"not {batch_rows!r}")
         load()
         self._check_result()
         if self.scrollable:
@@ -211,7 +220,7 @@ class ArrowCursorMixin(_ArrowBase):
     def fetch_arrow_batches(self, batch_rows: int = DEFAULT_BATCH_ROWS) -> Iterator:
         """Yield the rest of the result as ``pyarrow.RecordBatch`` es of at most
         ``batch_rows`` rows (see ``informix_stream.arrow.types`` for the type map)."""
-        state = self._arrow_start()
+        state = self._arrow_start(batch_rows)
         return self._arrow_iter(state, batch_rows)
 
     def _arrow_iter(self, state, batch_rows: int) -> Iterator:
@@ -224,14 +233,14 @@ class ArrowCursorMixin(_ArrowBase):
 
     def fetch_arrow_table(self, batch_rows: int = DEFAULT_BATCH_ROWS):
         """The rest of the result as one ``pyarrow.Table``."""
-        state = self._arrow_start()
+        state = self._arrow_start(batch_rows)
         _, pa = load()
         return pa.Table.from_batches(list(self._arrow_iter(state, batch_rows)),
                                      schema=state[2])
 
     def fetch_arrow_reader(self, batch_rows: int = DEFAULT_BATCH_ROWS):
         """The rest of the result as a ``pyarrow.RecordBatchReader`` (streaming)."""
-        state = self._arrow_start()
+        state = self._arrow_start(batch_rows)
         _, pa = load()
         return pa.RecordBatchReader.from_batches(state[2], self._arrow_iter(state, batch_rows))
 
@@ -247,7 +256,7 @@ class AsyncArrowCursorMixin(_ArrowBase):
 
     async def fetch_arrow_batches(self, batch_rows: int = DEFAULT_BATCH_ROWS
                                   ) -> AsyncIterator:
-        state = self._arrow_start()
+        state = self._arrow_start(batch_rows)
         while True:
             batch = await self.connection._wait(self._arrow_batch_gen(state, batch_rows))
             if batch is None:
@@ -255,7 +264,7 @@ class AsyncArrowCursorMixin(_ArrowBase):
             yield batch
 
     async def fetch_arrow_table(self, batch_rows: int = DEFAULT_BATCH_ROWS):
-        state = self._arrow_start()
+        state = self._arrow_start(batch_rows)
         _, pa = load()
         batches = []
         while True:
