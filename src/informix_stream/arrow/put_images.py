@@ -30,6 +30,7 @@ from ..core import statement as st
 from ..errors import DataError, Error
 from ..insert_cursor import BadRow, InsertCursor
 from ._deps import load
+from .cell_values import python_value
 from .ingest import column_order, record_batches, zoned_column_error
 from .put_cells import Cells, column_cells, flat_of
 from .put_requests import HEADROOM, ImageBatch
@@ -143,7 +144,7 @@ def _row_values(batch, picked: list[int], row: int) -> list[Any]:
     values = []
     for i in picked:
         try:
-            values.append(batch.column(i)[row].as_py())
+            values.append(python_value(batch.column(i), row))
         except (ValueError, OverflowError, ArithmeticError) as exc:
             raise DataError(f"column {batch.schema.names[i]!r}: row {row} has no Python "
                             f"value ({exc})") from None
