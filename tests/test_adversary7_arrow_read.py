@@ -243,3 +243,68 @@ def test_asyncio_refuses_a_batch_size_below_one_row(server):
             await conn.close()
 
     assert len(asyncio.run(asyncio.wait_for(read(), 60))) == ROWS
+
+
+@pytest.fixture(scope="module")
+def two_results(server) -> tuple[str, str]:
+    """Two queries of the same shape (two INTEGERs), so rows of one decode
+    under the other's schema without any error."""
+    first = _fill(server, "INTEGER", [-1, -2, -3], "first")
+    second = _fill(server, "INTEGER", [1000, 2000], "second")
+    return first, second.replace("SELECT i, v", "SELECT v, i")
+
+
+@pytest.mark.parametrize("kind", ["batches", "reader"])
+def test_an_arrow_iterator_kept_past_execute_raises_and_takes_no_rows(server, two_results,
+                                                                       kind):
+    """It went on reading the next statement's rows under the old schema's
+    names, and the rows it took were gone from the cursor's own fetches."""
+    first, second = two_results
+    with ifx.connect(**connect_kw(server, fetch_buffer_size=64)) as conn:
+        cur = conn.cursor()
+        cur.execute(second)
+        expected = cur.fetchall()
+        cur.execute(first)
+        batches = cur.fetch_arrow_batches(batch_rows=3) if kind == "batches" else \
+            iter(cur.fetch_arrow_reader(batch_rows=3))
+        assert next(batches).num_rows == 3
+        cur.execute(second)
+        with pytest.raises(ifx.InterfaceError, match="executed another statement"):
+            next(batches)
+        assert cur.fetchall() == expected
+
+
+def test_an_arrow_iterator_kept_past_close_raises_interface_error(server, two_results):
+    """It raised struct.error once the cursor was closed."""
+    first, _ = two_results
+    with ifx.connect(**connect_kw(server, fetch_buffer_size=64)) as conn:
+        cur = conn.cursor()
+        cur.execute(first)
+        batches = cur.fetch_arrow_batches(batch_rows=3)
+        next(batches)
+        cur.close()
+        with pytest.raises(ifx.InterfaceError, match="closed"):
+            next(batches)
+
+
+def test_asyncio_arrow_iterator_kept_past_execute_raises(server, two_results):
+    first, second = two_results
+
+    async def read() -> tuple:
+        conn = await ifx.connect_async(**connect_kw(server, fetch_buffer_size=64))
+        try:
+            cur = conn.cursor()
+            await cur.execute(second)
+            expected = await cur.fetchall()
+            await cur.execute(first)
+            batches = cur.fetch_arrow_batches(batch_rows=3)
+            await batches.__anext__()
+            await cur.execute(second)
+            with pytest.raises(ifx.InterfaceError, match="executed another statement"):
+                await batches.__anext__()
+            return expected, await cur.fetchall()
+        finally:
+            await conn.close()
+
+    expected, got = asyncio.run(asyncio.wait_for(read(), 60))
+    assert got == expected

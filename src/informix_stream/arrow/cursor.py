@@ -26,7 +26,8 @@ import operator
 from collections.abc import AsyncIterator, Iterator
 
 from ..core import statement as st
-from ..errors import DataError, NotSupportedError, ProgrammingError, ProtocolError
+from ..errors import (DataError, InterfaceError, NotSupportedError, ProgrammingError,
+                      ProtocolError)
 from ._deps import load
 from .bulk import ImageDecoder, ImageRows
 from .columnar import concat_blocks, decode_block, fixed_row_width, pack_images
@@ -120,7 +121,8 @@ class _ArrowBase:
     def _arrow_start(self, batch_rows: int) -> tuple:
         """Check the result can be read as Arrow in batches of ``batch_rows``
         (a count below 1 would read as the end of the rows); switch fetches
-        to images; return (types, names, schema)."""
+        to images; return (types, names, schema, the result's decode hook:
+        what ties a batch iterator to this result)."""
         try:
             rows = operator.index(batch_rows)
         except TypeError:
@@ -146,15 +148,22 @@ class _ArrowBase:
                     expect.decode = raw
         if len(self._arrow_rows) != len(self._batch):
             self._arrow_rows = self._batch     # a batch taken before the hook saw it
-        return types, names, arrow_schema(load()[1], names, types)
+        return types, names, arrow_schema(load()[1], names, types), self._decode
 
     # -- one batch ------------------------------------------------------------------------
     def _arrow_batch_gen(self, state: tuple, batch_rows: int):
         """The next RecordBatch of at most ``batch_rows`` rows, or None at the end.
 
         Images are packed one fetch reply at a time (``pack_images``), so a
-        batch holds its rows as bytes, not as a Python object per row."""
-        types, names, _ = state
+        batch holds its rows as bytes, not as a Python object per row.
+        An iterator kept past ``execute`` or ``close`` raises: it would read
+        the next statement's rows under its own schema, and take them from
+        the cursor's own fetches."""
+        types, names, _, decode = state
+        self._check_result()
+        if self._decode is not decode:
+            raise InterfaceError("this Arrow batch iterator's result is gone: the cursor "
+                                 "executed another statement since it began")
         np, _ = load()
         width = fixed_row_width(types)
         tuples: list = []
