@@ -22,10 +22,12 @@ connection's ``_wait``, like every other cursor operation.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import AsyncIterator, Iterator
 
 from ..core import statement as st
-from ..errors import DataError, NotSupportedError, ProtocolError
+from ..errors import (DataError, InterfaceError, NotSupportedError, ProgrammingError,
+                      ProtocolError)
 from ._deps import load
 from .bulk import ImageDecoder, ImageRows
 from .columnar import concat_blocks, decode_block, fixed_row_width, pack_images
@@ -116,9 +118,18 @@ class _ArrowBase:
         return rows if make is None else [make(r) for r in rows]
 
     # -- starting ---------------------------------------------------------------------------
-    def _arrow_start(self) -> tuple:
-        """Check the result can be read as Arrow; switch fetches to images;
-        return (types, names, schema)."""
+    def _arrow_start(self, batch_rows: int) -> tuple:
+        """Check the result can be read as Arrow in batches of ``batch_rows``
+        (a count below 1 would read as the end of the rows); switch fetches
+        to images; return (types, names, schema, the result's decode hook:
+        what ties a batch iterator to this result)."""
+        try:
+            rows = operator.index(batch_rows)
+        except TypeError:
+            rows = 0
+        if rows < 1:
+            raise ProgrammingError(f"batch_rows must be a whole number of rows, at least 1, "
+                                   f"not {batch_rows!r}")
         load()
         self._check_result()
         if self.scrollable:
@@ -137,15 +148,22 @@ class _ArrowBase:
                     expect.decode = raw
         if len(self._arrow_rows) != len(self._batch):
             self._arrow_rows = self._batch     # a batch taken before the hook saw it
-        return types, names, arrow_schema(load()[1], names, types)
+        return types, names, arrow_schema(load()[1], names, types), self._decode
 
     # -- one batch ------------------------------------------------------------------------
     def _arrow_batch_gen(self, state: tuple, batch_rows: int):
         """The next RecordBatch of at most ``batch_rows`` rows, or None at the end.
 
         Images are packed one fetch reply at a time (``pack_images``), so a
-        batch holds its rows as bytes, not as a Python object per row."""
-        types, names, _ = state
+        batch holds its rows as bytes, not as a Python object per row.
+        An iterator kept past ``execute`` or ``close`` raises: it would read
+        the next statement's rows under its own schema, and take them from
+        the cursor's own fetches."""
+        types, names, _, decode = state
+        self._check_result()
+        if self._decode is not decode:
+            raise InterfaceError("this Arrow batch iterator's result is gone: the cursor "
+                                 "executed another statement since it began")
         np, _ = load()
         width = fixed_row_width(types)
         tuples: list = []
@@ -211,7 +229,7 @@ class ArrowCursorMixin(_ArrowBase):
     def fetch_arrow_batches(self, batch_rows: int = DEFAULT_BATCH_ROWS) -> Iterator:
         """Yield the rest of the result as ``pyarrow.RecordBatch`` es of at most
         ``batch_rows`` rows (see ``informix_stream.arrow.types`` for the type map)."""
-        state = self._arrow_start()
+        state = self._arrow_start(batch_rows)
         return self._arrow_iter(state, batch_rows)
 
     def _arrow_iter(self, state, batch_rows: int) -> Iterator:
@@ -224,14 +242,14 @@ class ArrowCursorMixin(_ArrowBase):
 
     def fetch_arrow_table(self, batch_rows: int = DEFAULT_BATCH_ROWS):
         """The rest of the result as one ``pyarrow.Table``."""
-        state = self._arrow_start()
+        state = self._arrow_start(batch_rows)
         _, pa = load()
         return pa.Table.from_batches(list(self._arrow_iter(state, batch_rows)),
                                      schema=state[2])
 
     def fetch_arrow_reader(self, batch_rows: int = DEFAULT_BATCH_ROWS):
         """The rest of the result as a ``pyarrow.RecordBatchReader`` (streaming)."""
-        state = self._arrow_start()
+        state = self._arrow_start(batch_rows)
         _, pa = load()
         return pa.RecordBatchReader.from_batches(state[2], self._arrow_iter(state, batch_rows))
 
@@ -247,7 +265,7 @@ class AsyncArrowCursorMixin(_ArrowBase):
 
     async def fetch_arrow_batches(self, batch_rows: int = DEFAULT_BATCH_ROWS
                                   ) -> AsyncIterator:
-        state = self._arrow_start()
+        state = self._arrow_start(batch_rows)
         while True:
             batch = await self.connection._wait(self._arrow_batch_gen(state, batch_rows))
             if batch is None:
@@ -255,7 +273,7 @@ class AsyncArrowCursorMixin(_ArrowBase):
             yield batch
 
     async def fetch_arrow_table(self, batch_rows: int = DEFAULT_BATCH_ROWS):
-        state = self._arrow_start()
+        state = self._arrow_start(batch_rows)
         _, pa = load()
         batches = []
         while True:

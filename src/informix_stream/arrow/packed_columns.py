@@ -512,7 +512,7 @@ def _months(col, raw, fields, null, negative, clean):
         months = np.where(negative, -months, months)
     bad = ~null & ~clean
     clean_months = months[~null & clean]
-    if len(clean_months) and (np.abs(clean_months) >= _INT32).any():
+    if len(clean_months) and ((clean_months < -_INT32) | (clean_months >= _INT32)).any():
         raise col.fail("an interval of more months than int32 holds")
     if bad.any():
         idx, values = col.patch(bad, raw, lambda v: None if v is None else v.months)

@@ -30,6 +30,7 @@ from ..core import statement as st
 from ..errors import DataError, Error
 from ..insert_cursor import BadRow, InsertCursor
 from ._deps import load
+from .cell_values import python_value
 from .ingest import checked_batches
 from .put_cells import Cells, column_cells, flat_of
 from .put_requests import HEADROOM, ImageBatch
@@ -124,9 +125,9 @@ def _bind_blocks(batch, picked: list[int], row: int, encoding: str) -> list[byte
         return st.encode_params(values, None, len(picked), encoding)
     except Error:
         pass
-    for i, value in zip(picked, values):
-        try:
-            st.encode_params([value], None, 1, encoding)
+    for k, (i, value) in enumerate(zip(picked, values)):
+        try:        # NULLs before it: its error says "parameter k + 1", as the row's would
+            st.encode_params([None] * k + [value], None, k + 1, encoding)
         except Error as exc:
             raise DataError(f"column {batch.schema.names[i]!r}: {exc}") from None
     raise DataError(f"row {row} cannot be bound")    # not reached: some value failed
@@ -138,7 +139,7 @@ def _row_values(batch, picked: list[int], row: int) -> list[Any]:
     values = []
     for i in picked:
         try:
-            values.append(batch.column(i)[row].as_py())
+            values.append(python_value(batch.column(i), row))
         except (ValueError, OverflowError, ArithmeticError) as exc:
             raise DataError(f"column {batch.schema.names[i]!r}: row {row} has no Python "
                             f"value ({exc})") from None
