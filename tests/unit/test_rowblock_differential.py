@@ -417,14 +417,6 @@ def test_char_columns_in_any_code_set_read_as_per_row(encoding):
     _same_encoding([column, column], data, [len(data) // 2], encoding)
 
 
-@pytest.mark.parametrize("encoding, expected", [
-    ("iso-8859-1", True), ("iso-8859-5", True), ("cp437", True), ("cp1252", False),
-    ("utf-8", False), ("utf-16", False)])
-def test_one_character_a_byte_code_sets(encoding, expected):
-    from informix_stream.codec.rowblock import _one_char_a_byte
-    assert _one_char_a_byte(encoding) is expected
-
-
 def test_runs_start_at_the_block_size_last_taken_whole():
     """A run of whole replies lets the next run start big (the per-block
     set-up is paid once a reply, not at 32, 128, 512 rows); a run stopped
