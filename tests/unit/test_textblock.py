@@ -145,3 +145,23 @@ def test_a_character_cut_at_the_cell_end_is_the_references_error():
     got = feed(make_row_decoder(columns, "utf-8"), [data], MAX_FIELD)
     assert got == want
     assert got[3][0] == "DataError" and len(got[4]) == 2
+
+
+def test_utf8_blocks_checked_by_their_masked_bytes():
+    """A UTF-8 shape of mostly CHAR bytes is checked by one isascii over
+    the block with its other bytes zeroed: a NULL with zeros after its NUL
+    is taken, one with other bytes after it leaves the block to the cell
+    code -- whose rows are still the reference's."""
+    columns = [parse_type("char(2)")] * 4
+    members = [(8 + 2 * i, 2) for i in range(4)]
+    group = text_group(members, 4, 16, "utf-8", True)
+    assert group.others is not None
+    clean = tuple_msg(b"ab\x00\x00cdef") + tuple_msg(b"gh  \x00\x00ij")
+    assert group.rows(clean, 2) == [("ab", None, "cd", "ef"), ("gh", "  ", None, "ij")]
+    garbage, accented = tuple_msg(b"gh  \x00\xffij"), tuple_msg(b"\xc3\xa9  klmn")
+    assert group.rows(garbage, 1) is None and group.rows(accented, 1) is None
+    rows = [clean, garbage, accented, clean]
+    data = b"".join(rows)
+    data += tail(6)
+    want = feed(PerRow(reference_decoder(columns, "utf-8")), [data], MAX_FIELD)
+    assert feed(make_row_decoder(columns, "utf-8"), [data], MAX_FIELD) == want
