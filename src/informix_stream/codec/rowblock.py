@@ -60,7 +60,7 @@ from .civilblock import CivilColumn, date_column, datetime_column
 from .codegen import FixedCell, compile_function, indent
 from .packedcells import temporal_head, temporal_layout
 from .packedcolumns import packed_column
-from .scalars import INT_NULL, INT_STRUCT
+from .scalars import INT_NULL, INT_STRUCT, TRUE_BYTES
 from .textblock import TextGroup, text_group
 from .typeinfo import ColumnType, TypeCode
 
@@ -95,7 +95,8 @@ def block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | None],
             size = struct.calcsize(f"!{count}{letter}")
             fields.append((at, letter, size))
             at += size
-        whole = _civil(ctype, cell) or _packed(ctype, fields[0][0], stride)
+        whole = _civil(ctype, cell) or _packed(ctype, fields[0][0], stride) or \
+            _boolean(ctype)
         if whole is not None:
             plan.append(_whole_column(whole, cell, k, ns, fields, stride))
         else:
@@ -354,10 +355,30 @@ def _packed(ctype: ColumnType, at: int, stride: int) -> CivilColumn | None:
     return lambda data, at, stride, n: packed(data, n)
 
 
+def _boolean(ctype: ColumnType) -> CivilColumn | None:
+    """BOOLEAN's column form: when every cell of the column is its common
+    6 bytes ``00 00000001 b`` (five strided byte columns counted), each
+    value is ``b in TRUE`` by one map; else None (the cell code: a NULL
+    flag, or a length that is not 1, which it refuses)."""
+    if ctype.code != TypeCode.BOOLEAN:
+        return None
+
+    def column(data: bytes, at: int, stride: int, n: int) -> Iterable | None:
+        if any(data[at + j::stride].count(byte) != n for j, byte in _COMMON_BOOLEAN):
+            return None
+        return map(_IS_TRUE, data[at + 5::stride])
+    return column
+
+
+# (offset, byte) of a BOOLEAN cell's common head: null flag 0, length 1
+_COMMON_BOOLEAN = tuple(enumerate(b"\x00\x00\x00\x00\x01"))
+_IS_TRUE = frozenset(b[0] for b in TRUE_BYTES).__contains__
+
+
 def _whole_column(whole: CivilColumn, cell: FixedCell, k: int, ns: dict,
                   fields: list[tuple[int, str, int]], stride: int) -> tuple[Column, list]:
     """(converter, fields) of a column taken whole (DATE/DATETIME,
-    DECIMAL/MONEY, INTERVAL): the cell's bytes as one field; a column
+    DECIMAL/MONEY, INTERVAL, BOOLEAN): the cell's bytes as one field; a column
     ``whole`` does not prove clean runs the per-row decoder's cell code over
     each row's fields, read by one struct."""
     at = fields[0][0]
