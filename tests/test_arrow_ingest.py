@@ -146,12 +146,14 @@ def test_stream_sources_and_a_column_subset(ifx_target, sales):
     conn.close()
 
 
-@pytest.mark.parametrize("bad_row", [0, 1234, 4096 + 17])
+@pytest.mark.parametrize("bad_row", [0, 1234, ingest.SLICE_ROWS + 17])
 def test_a_cell_that_cannot_be_bound_applies_exactly_the_rows_before_it(
         ifx_target, sales, bad_row):
-    big = [i for i in range(6000)]
+    # rows enough for a second slice of the Table's batch (ingest.SLICE_ROWS)
+    rows = ingest.SLICE_ROWS + 1904
+    big = [i for i in range(rows)]
     big[bad_row] = -2**63                       # no Informix BIGINT holds it
-    table = pa.table({"id": pa.array(range(6000), pa.int32()), "big": pa.array(big, pa.int64())})
+    table = pa.table({"id": pa.array(range(rows), pa.int32()), "big": pa.array(big, pa.int64())})
     conn = connect(ifx_target, autocommit=True)
     cur = conn.cursor()
     with pytest.raises(ifx.DataError) as info:

@@ -298,7 +298,7 @@ def _floats(ctype: ColumnType) -> st.SearchStrategy[Cell]:
     return st.one_of(edges, st.floats(width=width, allow_nan=True)).map(expect)
 
 
-def _non_null_cells(ctype: ColumnType) -> st.SearchStrategy[Cell]:
+def non_null_cells(ctype: ColumnType) -> st.SearchStrategy[Cell]:
     code = ctype.code
     if code in _INT_RANGE:
         return _ints(code)
@@ -319,7 +319,7 @@ def _non_null_cells(ctype: ColumnType) -> st.SearchStrategy[Cell]:
 
 def cells(ctype: ColumnType) -> st.SearchStrategy[Cell]:
     """(value to store, value to get back), NULL now and then."""
-    return st.one_of(st.just((None, None)), _non_null_cells(ctype))
+    return st.one_of(st.just((None, None)), non_null_cells(ctype))
 
 
 @st.composite

@@ -349,3 +349,30 @@ def test_decimal_nulls_stand_in_as_the_least_unit_beside_real_zeros() -> None:
             reference = _outcome(put, row, 1)
             assert image == (reference if type(reference) is bytes else None), row
         assert put.encode_batch([(None,)]) == [put.item((None,), None, 1, "iso-8859-1")]
+
+
+def test_each_sign_mix_of_a_decimal_column_equals_the_reference() -> None:
+    """The sign pass runs only when the column's text has a "-": columns of
+    positives alone, negatives alone, -0 beside positives (a "-" but no
+    negative pairs), and each with NULLs, give the reference's images, in
+    every scale parity and the widest pair counts."""
+    mixes = {                          # units of the column's scale; None is -0
+        "positive": [1, 5, 99, 10025, 0],
+        "negative": [-1, -5, -99, -10025, -100],
+        "minus zero": [None, 15, 0, None, 7],
+        "mixed": [-1, 2, None, 100, -9999],
+    }
+    for ddl in ("decimal(12,2)", "money(16,2)", "decimal(7,3)", "decimal(31,0)",
+                "decimal(30,9)", "decimal(5,1)"):
+        ctype = parse_type(ddl)
+        fast = colencode.fast_column(ctype, value_check(ctype, "iso-8859-1"), "iso-8859-1")
+        top = 10**ctype.precision - 1
+        put = _cursor([ddl])
+        for name, units in mixes.items():
+            units = [*units, -top if name == "negative" else top]
+            column = [Decimal(f"{'-0' if u is None else u}E-{ctype.scale}") for u in units]
+            for values in (column, [None, *column, None]):
+                assert fast(values) is not None, (ddl, name)
+                rows = [(v,) for v in values]
+                assert put.encode_batch(rows) == [put.item(r, None, 1, "iso-8859-1")
+                                                  for r in rows], (ddl, name)

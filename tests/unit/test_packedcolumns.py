@@ -17,7 +17,7 @@ import struct
 from decimal import Decimal
 
 import pytest
-from codec_harness import cells, packed_images, packed_types
+from codec_harness import cells, non_null_cells, packed_images, packed_types
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -312,3 +312,86 @@ def test_a_converter_losing_a_row_hands_the_block_to_the_per_row_decoder(monkeyp
     finally:
         monkeypatch.undo()
         rowdecode._compiled_decoder.cache_clear()
+
+
+# ------------------------------------------------ NULL patterns and trimmed fractions
+
+_NULL_PATTERN_TYPES = ["decimal(16)", "decimal(32)", "decimal(5)", "decimal(12,2)",
+                       "interval day(9) to second", "interval year to month",
+                       "interval day(2) to fraction(5)", "interval day(9) to fraction(5)",
+                       "interval hour to minute", "interval minute(9) to second"]
+
+
+@_SETTINGS
+@given(st.sampled_from(_NULL_PATTERN_TYPES).flatmap(lambda ddl: st.tuples(
+    st.just(parse_type(ddl)),
+    st.sampled_from(["none", "heavy", "all", "first", "last", "first and last"]),
+    st.lists(non_null_cells(parse_type(ddl)), min_size=1, max_size=60))),
+    st.integers(0, 3))
+def test_null_patterns_read_as_the_reference(case, lead):
+    """Columns with no NULL, mostly NULLs, only NULLs, a NULL as the first
+    or last row: the column form answers (these are all clean cells) and
+    answers the reference's values, None at every NULL."""
+    ctype, pattern, values = case
+    n = len(values)
+    null_rows = {"none": set(), "heavy": set(range(0, n, 3)) | set(range(1, n, 3)),
+                 "all": set(range(n)), "first": {0}, "last": {n - 1},
+                 "first and last": {0, n - 1}}[pattern]
+    values = [(None, None) if i in null_rows else v for i, v in enumerate(values)]
+    encode = make_row_encoder([ctype])
+    images = [encode((stored,)) for stored, _ in values]
+    got = column(ctype, images, lead)
+    negative = any(v is not None and (v.months < 0 if ctype.is_year_month else v < v * 0)
+                   for v, _ in values) if ctype.code == TypeCode.INTERVAL else False
+    if handled(ctype, images) and not negative:
+        assert got is not None, "clean values must not fall back to the cell code"
+    if got is None:
+        return
+    agrees(ctype, got, images, values)
+    assert [i for i, v in enumerate(got) if v is None] == sorted(null_rows)
+
+
+@pytest.mark.parametrize("ddl", ["decimal(16)", "decimal(12,2)", "interval day(9) to second",
+                                 "interval year to month"])
+@pytest.mark.parametrize("where", [0, 1, -1])
+def test_bent_null_cells_read_as_the_reference_or_the_cell_code(ddl, where):
+    """A NULL head with non-zero pairs after it, as the first, a middle or
+    the last row among NULLs and values: the reference's answer is the
+    contract (None or its error); the column form gives it or hands the
+    column to the cell code."""
+    ctype = parse_type(ddl)
+    encode = make_row_encoder([ctype])
+    value = (IntervalYM(7) if ctype.is_year_month else dt.timedelta(days=3, seconds=5)
+             ) if ctype.code == TypeCode.INTERVAL else Decimal("12.5")
+    pairs = ctype.wire_width - 1
+    for bent in (b"\x00" + bytes(pairs - 1) + b"\x07", b"\x00\x00\x63" + bytes(pairs - 2),
+                 b"\x00" + b"\x63" * pairs):
+        images = [encode((value,)), encode((None,)), encode((value,)), encode((None,))]
+        images.insert(len(images) if where == -1 else where * 2, bent[:1 + pairs])
+        data, at, stride = block(ctype, images, 1)
+        got = packed_column(ctype, at, stride)(data, len(images))
+        if got is None:
+            continue
+        outcomes = [reference(ctype, image) for image in images]
+        try:
+            got = list(got)
+        except (ValueError, OverflowError):
+            assert any(kind == "error" for kind, _ in outcomes)
+            continue
+        for v, (kind, want) in zip(got, outcomes, strict=True):
+            assert kind == "value" and same(v, want), (bent.hex(), v, want)
+
+
+@pytest.mark.parametrize("text", ["12.5", "1200", "0.004", "10.05", "100.10", "0.0000000001",
+                                  "99999999999999.99", "1E+15", "-12.50", "-0.0040", "7",
+                                  "1.000000000000001", "0.10"])
+def test_floating_fractions_lose_only_their_trailing_zeros(text):
+    """Trailing fraction zeros are blanks (a whole zero pair, or the units
+    digit of the last non-zero pair), never the integer's zeros nor zeros
+    between digits: the exponents are the reference's."""
+    ctype = parse_type("decimal(16)")
+    encode = make_row_encoder([ctype])
+    images = [encode((Decimal(text),)), encode((None,)), encode((Decimal(text),))]
+    got = column(ctype, images, 0)
+    assert got is not None
+    assert [repr(v) for v in got] == [repr(reference(ctype, i)[1]) for i in images]

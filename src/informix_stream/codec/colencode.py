@@ -22,10 +22,14 @@ no digit was dropped); the column's texts are formatted right-aligned into
 one string, sign and point translated away, read as BCD by
 ``bytes.fromhex``, the BCD bytes translated to base-100 pairs and cut into
 fixed-width fields by one struct.  Leading zero pairs are stripped, their
-count gives the exponent.  A negative value's L pairs are the complement
-100**L - M, the nines' complement of M - 1: one big-integer subtraction
-makes M - 1 of every negative field of the column's BCD at once, and one
-``bytes.translate`` complements its pairs (no pass per negative row).
+count gives the exponent.  The counts are one ``bytes`` a column (a byte a
+row, + 64 for a negative by one big-integer addition), so the fit check
+and every row's head byte are one ``translate`` each, and the sign pass
+runs only when the column's text has a "-".  A negative value's L pairs
+are the complement 100**L - M, the nines' complement of M - 1: one
+big-integer subtraction makes M - 1 of every negative field of the
+column's BCD at once, and one ``bytes.translate`` complements its pairs
+(no pass per negative row).
 The other columns: integers and floats go to the struct as they are
 (range checked by ``min``/``max``, NaN by one ``sum``); DATE by a map of
 ``toordinal``; DATETIME YEAR TO SECOND by attribute columns and a cache of
@@ -49,7 +53,7 @@ import struct
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, repeat
-from operator import add, attrgetter, getitem, is_, mul, ne, not_, setitem, sub
+from operator import attrgetter, getitem, is_, ne, not_, setitem, sub
 from typing import Any
 
 from .rowencode import _float_null
@@ -69,8 +73,8 @@ _POS_DIGITS = str.maketrans({" ": "0", "-": "0", ".": None})
 _LEN_BYTE = [bytes((n,)) for n in range(256)]
 # a BCD byte (a borrowed nibble F read as 9) -> 99 minus its pair
 _BCD_NINES = bytes(99 - min(b >> 4, 9) * 10 - min(b & 0xF, 9) for b in range(256))
-_NONZERO = bytes(min(b, 1) for b in range(256))
-_ALL_ONES = bytes((0, 0xFF)) + bytes(254)
+# a DECIMAL row's key (pair count + 64 if negative) -> 1 if negative with pairs
+_NEGATIVE_PAIRS = bytes(int(b > 64) for b in range(256))
 _INT_LIMIT = {TypeCode.SMALLINT: 2**15 - 1, TypeCode.INTEGER: 2**31 - 1,
               TypeCode.SERIAL: 2**31 - 1, TypeCode.BIGINT: 2**63 - 1,
               TypeCode.BIGSERIAL: 2**63 - 1}
@@ -367,12 +371,17 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
     texts_of = (lambda n, values: (form * n) % tuple(values)) if scale <= 6 else \
         (lambda n, values: (form * n).format(*values))
     frac_pairs = (scale + 1) // 2
-    heads_of = [0] * 128               # [pairs + 64 * negative]; zero (no pairs) is 0xC0
-    for k in range(pairs + 1):
-        heads_of[k] = heads_of[k + 64] = 0xC0 if not k else bcd_head(k - frac_pairs, False)
-        if k:
-            heads_of[k + 64] = bcd_head(k - frac_pairs, True)
+    # a row's key byte is its pair count + 64 if negative (a count is at most
+    # 16): the head by one translate of the column's keys
+    heads_of = bytearray(256)
+    for k in range(1, pairs + 1):
+        heads_of[k], heads_of[k + 64] = bcd_head(k - frac_pairs, False), bcd_head(
+            k - frac_pairs, True)
+    heads_of[0] = heads_of[64] = 0xC0          # zero (and -0) has no pairs
+    heads_of = bytes(heads_of)
+    fitting = bytes(range(width))              # pair counts that fit the cell
     tail = [slice(pairs - k, None) for k in range(pairs + 1)]
+    field_ones = 256**pairs - 1                # a field's worth of 0xFF bytes
     exp = decimal.Decimal(1).scaleb(-scale)
     dec, fmt = decimal.Decimal, f"B{width - 1}s"
 
@@ -385,7 +394,7 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
         # (its head and pairs are then replaced by the NULL's)
         values = _filled(values, nulls, exp)
         ctx = decimal.Context(prec=precision, traps=[decimal.InvalidOperation])
-        quantized = list(map(ctx.quantize, values, repeat(exp)))
+        quantized = tuple(map(ctx.quantize, values, repeat(exp)))
         n = len(values)
         if ctx.flags[decimal.Rounded]:
             return None                    # a digit beyond the scale: by bind, rounded there
@@ -397,44 +406,40 @@ def _decimal_column(ctype: ColumnType, check: Callable[[Any], bool]
         bcd = bytes.fromhex(texts.translate(_POS_DIGITS))
         fields = _fields(pairs, n)(bcd.translate(_BCD))
         sig = list(map(bytes.lstrip, fields, repeat(b"\x00")))
-        lens = list(map(len, sig))
-        if max(lens) >= width:
-            return None
+        keys = bytes(map(len, sig))        # each row's pair count
+        if keys.translate(None, fitting):
+            return None                    # a count the cell has no room for
         bad = set()
-        if lens.count(0):
-            for i in compress(range(n), map(not_, lens)):
+        if keys.count(0):
+            for i in compress(range(n), map(not_, keys)):
                 # a zero's digits say nothing of its exponent (0E+5, 0.000): the check does
                 if not check(values[i]):
                     bad.add(i)
-        negative = list(map(dec.is_signed, quantized))
-        if not any(negative):
-            heads = list(map(heads_of.__getitem__, lens))
-        else:
-            # the head by pair count and sign: heads_of[count + 64 * negative]
-            heads = list(map(heads_of.__getitem__, map(add, lens, map(mul, negative,
-                                                                        repeat(64)))))
-            sig = _complement(bcd, negative, lens, n)
+        if "-" in texts:                   # str() writes a sign for negatives (-0 too) only
+            signs = int.from_bytes(bytes(map(dec.is_signed, quantized)), "big")
+            lens, keys = keys, (int.from_bytes(keys, "big") + (signs << 6)).to_bytes(n, "big")
+            sig = _complement(bcd, keys.translate(_NEGATIVE_PAIRS), lens, n)
+        heads = bytearray(keys.translate(heads_of))
         _scatter(heads, nulls, repeat(0))
         _scatter(sig, nulls, repeat(b""))
         return fmt, [heads, sig], bad
 
-    def _complement(bcd: bytes, negative: list[bool], lens: list[int], n: int) -> list:
-        """Every row's pairs when some are negative.  A negative value's L
-        pairs are 100**L - M, the last L pairs of the nines' complement of
-        M - 1.  M - 1 of every negative field at once is one subtraction on
-        the column's BCD read as a binary number (a field M >= 1 borrows
-        only inside itself; a borrowed nibble F is read as 9 by the table);
-        the complement is one translate, and each field takes the positive
-        or the complemented bytes by a byte mask (-0 has no pairs: not
-        negative here).  Then each row's last L pairs, one slice a row."""
-        flags = bytes(map(mul, negative, lens)).translate(_NONZERO)
-        ones, mask = bytearray(len(bcd)), bytearray(len(bcd))
+    def _complement(bcd: bytes, flags: bytes, lens: bytes, n: int) -> list:
+        """Every row's pairs when some are negative (``flags``: 1 for a
+        negative row with pairs).  A negative value's L pairs are 100**L - M,
+        the last L pairs of the nines' complement of M - 1.  M - 1 of every
+        negative field at once is one subtraction on the column's BCD read as
+        a binary number (a field M >= 1 borrows only inside itself; a
+        borrowed nibble F is read as 9 by the table); the complement is one
+        translate, and each field takes the positive or the complemented
+        bytes by a mask (the flags, one at each field's last byte, times a
+        field of 0xFF; -0 has no pairs: not negative here).  Then each row's
+        last L pairs, one slice a row."""
+        ones = bytearray(len(bcd))
         ones[pairs - 1::pairs] = flags
-        flags = flags.translate(_ALL_ONES)
-        for k in range(pairs):
-            mask[k::pairs] = flags
-        value, m = int.from_bytes(bcd, "big"), int.from_bytes(mask, "big")
-        less = (value - int.from_bytes(ones, "big")).to_bytes(len(bcd), "big")
+        low = int.from_bytes(ones, "big")
+        m = low * field_ones
+        less = (int.from_bytes(bcd, "big") - low).to_bytes(len(bcd), "big")
         merged = ((int.from_bytes(bcd.translate(_BCD), "big") & ~m)
                   | (int.from_bytes(less.translate(_BCD_NINES), "big") & m))
         fields = _fields(pairs, n)(merged.to_bytes(len(bcd), "big"))

@@ -6,9 +6,10 @@ DECIMAL/MONEY: a block's column of base-100 cells is turned into one text of
 every cell's digits by C-level byte operations, cut by one ``split``, and
 built by ``int`` and the private context's ``multiply`` (steps below).
 Floating DECIMAL: the same text with the decimal point placed by each
-cell's head, read by ``Decimal()`` (``_floating_decimal``).  INTERVAL: the
-numbers its constructor takes are computed for the whole column in the
-lanes of big integers (``_interval``).
+cell's head and trailing fraction zeros as blanks, read by ``Decimal()``
+(``_floating_decimal``).  INTERVAL: the numbers its value is built from
+are computed for the whole column in the lanes of big integers
+(``_interval``).
 
 The per-row cell code (packedcells.py) pays, per cell, three or more
 65,536-entry lookups joined by multiply-adds, a ``divmod`` rescaling the
@@ -54,6 +55,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import functools
+import operator
 import sys
 from array import array
 from collections.abc import Callable, Iterable
@@ -221,13 +223,20 @@ _FLOATING_ROWS = 2048
 # 100**-(_LEADING - 1) (1E-12 and up) have their leading zeros and the decimal
 # point there; smaller ones take the cell code.
 _LEADING = 6
-# Roles OR'd onto a byte (a pair 0..99, or a zero byte before the pairs);
-# each byte is written as three characters.  A pair is its digits and "_"
-# (which Decimal() skips between digits, and rstrip drops at the end) or
-# "." after them: codes 0..99 and 0x80 | 0..99 (up to 0xE3).  The bytes
-# before the pairs have even codes above those; one more than each (where
-# a negative zero's carry would leave it) reads as no text.
-_UNDER, _POINT = 0x00, 0x80
+# A cell's text, three characters a byte: the first two from its digits
+# byte (the byte's value with a role OR'd on), the third from its separator
+# byte (the role alone).  A pair writes its digits and "_" (which Decimal()
+# skips between digits), "." after the pair the point follows; a pair past
+# the point with nothing but zero pairs after it (the last non-zero one or a
+# trailing zero, _trim_marks) writes its digits without trailing zeros and
+# a blank, so the fraction's trailing zeros are blanks Decimal() strips
+# itself (an rstrip("0_") of the text cost ~4 ns a character it walked, ~80
+# a cell, ~100 a NULL).  Digits codes: a pair 0..99, trimmed 0x80 | 0..99
+# (up to 0xE3).  Separator codes of a pair: _UNDER, _POINT, a pair past the
+# point _PAST, trimmed _PAST | _CUT.  The bytes before the pairs have even
+# codes above those in both; one more than each in the digits byte (where a
+# negative zero's carry would leave it) reads as no text.
+_UNDER, _POINT, _PAST, _CUT, _TRIM = 0x00, 0x80, 0x20, 0x40, 0x80
 _F_SEP = 0xE4                             # ",  ": the cell's separator
 _F_BLANK = 0xE6                           # "   ": leading zeros not needed
 _F_ZEROS = 0xE8                           # "00_": leading zeros needed
@@ -237,15 +246,21 @@ _F_NULL = 0xF2                            # " 0.": a NULL's text (not kept)
 
 
 def _floating_tables() -> tuple[bytes, bytes, bytes]:
-    """role | byte -> its three characters ("x" for no role's)."""
+    """Digits code -> first and second character, separator code -> third
+    ("x" for no role's)."""
     tables = [bytearray(b"x" * 256) for _ in range(3)]
     texts = {_F_SEP: ",  ", _F_BLANK: "   ", _F_ZEROS: "00_", _F_PLUS: "  +",
              _F_MINUS: "  -", _F_PLUS_POINT: "+0.", _F_MINUS_POINT: "-0.", _F_NULL: " 0."}
-    for v in range(100):
-        texts[_UNDER | v], texts[_POINT | v] = f"{v:02d}_", f"{v:02d}."
     for code, text in texts.items():
         for table, char in zip(tables, text.encode("ascii")):
             table[code] = char
+    for v in range(100):
+        tens, units = f"{v:02d}"
+        tables[0][v], tables[1][v] = ord(tens), ord(units)
+        tables[0][_TRIM | v] = ord(" " if v == 0 else tens)
+        tables[1][_TRIM | v] = ord(" " if v % 10 == 0 else units)
+    for code, char in ((_UNDER, "_"), (_POINT, "."), (_PAST, "_"), (_PAST | _CUT, " ")):
+        tables[2][code] = ord(char)
     return tuple(bytes(t) for t in tables)  # type: ignore[return-value]
 
 
@@ -256,11 +271,11 @@ _F_TABLES = _floating_tables()
 def _floating_roles(pairs: int) -> tuple[bytes, ...]:
     """The roles of a cell's bytes by head (per position): the separator,
     the zero bytes before the pairs (blank, or the sign, the "0." of a
-    value below 1 and the zeros after its point), then the pairs, the one
-    the point follows marked.  Leading zeros a value does not need are
-    blanks (which Decimal() skips before the sign), not digits to parse
-    (~30 ns a cell).  A head putting the point before the zero bytes or
-    past the pairs (a positive exponent of ten) is unhandled."""
+    value below 1 and the zeros after its point), then the pairs: before
+    the point, the one it follows, past it.  Leading zeros a value does not
+    need are blanks (which Decimal() skips before the sign), not digits to
+    parse (~30 ns a cell).  A head putting the point before the zero bytes
+    or past the pairs (a positive exponent of ten) is unhandled."""
     size = 1 + _LEADING + pairs
     table = []
     for head in range(256):
@@ -272,6 +287,7 @@ def _floating_roles(pairs: int) -> tuple[bytes, ...]:
         negative = 0 < head < 128
         if head == 0:
             body[_LEADING] = _F_NULL                 # " 0." + zero pairs: 0
+            point = _LEADING
         elif _LEADING < point <= _LEADING + pairs:   # a value of 1 or more
             body[_LEADING] = _F_MINUS if negative else _F_PLUS
             body[point] = _POINT
@@ -279,19 +295,53 @@ def _floating_roles(pairs: int) -> tuple[bytes, ...]:
             body[point] = _F_MINUS_POINT if negative else _F_PLUS_POINT
             body[point + 1:1 + _LEADING] = bytes((_F_ZEROS,)) * (_LEADING - point)
         else:
-            body = bytearray((0xFF,)) * size
+            table.append(bytes((0xFF,)) * size)
+            continue
+        body[max(point + 1, 1 + _LEADING):] = bytes((_PAST,)) * (size - max(point + 1,
+                                                                          1 + _LEADING))
         table.append(bytes(body))
     return _by_position(table)
+
+
+@functools.lru_cache(maxsize=8)
+def _trim_masks(n: int, lead: int, width: int) -> tuple[int, ...]:
+    """Big integers of n cells of ``width`` bytes (``lead`` before the
+    pairs) for _trim_marks: 0x7F every byte, 0x80 every byte, 0x80 at
+    each cell's first byte, 1 at its last, _PAST at its pairs, 0xFF at the
+    bytes before its pairs."""
+    def every(cell: bytes) -> int:
+        return int.from_bytes(cell * n, "big")
+    pairs = width - lead
+    return (every(b"\x7f" * width), every(b"\x80" * width),
+            every(b"\x80" + bytes(width - 1)), every(bytes(width - 1) + b"\x01"),
+            every(bytes(lead) + bytes((_PAST,)) * pairs), every(b"\xff" * lead + bytes(pairs)))
+
+
+def _trim_marks(cells: int, roles: int, n: int, lead: int, width: int) -> tuple[int, int]:
+    """The digits and separator bytes of every cell (as big integers): a
+    pair past the point with only zero pairs after it is marked trimmed
+    (_TRIM on its digits byte, _CUT on its separator).  For the whole column
+    at once: each byte's non-zero flag (0x80: adding 0x7F to a byte 0..99
+    carries into that bit and never out of the byte), a guard flag at each
+    cell's first byte, then minus one at each cell's last byte: the borrow
+    runs back through the trailing zero bytes to the last non-zero pair
+    (or the guard), so flags ^ (flags - 1) is 0xFF from that pair on and 0
+    before it; kept where the roles say the pair is past the point."""
+    k7f, k80, guard, last, past, before = _trim_masks(n, lead, width)
+    flags = ((cells + k7f) & k80) | guard
+    tail = flags ^ (flags - last)
+    cut = tail & roles & past              # _PAST where trimmed
+    return cells | (cut << 2) | (roles & before), roles | (cut << 1)
 
 
 def _floating_decimal(ctype: ColumnType, at: int, stride: int) -> PackedColumn:
     """Floating DECIMAL(p): the exact digits, fraction zeros dropped but
     never the integer's.  Each cell's text puts the decimal point among its
-    digits (``_floating_roles``), ``rstrip`` drops trailing zeros and
-    underscores up to it, and Decimal() reads the rest (exponent 0 for an
-    integer: "12_00." is 1200).  A cell whose first pair is zero (NULL,
-    zero, whose exponent the reference derives from its head, or a value
-    not normalised) is then taken from the reference converter by itself."""
+    digits (``_floating_roles``), its trailing fraction zeros are blanks
+    (``_trim_marks``), and Decimal() reads it (exponent 0 for an integer:
+    "12_00." is 1200).  A cell whose first pair is zero (NULL, zero, whose
+    exponent the reference derives from its head, or a value not
+    normalised) is then taken from the reference converter by itself."""
     pairs = ctype.wire_width - 1
     roles, reference = _floating_roles(pairs), packed_converter(ctype)
     lead = 1 + _LEADING                    # bytes before the pairs
@@ -318,19 +368,20 @@ def _floating_decimal(ctype: ColumnType, at: int, stride: int) -> PackedColumn:
         heads = data[at::stride]
         if heads.translate(None, _NON_NEGATIVE):
             cells = _uncomplement(cells, heads, width, lead, lead + pairs, n)
-        merged = (int.from_bytes(cells, "big") | _role_bytes(heads, roles, n)).to_bytes(
-            len(cells), "big")
+        digits, seps = _trim_marks(int.from_bytes(cells, "big"),
+                                   _role_bytes(heads, roles, n), n, lead, width)
+        digits_b, seps_b = digits.to_bytes(len(cells), "big"), seps.to_bytes(len(cells), "big")
         text = bytearray(3 * len(cells))
-        for k, table in enumerate(_F_TABLES):
-            text[k::3] = merged.translate(table)
+        text[0::3] = digits_b.translate(_F_TABLES[0])
+        text[1::3] = digits_b.translate(_F_TABLES[1])
+        text[2::3] = seps_b.translate(_F_TABLES[2])
         cut = text[1:].decode("latin-1").split(",", n - 1)
         if len(cut) != n:
             return None                   # never, by the roles: rows are not lost
-        pieces = map(str.rstrip, cut, repeat("0_"))
         try:
             # Decimal() signals bad text by the thread's context: ours traps it
             with decimal.localcontext(_CTX):
-                values = list(map(decimal.Decimal, pieces))
+                values = list(map(decimal.Decimal, cut))
         except decimal.InvalidOperation:
             return None                   # an unhandled head
         firsts = data[at + 1::stride]
@@ -372,11 +423,12 @@ def _interval(ctype: ColumnType, at: int, stride: int) -> PackedColumn | None:
     """INTERVAL in its qualifier's positive form (the cell code's fast
     form; a negative one, whose head differs, takes the cell code): each
     field's pairs are its columns, checked by ``translate``, and the
-    numbers the constructor takes are computed for the whole column at once
-    in the lanes of big integers (``_number``): ``timedelta(days, seconds,
-    microseconds)`` or ``IntervalYM(months)`` by ``starmap``/``map``.  The
-    cell code's per-cell table lookups and sums cost ~90 ns beside the
-    constructor; these ~30."""
+    numbers the value is built from are computed for the whole column at
+    once in the lanes of big integers (``_number``): a count of the
+    smallest unit times that unit's timedelta (``_unit_multiples``; or
+    ``timedelta(days, seconds, microseconds)`` where the count can pass 8
+    bytes) or ``IntervalYM(months)``.  The cell code's per-cell table
+    lookups and sums cost ~90 ns beside the constructor; these ~30."""
     layout = temporal_layout(ctype)
     if layout is None:
         return None
@@ -409,31 +461,69 @@ def _interval(ctype: ColumnType, at: int, stride: int) -> PackedColumn | None:
 
 
 def _year_month(terms: list[tuple[int, int]]) -> Callable[[list, int], Iterable]:
+    size = _lane_size(terms)
+
     def build(columns: list, n: int) -> Iterable:
-        return map(IntervalYM, _number(columns, terms, n, 8))
+        return map(IntervalYM, _number(columns, terms, n, size))
     return build
+
+
+def _lane_size(terms: list[tuple[int, int]]) -> int:
+    """4-byte lanes where every row's sum fits them (YEAR(4) TO MONTH,
+    HOUR TO SECOND: half the big integers' bytes, ~3-5 ns a row less),
+    else 8."""
+    return 4 if _bound(terms) < 1 << 32 else 8
 
 
 def _day_time(start: int, lead: int, units: list[int], nfrac: int
               ) -> Callable[[list, int], Iterable]:
-    """timedelta(days, seconds, micro): DAY's pairs the days, the later
-    fields' (with a leading HOUR/MINUTE/SECOND's) the seconds."""
-    td = datetime.timedelta
+    """The timedeltas of a day-time qualifier: where every row's whole
+    count of its smallest unit fits one 8-byte lane, that count times the
+    unit's timedelta (``_unit_multiples``); else timedelta(days, seconds,
+    micro), DAY's pairs the days, the later fields' (with a leading
+    HOUR/MINUTE/SECOND's) the seconds."""
     fields = [(1, _UNIT_SECONDS[u]) for u in units]
     whole = lead + len(units)              # columns before the fraction's
+    leading = [(lead, _UNIT_SECONDS[start])]
+    micro = [(nfrac, 10 ** (6 - 2 * nfrac))]
+    if not nfrac:
+        return _unit_multiples(leading + fields, datetime.timedelta(seconds=1))
+    counted = [(pairs, weight * 10 ** 6) for pairs, weight in leading + fields] + micro
+    if _bound(counted) < 1 << 64:
+        return _unit_multiples(counted, datetime.timedelta(microseconds=1))
+    td = datetime.timedelta
     if start == TU_DAY:
         day_terms, second_terms, first = [(lead, 1)], fields, lead
     else:
-        day_terms, second_terms, first = [], [(lead, _UNIT_SECONDS[start]), *fields], 0
-    micro = [(nfrac, 10 ** (6 - 2 * nfrac))]
+        day_terms, second_terms, first = [], leading + fields, 0
 
     def build(columns: list, n: int) -> Iterable:
         days = _number(columns, day_terms, n, 8) if day_terms else repeat(0)
         secs = _number(columns[first:whole], second_terms, n, 8) if second_terms \
             else repeat(0)
-        if not nfrac:
-            return starmap(td, zip(days, secs))
         return starmap(td, zip(days, secs, _number(columns[whole:], micro, n, 4)))
+    return build
+
+
+def _bound(terms: list[tuple[int, int]]) -> int:
+    """The largest sum of terms (pairs, weight) any row's pairs can spell
+    (every pair 99)."""
+    return sum((100 ** pairs - 1) * weight for pairs, weight in terms)
+
+
+def _unit_multiples(terms: list[tuple[int, int]], unit: datetime.timedelta
+                    ) -> Callable[[list, int], Iterable]:
+    """timedelta ``unit`` times each row's count: ``unit * count`` builds
+    the same timedelta as ``timedelta(days, seconds)`` for ~114 against
+    ~168 ns (the three-argument constructor normalises each argument; the
+    product converts one microsecond count), and the count is one lane.  A
+    count past timedelta's range raises OverflowError as the constructor
+    does."""
+    assert _bound(terms) < 1 << 64, "one 8-byte lane a row"
+    size = _lane_size(terms)
+
+    def build(columns: list, n: int) -> Iterable:
+        return map(operator.mul, repeat(unit), _number(columns, terms, n, size))
     return build
 
 
