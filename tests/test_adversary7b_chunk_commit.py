@@ -139,7 +139,6 @@ def test_ctrl_c_in_a_load_then_the_same_connection(emu, proxy, intr, direct, sha
     assert cuts > SAMPLE
 
 
-@pytest.mark.xfail(strict=True, reason="execute leaves a previous executemany's commit_in_doubt on the cursor")
 def test_commit_in_doubt_is_reset_by_the_next_execute(emu, direct):
     """``commit_in_doubt`` speaks of the cursor's last call only: a later
     execute (like a later executemany) clears it with ``rowcount``."""

@@ -509,6 +509,7 @@ class CursorBase(CursorWarnings, ScrollFetches):
         self.rowcount = -1
         self.lastrowid = None
         self.batch_errors = None
+        self.commit_in_doubt = None         # it speaks of the last call only
         self._warnings = WarningLog()
         self._batch, self._pos, self._delivered = [], 0, 0
         self._exhausted = True
