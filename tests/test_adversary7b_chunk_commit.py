@@ -154,3 +154,48 @@ def test_commit_in_doubt_is_reset_by_the_next_execute(emu, direct):
         assert cur.commit_in_doubt is None
     finally:
         conn.close()
+
+
+@pytest.mark.parametrize("kw", [{"chunk_size": 1, "insert_cursor": False},
+                                {"chunk_size": 4, "insert_cursor": True},
+                                {"chunk_size": 4, "batch_errors": True}],
+                         ids=["bind-1", "insert-cursor-4", "batch-errors-4"])
+def test_ctrl_c_in_a_transactions_load_then_commit(emu, proxy, intr, direct, kw):
+    """Inside the caller's transaction: after a cut the connection is either
+    broken (the server rolls the transaction back: nothing of the call
+    lands) or usable, and then COMMIT lands exactly the rows ``rowcount``
+    counted -- the rows of the chunk cut midway are neither half applied
+    nor lost unannounced."""
+    t = _table(direct)
+    count = 9
+
+    def load(conn, run):
+        cur = conn.cursor()
+        return cur, lambda: cur.executemany(f"INSERT INTO {t} VALUES (?, ?)",
+                                            _data(run, count, ()), **kw)
+
+    probe = connect(proxy, autocommit=False)
+    offsets = sweep_offsets(proxy, load(probe, 0)[1], SAMPLE)
+    probe.rollback()
+    probe.close()
+    cuts = 0
+    for direction, offset in offsets:
+        run = next(_runs)
+        conn = connect(proxy, autocommit=False)
+        side = emu.latest_session()
+        cur, op = load(conn, run)
+        try:
+            cuts += interrupted(proxy, intr, direction, offset, op)
+            where = (direction, offset)
+            if conn.closed:
+                assert cur.commit_in_doubt is None, where
+                assert _landed(direct, side, t, run) == [], where
+                with pytest.raises(SIGNALLED):
+                    conn.commit()
+                continue
+            conn.commit()
+            landed = _landed(direct, None, t, run)
+            assert landed == list(range(cur.rowcount)), (where, cur.rowcount, landed)
+        finally:
+            conn.close()
+    assert cuts > SAMPLE
