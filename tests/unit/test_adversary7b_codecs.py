@@ -146,7 +146,7 @@ def test_interval_cells_of_zeros_and_nines(ctype):
     edges' neighbourhoods; zero heads are NULLs among them."""
     head, width = temporal_head(ctype), ctype.wire_width
     rng = random.Random(str(ctype))
-    answered = 0
+    answered = clean = 0
     for trial in range(25):
         images = []
         for _ in range(rng.randint(1, 16)):
@@ -158,7 +158,9 @@ def test_interval_cells_of_zeros_and_nines(ctype):
                 99 if mode < 0.2 else 0 if mode < 0.3 else rng.choice((0, 99, rng.randint(0, 99)))
                 for _ in range(width - 1)))
         answered += _agree(ctype, images, rng.randint(0, 3))
-    assert answered, "the column form never answered: the test checks nothing"
+        clean += all(reference(ctype, image)[0] == "value" for image in images)
+    # DAY(9)'s nines overflow timedelta: such a column is the cell code's
+    assert answered or not clean, "the column form never answered a clean column"
 
 
 # ---------------------------------------------------------------- DECIMAL encoder
