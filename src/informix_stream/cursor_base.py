@@ -508,7 +508,7 @@ class CursorBase(CursorWarnings, ScrollFetches):
         self.description = None
         self.rowcount = -1
         self.lastrowid = None
-        self.batch_errors = None
+        self.batch_errors = self.commit_in_doubt = None     # of the last call only
         self._warnings = WarningLog()
         self._batch, self._pos, self._delivered = [], 0, 0
         self._exhausted = True
