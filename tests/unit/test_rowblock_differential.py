@@ -263,11 +263,12 @@ def test_warning_flags_are_recorded_by_the_per_row_path():
 
 
 def test_variable_width_shapes_have_the_run_hook():
-    for types in (["integer", "varchar(10)"], ["boolean"], ["lvarchar(300)", "date"]):
+    for types in (["integer", "varchar(10)"], ["boolean", "varchar(3)"], ["lvarchar(300)", "date"]):
         decode = make_row_decoder([parse_type(t) for t in types])
         assert decode.bulk.__name__ == "decode_run"
-    assert decode.bulk.__name__ == "decode_run"
     assert make_row_decoder([parse_type("integer")]).bulk.__name__ != "decode_run"
+    # BOOLEANs beside fixed columns alone: the block decoder, then the run hook
+    assert make_row_decoder([parse_type("boolean")]).bulk.__name__ == "block_then_run"
 
 
 def test_nan_that_is_not_null_stays_a_float():
@@ -417,14 +418,6 @@ def test_char_columns_in_any_code_set_read_as_per_row(encoding):
     _same_encoding([column, column], data, [len(data) // 2], encoding)
 
 
-@pytest.mark.parametrize("encoding, expected", [
-    ("iso-8859-1", True), ("iso-8859-5", True), ("cp437", True), ("cp1252", False),
-    ("utf-8", False), ("utf-16", False)])
-def test_one_character_a_byte_code_sets(encoding, expected):
-    from informix_stream.codec.rowblock import _one_char_a_byte
-    assert _one_char_a_byte(encoding) is expected
-
-
 def test_runs_start_at_the_block_size_last_taken_whole():
     """A run of whole replies lets the next run start big (the per-block
     set-up is paid once a reply, not at 32, 128, 512 rows); a run stopped
@@ -494,3 +487,31 @@ def test_adjacent_booleans_whose_lengths_sum_to_twelve_are_not_misread():
     data = tuple_msg(_BOOLEAN_CELLS[0] * 2) + tuple_msg(image) + tail(2)
     *_, rows = same(types, data)
     assert rows[1] == (("bool", "True"), ("NoneType", "None"))
+
+
+@pytest.mark.parametrize("odd", [2, 3, 4, 5, 6], ids=["null", "null-6", "no-byte", "two",
+                                                      "t"])
+def test_boolean_blocks_leave_other_cells_to_the_row_code(odd):
+    """A shape of BOOLEANs and fixed columns is decoded a block at a time
+    while every BOOLEAN is its common 6 bytes; a cell of any other form
+    mid-block (a 7+5-byte pair the same size as two common cells, a NULL
+    flag in 6 bytes, 't') hands the block to the per-row decoder, and a
+    tuple of another size to the run hook: the rows are the per-row
+    decoder's, however the reply is cut."""
+    types = [parse_type(t) for t in ("boolean", "integer", "boolean", "boolean")]
+    common = _BOOLEAN_CELLS[:2]
+    images = [common[i % 2] + struct.pack("!i", i) + common[(i // 2) % 2] + common[i % 2]
+              for i in range(300)]
+    images[100] = _BOOLEAN_CELLS[5] + struct.pack("!i", 7) + _BOOLEAN_CELLS[2] + common[0]
+    images[150] = common[0] + struct.pack("!i", 8) + common[1] + _BOOLEAN_CELLS[odd]
+    data = b"".join(tuple_msg(m) for m in images) + tail(len(images))
+    for cuts in ([], [len(data) // 3, len(data) // 2]):
+        stops, raised, _, error, rows = same(types, data, cuts=cuts)
+        assert raised is None and error is None and len(rows) == 300
+    assert rows[100] == (("bool", "True"), ("int", "7"), ("NoneType", "None"),
+                         ("bool", "True"))
+    reply, clean = Reply(), b"".join(tuple_msg(m) for m in images[:100])
+    decode = make_row_decoder(types)
+    assert decode.bulk(bytearray(clean), 0, len(clean), reply, MAX_FIELD) == len(clean)
+    assert reply.rows[:3] == [(True, 0, True, True), (False, 1, True, False),
+                              (True, 2, False, True)]

@@ -13,8 +13,9 @@ wider number are gathered the same way and read as a big-endian
 ``array``), with no Python object per value and no transposition of row
 tuples; each column is checked and converted with C-level iteration
 (``count``, ``in`` over a byte column, ``map`` over constructors and table
-lookups, one regular expression cutting a CHAR column's decoded text);
-``zip`` makes the row tuples again.
+lookups; every CHAR column of a row cut from the block's decoded text by
+one regular expression match, textblock.py); ``zip`` makes the row tuples
+again (a shape of CHAR columns alone takes the regex's tuples as rows).
 
 Exactness, against the per-row decoder (the reference of this module;
 tests/unit/test_rowblock_differential.py feeds both the same values and
@@ -59,7 +60,8 @@ from .civilblock import CivilColumn, date_column, datetime_column
 from .codegen import FixedCell, compile_function, indent
 from .packedcells import temporal_head, temporal_layout
 from .packedcolumns import packed_column
-from .scalars import INT_NULL, INT_STRUCT
+from .scalars import INT_NULL, INT_STRUCT, TRUE_BYTES
+from .textblock import TextGroup, text_group
 from .typeinfo import ColumnType, TypeCode
 
 __all__ = ["block_hook"]
@@ -86,19 +88,25 @@ def block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | None],
         return None
     width = struct.calcsize("!" + "".join(cell.fmt for cell in cells))
     stride = 8 + width + (width & 1)
-    at, plan = 8, []
+    at, plan, texts = 8, [], []
     for k, (ctype, cell) in enumerate(zip(columns, cells)):
         fields = []
         for count, letter in _FIELD.findall(cell.fmt):
             size = struct.calcsize(f"!{count}{letter}")
             fields.append((at, letter, size))
             at += size
-        whole = _civil(ctype, cell) or _packed(ctype, fields[0][0], stride)
+        whole = _civil(ctype, cell) or _packed(ctype, fields[0][0], stride) or \
+            _boolean(ctype)
         if whole is not None:
             plan.append(_whole_column(whole, cell, k, ns, fields, stride))
         else:
             plan.append((_column(ctype, cell, k, ns, utf8, fields, stride), fields))
-    return _Block(width, plan, decode_row).bulk
+        if ctype.code in (TypeCode.CHAR, TypeCode.NCHAR):
+            texts.append((k, fields[0][0], fields[0][2]))
+    group = text_group([(at, size) for _, at, size in texts], len(columns), stride,
+                       ns["_enc"], utf8)
+    members = [k for k, _, _ in texts] if group is not None else []
+    return _Block(width, plan, decode_row, group, members).bulk
 
 
 # struct letters of a cell's format: "B", "H", "20s", ...
@@ -165,9 +173,12 @@ def _bytes_struct(at: int, size: int, stride: int) -> struct.Struct:
 class _Block:
     """The hook of one shape: framing of runs, conversion of blocks."""
 
-    def __init__(self, width: int, plan: list, decode_row: Callable) -> None:
+    def __init__(self, width: int, plan: list, decode_row: Callable,
+                 group: TextGroup | None = None, members: Sequence[int] = ()) -> None:
         self.width, self.stride = width, 8 + width + (width & 1)
         self.plan, self.decode_row = plan, decode_row
+        # the CHAR columns cut by one regex a row (textblock.py), their indexes
+        self.group, self.members = group, list(members)
         self.size_bytes = struct.pack("!I", width)
         # The block size a run starts with: the last one taken whole, back
         # to _FIRST_BLOCK when a block stops at a tuple this hook leaves.
@@ -216,8 +227,7 @@ class _Block:
             data = data[:n * stride]
         before = len(rows)
         try:
-            rows.extend(zip(*[convert([_field(data, *f, stride, n) for f in fields], n)
-                              for convert, fields in self.plan]))
+            rows.extend(self._rows(data, n))
             if len(rows) - before != n:
                 # zip stops at the shortest column: a converter that lost a
                 # row must not lose it silently
@@ -229,6 +239,28 @@ class _Block:
             del rows[before:]
             return self._per_row(buf, pos, n, rows)
         return n
+
+    def _rows(self, data: bytes, n: int) -> Iterable[tuple]:
+        """The row tuples of a block's n rows (raising on a cell neither
+        the fast forms nor the cell code can read).  CHAR columns come from
+        the text group when it can cut the block (a shape of CHARs alone:
+        its rows as the regex gives them); each other column from its
+        converter."""
+        stride, group = self.stride, self.group
+        cols: list = [None] * len(self.plan)
+        if group is not None:
+            if group.whole:
+                found = group.rows(data, n)
+                if found is not None:
+                    return found
+            else:
+                texts = group.columns(data, n)
+                for k, col in zip(self.members, texts or ()):
+                    cols[k] = col
+        for k, (convert, fields) in enumerate(self.plan):
+            if cols[k] is None:
+                cols[k] = convert([_field(data, *f, stride, n) for f in fields], n)
+        return zip(*cols)
 
     def _per_row(self, buf, pos: int, n: int, rows: list) -> int:
         """The block row by row through the per-row decoder, up to the first
@@ -268,7 +300,7 @@ def _column(ctype: ColumnType, cell: FixedCell, k: int, ns: dict, utf8: bool,
             return loop(*[c.values() if type(c) is _BytesField else c for c in cols])
     else:
         slow = loop
-    fast = _fast(ctype, cell, ns, utf8, fields[0][0], stride)
+    fast = _fast(ctype, cell, ns, utf8)
     if fast is None:
         return lambda fields, n: slow(*fields)
 
@@ -323,10 +355,30 @@ def _packed(ctype: ColumnType, at: int, stride: int) -> CivilColumn | None:
     return lambda data, at, stride, n: packed(data, n)
 
 
+def _boolean(ctype: ColumnType) -> CivilColumn | None:
+    """BOOLEAN's column form: when every cell of the column is its common
+    6 bytes ``00 00000001 b`` (five strided byte columns counted), each
+    value is ``b in TRUE`` by one map; else None (the cell code: a NULL
+    flag, or a length that is not 1, which it refuses)."""
+    if ctype.code != TypeCode.BOOLEAN:
+        return None
+
+    def column(data: bytes, at: int, stride: int, n: int) -> Iterable | None:
+        if any(data[at + j::stride].count(byte) != n for j, byte in _COMMON_BOOLEAN):
+            return None
+        return map(_IS_TRUE, data[at + 5::stride])
+    return column
+
+
+# (offset, byte) of a BOOLEAN cell's common head: null flag 0, length 1
+_COMMON_BOOLEAN = tuple(enumerate(b"\x00\x00\x00\x00\x01"))
+_IS_TRUE = frozenset(b[0] for b in TRUE_BYTES).__contains__
+
+
 def _whole_column(whole: CivilColumn, cell: FixedCell, k: int, ns: dict,
                   fields: list[tuple[int, str, int]], stride: int) -> tuple[Column, list]:
     """(converter, fields) of a column taken whole (DATE/DATETIME,
-    DECIMAL/MONEY, INTERVAL): the cell's bytes as one field; a column
+    DECIMAL/MONEY, INTERVAL, BOOLEAN): the cell's bytes as one field; a column
     ``whole`` does not prove clean runs the per-row decoder's cell code over
     each row's fields, read by one struct."""
     at = fields[0][0]
@@ -341,8 +393,7 @@ def _whole_column(whole: CivilColumn, cell: FixedCell, k: int, ns: dict,
     return convert, [(at, "s", width)]
 
 
-def _fast(ctype: ColumnType, cell: FixedCell, ns: dict, utf8: bool, at: int, stride: int
-          ) -> Fast | None:
+def _fast(ctype: ColumnType, cell: FixedCell, ns: dict, utf8: bool) -> Fast | None:
     """The column-at-a-time form of a type, where one measured faster than
     the cell code in a loop (DATE and DATETIME: ``_civil``; DECIMAL/MONEY
     and INTERVAL: packedcolumns.py).  INT8 has none: its chain of ``map``
@@ -357,7 +408,7 @@ def _fast(ctype: ColumnType, cell: FixedCell, ns: dict, utf8: bool, at: int, str
     if code == TypeCode.SMALLFLOAT:
         return _real
     if code in (TypeCode.CHAR, TypeCode.NCHAR):
-        return _text(ns["_enc"], ctype.length, utf8, at, stride)
+        return _text(ns["_enc"], utf8)
     return None
 
 
@@ -389,34 +440,15 @@ def _real(f: list, n: int) -> Iterable | None:
     return None if 0xFF in field.first_bytes() else struct.unpack(f"!{n}f", field.joined())
 
 
-def _text(encoding: str, size: int, utf8: bool, at: int, stride: int) -> Fast:
-    """CHAR: NULL is a first byte zero.  In a code set where every byte is
-    one character (ISO 8859-1, the default) the block decodes at once and
-    a regular expression cuts each row's value out of the text: one object
-    a value instead of a bytes and a str (~25 ns a value less)."""
+def _text(encoding: str, utf8: bool) -> Fast:
+    """CHAR where the text group (textblock.py) does not take the block:
+    NULL is a first byte zero; else each cell's bytes decoded."""
     decode = bytes.decode
-    cut = None
-    if _one_char_a_byte(encoding):
-        cut = re.compile(f"(?s).{{{at}}}(.{{{size}}}).{{{stride - at - size}}}").findall
 
     def convert(f: list, n: int) -> Iterable | None:
         field = f[0]
         if 0 in field.first_bytes():
             return None
-        if cut is not None:
-            return cut(decode(field.data, encoding))
         return map(decode, field.values()) if utf8 else \
             map(decode, field.values(), repeat(encoding))
     return convert
-
-
-@functools.lru_cache(maxsize=64)
-def _one_char_a_byte(encoding: str) -> bool:
-    """Whether ``encoding`` decodes every byte, each alone to one character
-    and in a run to the same one (a stateless single-byte code set)."""
-    try:
-        whole = bytes(range(256)).decode(encoding)
-        return len(whole) == 256 and all(
-            bytes((b,)).decode(encoding) == whole[b] for b in range(256))
-    except (UnicodeError, LookupError, TypeError):
-        return False

@@ -382,15 +382,41 @@ def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str, rows: str
     # parse_reply finds a hook taking whole runs of tuples as decode_row.bulk:
     # fixed-width shapes decode them a column at a time (rowblock.py), the
     # others through the row decoder's code inlined in a loop (_RUN)
-    cells = [_fixed_cell(ctype, k, block_ns) for k, ctype in enumerate(columns)]
+    cells = [_block_cell(ctype, k, block_ns) for k, ctype in enumerate(columns)]
     bulk = block_hook(columns, cells, block_ns, decode_row, utf8)
-    if bulk is None and columns:
+    booleans = any(c.code == TypeCode.BOOLEAN for c in columns)
+    if (bulk is None or booleans) and columns:
         run_ns = {**ns, "_head": _TUPLE_HEAD}
-        bulk = compile_function(_for_encoding(_run_source(columns, run_ns, rows), utf8),
-                                run_ns, "decode_run")
+        run = compile_function(_for_encoding(_run_source(columns, run_ns, rows), utf8),
+                               run_ns, "decode_run")
+        bulk = run if bulk is None else _block_then_run(bulk, run)
     if bulk is not None:
         decode_row.bulk = bulk
     return decode_row
+
+
+def _block_cell(ctype: ColumnType, k: int, ns: dict) -> FixedCell | None:
+    """How column ``k`` reads in the block decoder: its fixed cell, or for
+    a BOOLEAN its common 6 bytes (null flag, length 1, the byte).  A block
+    is only tuples of one size, but lengths other than 1 can still sum to
+    it (a 5-byte NULL beside a 7-byte cell), so a length not 1 raises and
+    the per-row decoder, which frames each envelope, takes the block."""
+    if ctype.code != TypeCode.BOOLEAN:
+        return _fixed_cell(ctype, k, ns)
+    z, n, c = f"zc{k}", f"nb{k}", f"c{k}"
+    return FixedCell("BiB", [z, n, c], _ENVELOPE_VALUES[TypeCode.BOOLEAN][0].format(v=c),
+                     (f"if {n} != 1:", "    raise ValueError('a BOOLEAN of another length')"))
+
+
+def _block_then_run(block, run):
+    """The bulk hook of a shape with BOOLEANs: the block decoder takes the
+    run of tuples whose BOOLEANs all have their common 6 bytes; from the
+    first other one (a NULL BOOLEAN is 5 bytes, so its tuple's size
+    differs) the run hook takes the rest; either stops where parse_reply
+    must look."""
+    def block_then_run(buf, pos: int, end: int, reply, max_size: int) -> int:
+        return run(buf, block(buf, pos, end, reply, max_size), end, reply, max_size)
+    return block_then_run
 
 
 def _for_encoding(source: str, utf8: bool) -> str:
