@@ -465,3 +465,21 @@ def test_a_cell_with_no_python_value_past_a_slice(cursors, column, values, fill,
         ticks[bad] = fill
         values = pa.array(ticks, pa.int32()).cast(values.type, safe=False)
     refused_at(cursors["latin"], column, values, bad, **PATHS[path])
+
+
+@pytest.mark.parametrize("path", list(PATHS))
+def test_a_date_past_9999_inside_a_list_is_a_data_error(cursors, path):
+    """A nested cell with no Python value refuses its row too (pyarrow's
+    ValueError from the list's value used to escape the BIND route)."""
+    values = pa.array([[0], [5, 2932897], None], pa.list_(pa.int32())).cast(
+        pa.list_(pa.date32()))
+    refused_at(cursors["latin"], "LIST(DATE NOT NULL)", values, 1, **PATHS[path])
+
+
+@pytest.mark.parametrize("path", list(PATHS))
+def test_a_run_end_encoded_time_past_24_hours_is_a_data_error(cursors, path):
+    """A run-end encoded cell is its run's value: checked as a plain one."""
+    import pyarrow.compute as pc
+    values = pc.run_end_encode(pa.array([3600, 100 * 3600, 100 * 3600], pa.time32("s")))
+    refused_at(cursors["latin"], "DATETIME HOUR TO SECOND", values, 1, "no time of day",
+               **PATHS[path])
