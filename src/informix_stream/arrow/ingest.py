@@ -15,7 +15,9 @@ that plain path, and a differential test holds the two byte for byte), so
 a load from Arrow and a load of the same rows as tuples store the same
 values.  A column whose Arrow type cannot load into its column
 (load_types.py) is refused before any row is sent.  A cell that cannot be
-bound is a DataError naming its column; rows before it are sent first, so
+bound, or has no Python value (cell_values.py: the fast paths check their
+range by a min/max over the column instead), is a DataError naming its
+column and row; rows before it are sent first, so
 ``executemany``'s contract holds: exactly the rows before ``row_index``
 are applied.
 """
