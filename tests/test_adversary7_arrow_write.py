@@ -109,32 +109,24 @@ def same_as_tuples(cur, column: str, values) -> None:
         assert got == expected, f"{path} path, {column}, {values.type}"
 
 
-def refused_at(cur, column: str, values, bad_row: int, **kw) -> None:
-    """A cell with no Python value: DataError at its row naming the column,
-    the rows before it stored, the connection still usable."""
+def refused_at(cur, column: str, values, bad_row: int, says: str = "has no Python value",
+               **kw) -> None:
+    """A cell with no Python value: DataError at its row naming the column
+    and saying ``says``, the rows before it stored, the connection still
+    usable."""
     _table(cur, column)
     cur.execute("DELETE FROM t7")
     with pytest.raises(ifx.DataError, match="'v'") as caught:
         cur.executemany("INSERT INTO t7 VALUES (?, ?)", _arrow(values), **kw)
     assert caught.value.row_index == bad_row
+    assert says in str(caught.value)
     cur.execute("SELECT i FROM t7 ORDER BY i")
     assert cur.fetchall() == [(k,) for k in range(bad_row)]
 
 
 # -- values with no Python form ---------------------------------------------------
 
-_BIND_ESCAPES = pytest.mark.xfail(
-    strict=True, reason="arrow/ingest.encode_column: to_pylist's ValueError/OverflowError/"
-    "UnicodeDecodeError escapes, a time past 24 h is read round the clock, and its date32 "
-    "fast path sends day counts past 0001..9999 (the emulator then drops the connection)")
-
-
-def _paths(bind_mark=_BIND_ESCAPES):
-    return [pytest.param("put", id="put"),
-            pytest.param("bind", id="bind", marks=bind_mark)]
-
-
-@pytest.mark.parametrize("path", _paths())
+@pytest.mark.parametrize("path", list(PATHS))
 @pytest.mark.parametrize("nulls", [False, True], ids=["no-null", "null"])
 @pytest.mark.parametrize("days", [2932897, 2**31 - 1, -719163, -2**31])
 def test_a_date32_outside_0001_9999_is_a_data_error_at_its_row(cursors, days, nulls, path):
@@ -147,12 +139,9 @@ def test_a_date32_outside_0001_9999_is_a_data_error_at_its_row(cursors, days, nu
 @pytest.mark.parametrize("column", ["DATETIME YEAR TO SECOND", "DATETIME YEAR TO DAY",
                                     "DATETIME YEAR TO FRACTION(5)"])
 @pytest.mark.parametrize("unit", ["s", "ms", "us"])
-def test_a_timestamp_outside_pythons_calendar_is_a_data_error(request, cursors, unit, column,
-                                                              path):
+def test_a_timestamp_outside_pythons_calendar_is_a_data_error(cursors, unit, column, path):
     """Only YEAR TO SECOND has an insert-cursor rule (put_cells); every
     other qualifier goes value by value through ingest on both paths."""
-    if path == "bind" or column != "DATETIME YEAR TO SECOND":
-        request.applymarker(_BIND_ESCAPES)
     values = pa.array([0, 2**62, None], pa.timestamp(unit))
     refused_at(cursors["latin"], column, values, 1, **PATHS[path])
 
@@ -167,30 +156,46 @@ def test_a_timestamp_outside_pythons_calendar_is_a_data_error(request, cursors, 
     pa.array([0, 86_400_000], pa.time32("ms")),
     pa.array([5, 100 * 3_600_000_000], pa.time64("us")),
     pa.array([5, 86_400 * 10**9 + 1000], pa.time64("ns"))], ids=str)
-def test_a_time_of_day_past_24_hours_is_a_data_error(request, cursors, values, dictionary,
-                                                     column, path):
+def test_a_time_of_day_past_24_hours_is_a_data_error(cursors, values, dictionary, column,
+                                                     path):
     """pyarrow reads such a time round the clock (100 hours as 04:00);
     Arrow says it is invalid (Array.validate(full=True)), it has no Python
-    value, and storing 04:00 would be silently wrong.  Only YEAR TO SECOND
-    has an insert-cursor cell (arrow/cell_values.py refuses it there); the
-    HOUR TO qualifiers go through ingest on both paths."""
-    if path == "bind" or not column.startswith("DATETIME YEAR"):
-        request.applymarker(_BIND_ESCAPES)
+    value, and storing 04:00 would be silently wrong: refused at its row
+    where a time of day loads (the HOUR TO qualifiers, through ingest on
+    both paths).  Into a DATETIME with a date no time loads at all
+    (load_types.py: the server would take the date from CURRENT), so the
+    whole column is refused at row 0 before a row is sent, the bad value
+    notwithstanding."""
     if dictionary:
         values = values.dictionary_encode()
-    refused_at(cursors["latin"], column, values, 1, **PATHS[path])
+    whole = column.startswith("DATETIME YEAR")
+    refused_at(cursors["latin"], column, values, 0 if whole else 1,
+               "cannot be loaded into" if whole else "no time of day", **PATHS[path])
+
+
+@pytest.mark.parametrize("path", list(PATHS))
+def test_a_bad_time_in_a_null_slot_or_an_unused_dictionary_entry_is_not_refused(cursors,
+                                                                                path):
+    """Only a cell's value is checked: a NULL whose slot holds 100 hours,
+    and a dictionary entry of 100 hours no row uses, load as the tuple
+    rows do (the whole-column check fails for the dictionary, and the
+    cell-by-cell scan then finds every used value good)."""
+    cur = cursors["latin"]
+    same_as_tuples(cur, "DATETIME HOUR TO SECOND",
+                   _garbage(pa.array([1, 2, 3], pa.time32("s")), [1], 100 * 3600))
+    unused = pa.DictionaryArray.from_arrays(pa.array([0, None, 0], pa.int8()),
+                                            pa.array([7, 100 * 3600], pa.time32("s")))
+    same_as_tuples(cur, "DATETIME HOUR TO SECOND", unused)
 
 
 @pytest.mark.parametrize("path", list(PATHS))
 @pytest.mark.parametrize("column,values", [
     ("INTERVAL DAY(9) TO SECOND", pa.array([5, 2**62], pa.duration("s"))),
     ("DATE", pa.array([0, 2**62], pa.date64()))], ids=["duration", "date64"])
-def test_a_duration_or_date64_past_pythons_range_is_a_data_error(request, cursors, column,
-                                                                 values, path):
+def test_a_duration_or_date64_past_pythons_range_is_a_data_error(cursors, column, values,
+                                                                 path):
     """INTERVAL has no insert-cursor cell: a duration goes through ingest
     on both paths."""
-    if path == "bind" or column.startswith("INTERVAL"):
-        request.applymarker(_BIND_ESCAPES)
     refused_at(cursors["latin"], column, values, 1, **PATHS[path])
 
 
@@ -201,7 +206,7 @@ def _not_utf8(raw: bytes, nulls: bool):
     return pa.Array.from_buffers(pa.string(), len(binary), binary.buffers(), null_count=-1)
 
 
-@pytest.mark.parametrize("path", _paths())
+@pytest.mark.parametrize("path", list(PATHS))
 @pytest.mark.parametrize("raw", [b"ab\xff", b"\xc3", b"\xed\xa0\x80"])
 @pytest.mark.parametrize("nulls", [False, True], ids=["no-null", "null"])
 @pytest.mark.parametrize("database,column", [("latin", "VARCHAR(10)"), ("u8", "VARCHAR(10)"),
@@ -211,7 +216,6 @@ def test_string_bytes_that_are_not_utf8_are_a_data_error(cursors, database, colu
     refused_at(cursors[database], column, _not_utf8(raw, nulls), 1, **PATHS[path])
 
 
-@_BIND_ESCAPES
 @pytest.mark.parametrize("path", list(PATHS))
 def test_not_utf8_into_lvarchar(cursors, path):
     """LVARCHAR has no insert-cursor cell: both paths go through ingest."""
@@ -425,10 +429,57 @@ def test_a_cell_the_insert_cursor_cannot_bind_names_its_column_and_parameter(cur
     assert "column 'v': parameter 2: 18446744073709551615 overflows BIGINT" in str(caught.value)
 
 
-@pytest.mark.xfail(strict=True, reason="arrow/ingest.encode_column binds each cell with "
-                   "codecs.encode_param, not statement.encode_params' LOB blocks: Arrow "
-                   "binary is refused for BYTE/TEXT/BLOB/CLOB where tuples of bytes load")
-@pytest.mark.parametrize("column", ["BYTE", "TEXT", "BLOB", "CLOB"])
+@pytest.mark.parametrize("column", ["BYTE", "BLOB"])
 @pytest.mark.parametrize("atype", [pa.binary(), pa.large_binary()], ids=str)
-def test_binary_into_lob_columns_loads_as_bytes_tuples_do(cursors, atype, column):
+def test_binary_into_byte_columns_loads_as_bytes_tuples_do(cursors, atype, column):
     same_as_tuples(cursors["latin"], column, pa.array([b"ab\x00c", None, b""], atype))
+
+
+@pytest.mark.parametrize("path", list(PATHS))
+@pytest.mark.parametrize("column", ["TEXT", "CLOB"])
+@pytest.mark.parametrize("atype", [pa.binary(), pa.large_binary()], ids=str)
+def test_binary_into_text_columns_is_refused_whole(cursors, atype, column, path):
+    """Decoding bytes to text is the caller's decision (load_types.py):
+    the column is refused at row 0, nothing of the load sent."""
+    refused_at(cursors["latin"], column, pa.array([b"ab\x00c", None, b""], atype), 0,
+               "cannot be loaded into", **PATHS[path])
+
+
+@pytest.mark.parametrize("path", list(PATHS))
+@pytest.mark.parametrize("bad", [SLICE_ROWS - 1, SLICE_ROWS, SLICE_ROWS + 1])
+@pytest.mark.parametrize("column,values,fill", [
+    ("DATE", pa.array(range(SLICE_ROWS + 2), pa.int32()).cast(pa.date32()), 2932897),
+    ("DATETIME HOUR TO SECOND", pa.array(range(SLICE_ROWS + 2), pa.time32("s")), 86_400),
+    ("VARCHAR(10)", pa.array(["ok"] * (SLICE_ROWS + 2)), b"\xff")], ids=["date", "time", "text"])
+def test_a_cell_with_no_python_value_past_a_slice(cursors, column, values, fill, bad, path):
+    """The bad cell in the first slice, the second, or the second's first
+    row: exactly the rows before it stored, in both slices; the fast date
+    path (no NULLs) checks its range as the value path does."""
+    if pa.types.is_string(values.type):
+        raw = values.cast(pa.binary()).to_pylist()
+        raw[bad] = fill
+        binary = pa.array(raw, pa.binary())
+        values = pa.Array.from_buffers(pa.string(), len(binary), binary.buffers())
+    else:
+        ticks = values.cast(pa.int32()).to_pylist()
+        ticks[bad] = fill
+        values = pa.array(ticks, pa.int32()).cast(values.type, safe=False)
+    refused_at(cursors["latin"], column, values, bad, **PATHS[path])
+
+
+@pytest.mark.parametrize("path", list(PATHS))
+def test_a_date_past_9999_inside_a_list_is_a_data_error(cursors, path):
+    """A nested cell with no Python value refuses its row too (pyarrow's
+    ValueError from the list's value used to escape the BIND route)."""
+    values = pa.array([[0], [5, 2932897], None], pa.list_(pa.int32())).cast(
+        pa.list_(pa.date32()))
+    refused_at(cursors["latin"], "LIST(DATE NOT NULL)", values, 1, **PATHS[path])
+
+
+@pytest.mark.parametrize("path", list(PATHS))
+def test_a_run_end_encoded_time_past_24_hours_is_a_data_error(cursors, path):
+    """A run-end encoded cell is its run's value: checked as a plain one."""
+    import pyarrow.compute as pc
+    values = pc.run_end_encode(pa.array([3600, 100 * 3600, 100 * 3600], pa.time32("s")))
+    refused_at(cursors["latin"], "DATETIME HOUR TO SECOND", values, 1, "no time of day",
+               **PATHS[path])

@@ -15,7 +15,9 @@ that plain path, and a differential test holds the two byte for byte), so
 a load from Arrow and a load of the same rows as tuples store the same
 values.  A column whose Arrow type cannot load into its column
 (load_types.py) is refused before any row is sent.  A cell that cannot be
-bound is a DataError naming its column; rows before it are sent first, so
+bound, or has no Python value (cell_values.py: the fast paths check their
+range by a min/max over the column instead), is a DataError naming its
+column and row; rows before it are sent first, so
 ``executemany``'s contract holds: exactly the rows before ``row_index``
 are applied.
 """
@@ -32,6 +34,8 @@ from ..codec.scalars import EPOCH_ORDINAL, IntervalYM
 from ..codec.typeinfo import ColumnType
 from ..errors import DataError, Error, ProgrammingError
 from ._deps import load
+from .cell_values import NoPythonValue, column_values, no_value_error
+from .civil import FIRST_DAY, LAST_DAY
 from .load_types import family, load_type_error
 
 SLICE_ROWS = 8192   # 4,096 / 8,192 / 16,384 measured: bench/README.md (branch s24d)
@@ -154,13 +158,15 @@ def encode_column(np, array, name: str, encoding: str = "iso-8859-1") -> list[by
     """One column's parameter blocks, as ``encode_param`` makes them."""
     kind = str(array.type)
     fast = _FAST.get(kind)
-    if fast is not None and array.null_count == 0:
-        try:
+    try:
+        if fast is not None and array.null_count == 0:
             return fast(np, array)
-        except Unencodable as bad:
-            raise Unencodable(DataError(f"column {name!r}: {bad.error}"), bad.row) from None
+        values = column_values(array)
+    except Unencodable as bad:
+        raise Unencodable(DataError(f"column {name!r}: {bad.error}"), bad.row) from None
+    except NoPythonValue as bad:
+        raise Unencodable(no_value_error(name, bad.row, bad.reason), bad.row) from None
     bind = cell_binder(array.type)
-    values = array.to_pylist()
     out = []
     for row, value in enumerate(values):
         try:
@@ -230,8 +236,15 @@ def _floats(np, array) -> list[bytes]:
 
 
 def _dates(np, array) -> list[bytes]:
-    days = array.cast("int32").to_numpy(zero_copy_only=False).astype(np.int64) + _DATE_SHIFT
-    return _fixed(np, _DATE_HEAD, days.astype(">i4"), 4)
+    """DATE blocks; a day outside 0001-01-01..9999-12-31 (Python's dates,
+    and Informix's: the emulator drops a session sent one) is refused at
+    its row, found by one min/max over the column."""
+    days = array.cast("int32").to_numpy(zero_copy_only=False).astype(np.int64)
+    if len(days) and (days.min() < FIRST_DAY or days.max() > LAST_DAY):
+        row = int(np.argmax((days < FIRST_DAY) | (days > LAST_DAY)))
+        raise NoPythonValue(row, ValueError(f"date32 day {days[row]} is outside "
+                                            "0001-01-01..9999-12-31"))
+    return _fixed(np, _DATE_HEAD, (days + _DATE_SHIFT).astype(">i4"), 4)
 
 
 _FAST = {"int8": _ints, "int16": _ints, "int32": _ints, "int64": _ints, "uint8": _ints,

@@ -35,7 +35,7 @@ from ..codec.scalars import EPOCH_ORDINAL, INT_NULL, bcd_head, temporal_exponent
 from ..codec.typeinfo import VARCHAR_CODES, ColumnType, TypeCode
 from ..errors import Error
 from . import base100, civil
-from .cell_values import python_value
+from .cell_values import NO_VALUE_ERRORS, python_value
 
 _DATE_SHIFT = 719163 - EPOCH_ORDINAL          # date32 day 0 (1970-01-01) as an Informix day
 _MIN_DATE32, _MAX_DATE32 = -719162, 2932896   # 0001-01-01 and 9999-12-31 (Python's range)
@@ -584,7 +584,7 @@ def python_cells(np, array, ctype: ColumnType, check: Callable[[Any], bool],
     for index in range(len(array)):
         try:
             value = python_value(array, index)
-        except (ValueError, OverflowError, ArithmeticError):
+        except NO_VALUE_ERRORS:
             cells.append(b"")
             ok.append(False)
             continue

@@ -30,7 +30,7 @@ from ..core import statement as st
 from ..errors import DataError, Error
 from ..insert_cursor import BadRow, InsertCursor
 from ._deps import load
-from .cell_values import python_value
+from .cell_values import NO_VALUE_ERRORS, no_value_error, python_value
 from .ingest import checked_batches
 from .put_cells import Cells, column_cells, flat_of
 from .put_requests import HEADROOM, ImageBatch
@@ -140,9 +140,8 @@ def _row_values(batch, picked: list[int], row: int) -> list[Any]:
     for i in picked:
         try:
             values.append(python_value(batch.column(i), row))
-        except (ValueError, OverflowError, ArithmeticError) as exc:
-            raise DataError(f"column {batch.schema.names[i]!r}: row {row} has no Python "
-                            f"value ({exc})") from None
+        except NO_VALUE_ERRORS as exc:
+            raise no_value_error(batch.schema.names[i], row, exc) from None
     return values
 
 
