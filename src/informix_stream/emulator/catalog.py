@@ -17,7 +17,7 @@ from informix_stream.locales import DEFAULT_LOCALE, Locale, parse_locale
 
 from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, ColumnDef, CreateIndex, CreateTable,
                          Drop, SqlError, TableDef, exact_decimal, sql_ident)
-from . import blobs, composite, references, row_types, syscatalog
+from . import blobs, composite, intervals, references, row_types, syscatalog
 from .sequences import SEQUENCE_DDL, Sequences
 from .spl_catalog import ROUTINE_DDL, SYSTEM_TABLES as SPL_SYSTEM_TABLES
 from .table_use import TableUse
@@ -322,6 +322,10 @@ def column_sql(col: ColumnDef, codec: str = "iso-8859-1") -> str:
         parts.append("DEFAULT " + _literal(writer_for(col.type, codec)(col.default.const)))
     elif isinstance(col.default, str):
         parts.append(f"DEFAULT ({col.default})")
+    if col.type.code == TypeCode.INTERVAL:
+        check = intervals.check_sql(col.name, col.type)
+        if check:
+            parts.append(check)
     return " ".join(parts)
 
 

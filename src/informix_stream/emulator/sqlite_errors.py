@@ -6,7 +6,7 @@ import re
 import sqlite3
 from typing import Callable
 
-from . import composite
+from . import composite, intervals
 from .catalog import OWNER, Database
 from .statements import SqlError, StatementKind
 from .sqlfunctions import take_raised
@@ -55,6 +55,9 @@ def map_error(exc: sqlite3.Error, kind: StatementKind,
         (r"ambiguous column name: (?:\w+\.)?(\w+)", lambda m: SqlError(-324, 0, m[1])),
         (r"UNIQUE constraint failed: (.*)", lambda m: _unique_error(m[1], db)),
         (r"NOT NULL constraint failed: (\S+)", lambda m: SqlError(-391, 0, m[1])),
+        (r"CHECK constraint failed: " + intervals.RANGE_CHECK + "(.*)",
+         lambda m: SqlError(intervals.VALUE_OVERFLOW, 0, "",
+                            f"a value overflows the leading field of {m[1].strip()}")),
         (r"CHECK constraint failed: (.*)", lambda m: SqlError(-530, 0, m[1].strip())),
         (r"table (\S+) already exists", lambda m: SqlError(-310, 0, m[1])),
         (r"index (\S+) already exists", lambda m: SqlError(-316, 0, m[1])),

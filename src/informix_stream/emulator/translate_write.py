@@ -13,7 +13,18 @@ from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, SqlError, StatementKi
                          Translation)
 from .statements import sql_ident
 from .tokens import ident
+from .translate_expr import Expr
 from .typerules import CLAUSE_END, DECIMAL_CODES, NUMERIC_CODES
+from .values import TEXT_CODES as TEXT_TYPES
+
+# Column types whose stored form depends on the type's precision or
+# qualifier: a value of another type (a wider column, another qualifier, a
+# text) assigned to one is converted as CAST converts it, so the column never
+# keeps what it cannot serve (a DECIMAL(5,2) holding 12345.678 or 1.234, a
+# DATETIME YEAR TO DAY holding '2020-01-02 10:30').
+_CONVERTED = frozenset({TypeCode.DATETIME, TypeCode.INTERVAL}) | DECIMAL_CODES
+_CAST_FROM = {TypeCode.DATETIME: TEXT_TYPES | {TypeCode.DATETIME, TypeCode.DATE},
+              TypeCode.INTERVAL: TEXT_TYPES | {TypeCode.INTERVAL}}
 
 
 class WriteRules:
@@ -68,7 +79,11 @@ class WriteRules:
             ctype = tdef.column(col).type
             before = len(self.binds)
             expr = self.value_expr(a, b, ctype)
-            if expr == "?" and len(self.binds) == before + 1:
+            if expr == "?" and len(self.binds) == before + 1 and \
+                    self.binds[before].type in (None, ctype):
+                # a literal of another type (INTERVAL(1000) DAY(4) TO DAY
+                # into a DAY(2) column) is not this column's value yet: the
+                # trigger makes the image from what the column kept
                 positions[col] = before
             pieces.append(self.serial_wrap(tdef.storage or tdef.name, ctype, expr))
         pieces += [self.serial_wrap(tdef.storage or tdef.name, tdef.column(c).type, "NULL")
@@ -109,16 +124,43 @@ class WriteRules:
             return "?"
         return self.stored_expr(a, b, ctype)
 
-    def stored_expr(self, a: int, b: int, ctype: ColumnType) -> str:
+    def stored_expr(self, a: int, b: int, ctype: ColumnType,
+                    scope: list[tuple[str, TableDef]] | None = None) -> str:
         """An expression assigned to a column: a computed number is stored as
         a bound one would be (rounded to the column's scale, range-checked, in
-        its storage form), anything else as SQLite computes it."""
+        its storage form), a value of another type converted to the column's
+        (converted_expr), anything else as SQLite computes it.  ``scope``:
+        the tables the expression's columns belong to, when not the
+        statement's (an INSERT ... SELECT's FROM, not its target)."""
         if ctype.code in NUMERIC_CODES and self.starts_operand(a):
             items, stop, operation = self.span_items(a, b)
             if operation and stop == b:
                 value = self.emit_items(items).sql
                 return f"ifx_store({value}, {int(ctype.code)}, {ctype.length})"
+        if ctype.code in _CONVERTED and self.starts_operand(a):
+            converted = self.converted_expr(a, b, ctype, scope)
+            if converted is not None:
+                return converted
         return " ".join(self.rewrite(a, b))
+
+    def converted_expr(self, a: int, b: int, ctype: ColumnType,
+                       scope: list[tuple[str, TableDef]] | None) -> str | None:
+        """A value of a known other type assigned to a DECIMAL, DATETIME or
+        INTERVAL column, converted to the column's type: a DECIMAL through
+        ifx_store (rounded, range-checked: -1226), a DATETIME or INTERVAL as
+        CAST converts it (qualifier extended or cut, leading field checked:
+        intervals.fitted).  None when the type is the column's or unknown."""
+        source = self.expression_type(a, b, scope or self.scope)[1]
+        if source is None or (source.code, source.length) == (ctype.code, ctype.length):
+            return None
+        if ctype.code in DECIMAL_CODES:
+            if source.code not in NUMERIC_CODES:
+                return None
+            value = " ".join(self.rewrite(a, b))
+            return f"ifx_store({value}, {int(ctype.code)}, {ctype.length})"
+        if source.code not in _CAST_FROM[ctype.code]:
+            return None
+        return self.cast(Expr(" ".join(self.rewrite(a, b)), source), ctype).sql
 
     @staticmethod
     def serial_wrap(table: str, ctype: ColumnType, expr: str) -> str:
@@ -140,15 +182,19 @@ class WriteRules:
         items = [(a, self.item_alias(a, b)[1]) for a, b in self.split_commas(j, stop)]
         # A computed number goes through stored_expr; ``*`` cannot be split
         # into its columns here, and needs no conversion.
-        computed = not any(self.text(b - 1) == "*" for a, b in items) and any(
-            self.starts_operand(a) and self.span_items(a, b)[2] for a, b in items)
+        computed = not any(self.text(b - 1) == "*" for a, b in items) and (any(
+            self.starts_operand(a) and self.span_items(a, b)[2] for a, b in items) or any(
+            tdef.column(col).type.code in _CONVERTED for col in targets))
         if not tdef.serial_columns and not computed:
             return self.rewrite(i, len(self.toks))
         if len(items) != len(targets):
             raise SqlError(-236, message="number of columns in INSERT does not match SELECT")
         head = self.rewrite(i, j)
+        # the FROM's tables, not the target (an INSERT into t SELECT ... FROM
+        # t falls back to the whole scope, where t is both)
+        source = [(n, d) for n, d in self.scope if d is not tdef]
         pieces = [self.serial_wrap(tdef.storage or tdef.name, tdef.column(col).type,
-                                   self.stored_expr(a, b, tdef.column(col).type))
+                                   self.stored_expr(a, b, tdef.column(col).type, source))
                   for (a, b), col in zip(items, targets)]
         pieces += [self.serial_wrap(tdef.storage or tdef.name, tdef.column(c).type, "NULL")
                    for c in missing]
