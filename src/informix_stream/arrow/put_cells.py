@@ -516,12 +516,10 @@ def _char_cells(np, data, starts, kept, valid, width: int, ok) -> Cells:
 
 def _with_null_rows(np, data, valid, width: int):
     """The non-NULL rows' cells (``data``, end to end, one a valid row) with
-    NULL cells (a zero byte, then blanks) between them: the matrix starts
-    as all NULL cells (a blank memset, then the zero column, ~0.2 ns a row)
-    and one masked store of whole rows as void items puts the non-NULL
-    rows.  A second masked store for the NULL rows costs ~0.3 ns a row
-    more (its mask's runs are as many), a void fill 1.6, a gather by the
-    running count of valid rows 2."""
+    NULL cells (a zero byte, then blanks) between them: all NULL cells
+    first (a blank memset, the zero column) and one masked store of void
+    rows puts the others (a 2nd masked store for the NULLs costs ~0.3 ns
+    a row more: as many runs; a void fill 1.6, a running-count gather 2)."""
     cells = np.full((len(valid), width), 0x20, np.uint8)
     cells[:, 0] = 0
     item = np.dtype((np.void, width))
