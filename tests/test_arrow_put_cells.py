@@ -333,3 +333,34 @@ def test_money_too_wide_mid_load_is_refused_at_its_row(ifx_target):
         cur.execute(f"SELECT id, amount FROM {t} ORDER BY id")
         assert cur.fetchall() == [(i, amounts[i]) for i in range(31)]
         cur.execute(f"DROP TABLE {t}")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 24), st.data())
+def test_char_values_filling_their_cells_with_null_rows_are_the_plain_cells(width, data):
+    """CHAR whose every value fills its width takes _filled_char_cells, its
+    NULL rows put between the values (a zero byte, then blanks): any NULL
+    pattern (none, all, first, last, runs), sliced at any offset, gives the
+    plain path's cells byte for byte; a NULL spanning bytes (a producer may
+    leave some) or one short value sends the column to the general path,
+    still the plain cells."""
+    from informix_stream.insert_cursor import value_check
+    text = st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7E),
+                   min_size=width, max_size=width)
+    values = data.draw(st.lists(st.one_of(st.none(), text), min_size=1, max_size=60))
+    start = data.draw(st.integers(0, len(values) - 1))
+    array = pa.array(values, pa.string()).slice(start)
+    if data.draw(st.booleans()) and array.null_count:
+        # the same values with each NULL row spanning a few junk bytes
+        spans = [("x" * 3 if v is None else v) for v in values]
+        full = pa.array(spans, pa.string())
+        array = pa.Array.from_buffers(pa.string(), len(values),
+                                      [pa.array(values, pa.string()).buffers()[0],
+                                       *full.buffers()[1:]]).slice(start)
+    ctype = ColumnType(TypeCode.CHAR, width)
+    check = value_check(ctype, "iso-8859-1")
+    fast = put_cells.column_cells(np, array, ctype, check, "iso-8859-1")
+    plain = put_cells.python_cells(np, array, ctype, check, "iso-8859-1")
+    assert fast.ok.all() and plain.ok.all()
+    assert put_cells.flat_of(np, fast).tobytes() == put_cells.flat_of(np, plain).tobytes()
+    assert list(fast.lengths) == list(plain.lengths)

@@ -395,3 +395,37 @@ def test_floating_fractions_lose_only_their_trailing_zeros(text):
     got = column(ctype, images, 0)
     assert got is not None
     assert [repr(v) for v in got] == [repr(reference(ctype, i)[1]) for i in images]
+
+
+# ------------------------------------------------ IntervalYM built without __init__
+
+def test_interval_ym_many_rests_on_the_one_field_and_no_post_init():
+    """interval_ym_many stores ``months`` as the dataclass's own __init__
+    does; a second field or a __post_init__ (a check it would skip) must
+    fail here before it builds a wrong object."""
+    import dataclasses
+    assert [f.name for f in dataclasses.fields(IntervalYM)] == ["months"]
+    assert not hasattr(IntervalYM, "__post_init__")
+    assert IntervalYM.__new__ is object.__new__
+
+
+@_SETTINGS
+@given(st.lists(st.integers(-(1 << 40), 1 << 40), max_size=40))
+def test_interval_ym_many_builds_the_constructors_objects(months):
+    """The same public objects as ``IntervalYM(m)``: type, fields, equality,
+    hash, repr, str, pickle and copy round trips, still frozen."""
+    import copy
+    import dataclasses
+    import pickle
+
+    from informix_stream.codec.scalars import interval_ym_many
+    built = interval_ym_many(iter(months), len(months))
+    want = [IntervalYM(m) for m in months]
+    assert built == want
+    for got, ref in zip(built, want, strict=True):
+        assert type(got) is IntervalYM and vars(got) == vars(ref)
+        assert (hash(got), repr(got), str(got)) == (hash(ref), repr(ref), str(ref))
+        assert pickle.loads(pickle.dumps(got)) == ref and copy.deepcopy(got) == ref
+        assert pickle.dumps(got) == pickle.dumps(ref)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            got.months = 0

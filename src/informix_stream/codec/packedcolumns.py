@@ -63,7 +63,7 @@ from itertools import repeat, starmap
 
 from .civilblock import PAIR_BYTES, nulls_at_zero_heads
 from .packedcells import _CTX, _SCALE, temporal_head, temporal_layout
-from .scalars import IntervalYM, packed_converter
+from .scalars import interval_ym_many, packed_converter
 from .typeinfo import TU_DAY, TU_HOUR, TU_MONTH, TU_SECOND, ColumnType, TypeCode
 
 __all__ = ["PackedColumn", "packed_column"]
@@ -453,7 +453,8 @@ def _interval(ctype: ColumnType, at: int, stride: int) -> PackedColumn | None:
         if 0 not in heads:
             return build(columns, n)      # a bad value raises as it is built
         try:
-            values = list(build(columns, n))
+            values = build(columns, n)
+            values = values if type(values) is list else list(values)
         except (OverflowError, ValueError):
             return None                   # the cell code words it
         return _temporal_nulls(values, heads, columns[0])
@@ -464,7 +465,7 @@ def _year_month(terms: list[tuple[int, int]]) -> Callable[[list, int], Iterable]
     size = _lane_size(terms)
 
     def build(columns: list, n: int) -> Iterable:
-        return map(IntervalYM, _number(columns, terms, n, size))
+        return interval_ym_many(_number(columns, terms, n, size), n)
     return build
 
 
