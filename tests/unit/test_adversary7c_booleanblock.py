@@ -120,8 +120,6 @@ def test_pairs_the_size_of_two_common_cells(at, pair):
     same_as_reference(images, types)
 
 
-@pytest.mark.xfail(strict=True, reason="the generated row decoder words an envelope past the "
-                   "buffer 'opaque-type value runs past', the reference 'an opaque-type value'")
 def test_a_length_past_the_reply_is_the_references_error():
     """The last row's BOOLEAN says a length past everything received: the
     reference's ProtocolError, class and message."""
