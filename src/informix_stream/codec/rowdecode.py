@@ -133,7 +133,7 @@ _ENVELOPE_HEAD = [
     "n = _int_at(buf, pos + 1)[0]",
     "e = pos + 5 + n",
     "if n < 0 or e > len(buf):",
-    "    raise ProtocolError('opaque-type value runs past the row image')",
+    "    raise ProtocolError('an opaque-type value runs past the row image')",
 ]
 _LVARCHAR_CELL = [*_ENVELOPE_HEAD, "{v} = None if z == 1 else buf[pos + 5:e]", "pos = e"]
 # A BOOLEAN's length is 1 but for a server that says otherwise: its first
