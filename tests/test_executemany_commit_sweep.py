@@ -17,7 +17,6 @@ deterministically; this sweep checks the same promise everywhere else.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import time
 import uuid
