@@ -23,7 +23,7 @@ So does a comparison that sets a DATE (a day number) against a DATETIME
 (its literal text): the DATE side is cast to the DATETIME's qualifier
 (``align_dates``).
 
-Over 600 lines because phase one and phase two share one operand model;
+Longer than 600 lines because phase one and phase two share one operand model;
 the DATE/DATETIME alignment (about 90 lines) is the part to move out into
 its own mixin first when this module next grows.
 """
