@@ -85,17 +85,27 @@ def _times_invalid(array: Any) -> bool:
     """Whether a time-of-day column may hold a value outside [0, 24 h)
     (a dictionary's unused entries included: the scan then decides)."""
     _, pa = load()
-    atype = array.type
-    while pa.types.is_dictionary(atype) or getattr(pa.types, "is_run_end_encoded",
-                                                   lambda _: False)(atype):
+    return pa.types.is_time(value_type(pa, array.type)) and not fully_valid(array)
+
+
+def value_type(pa, atype) -> Any:
+    """The type of a column's cells: a dictionary's or a run-end encoded
+    column's value type, any other type itself."""
+    is_run_end = getattr(pa.types, "is_run_end_encoded", None)
+    while pa.types.is_dictionary(atype) or (is_run_end is not None and is_run_end(atype)):
         atype = atype.value_type
-    if not pa.types.is_time(atype):
-        return False
+    return atype
+
+
+def fully_valid(array: Any) -> bool:
+    """Whether Arrow's full validation passes (each value checked in C:
+    UTF-8 text, times inside a day), without pyarrow.compute."""
+    _, pa = load()
     try:
         array.validate(full=True)
     except pa.ArrowInvalid:
-        return True
-    return False
+        return False
+    return True
 
 
 def _is_time(scalar: Any) -> bool:

@@ -28,6 +28,7 @@ from ..codec.scalars import EPOCH_ORDINAL, TRUE_BYTES
 from ..codec.typeinfo import VARCHAR_CODES, ColumnType, TypeCode
 from ..errors import DataError
 from ._deps import load
+from .cell_values import fully_valid
 from . import packed_columns, word_cells
 from .frame import (BOOLEAN_CELL, Frame, ImageBlock, cell_width, concat_blocks,  # noqa: F401
                     fixed_row_width, pack_images)
@@ -261,9 +262,7 @@ class _Column:
         if high and enc in _UTF8:
             # UTF-8 from the server is used as is once Arrow has checked it;
             # invalid bytes take the reference path, which names the column
-            try:
-                array.validate(full=True)
-            except pa.ArrowInvalid:
+            if not fully_valid(array):
                 return self.slow()
         return array
 

@@ -86,6 +86,7 @@ from ..codec.typeinfo import ColumnType, TypeCode, column_type_from_describe
 from ..errors import DataError, Error
 from ..messages import StmtType
 from ._deps import load
+from .cell_values import value_type
 from .types import temporal_kind
 
 # Column classes: the target side of the table.
@@ -149,10 +150,7 @@ def family(pa, atype) -> str:
     """The table's name for an Arrow type (a dictionary or run-end encoded
     column by its values: its cells are their values)."""
     t = pa.types
-    if t.is_dictionary(atype):
-        return family(pa, atype.value_type)
-    if _is(t, "run_end_encoded", atype):
-        return family(pa, atype.value_type)
+    atype = value_type(pa, atype)
     if t.is_integer(atype):
         return "integer"
     if t.is_floating(atype):

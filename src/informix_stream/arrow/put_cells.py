@@ -35,7 +35,7 @@ from ..codec.scalars import EPOCH_ORDINAL, INT_NULL, bcd_head, temporal_exponent
 from ..codec.typeinfo import VARCHAR_CODES, ColumnType, TypeCode
 from ..errors import Error
 from . import base100, civil
-from .cell_values import NO_VALUE_ERRORS, python_value
+from .cell_values import NO_VALUE_ERRORS, fully_valid, python_value
 
 _DATE_SHIFT = 719163 - EPOCH_ORDINAL          # date32 day 0 (1970-01-01) as an Informix day
 _MIN_DATE32, _MAX_DATE32 = -719162, 2932896   # 0001-01-01 and 9999-12-31 (Python's range)
@@ -550,14 +550,7 @@ def _utf8_values(array, encoding: str) -> bool:
     own (an array built from buffers need not be; such bytes have no Python
     value, so the value-by-value path refuses their row): Arrow's full
     validation, ~5 ns a row in C, no pyarrow.compute."""
-    import pyarrow as pa
-    if encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
-        return False
-    try:
-        array.validate(full=True)
-    except pa.ArrowInvalid:
-        return False
-    return True
+    return encoding.lower().replace("_", "-") in ("utf-8", "utf8") and fully_valid(array)
 
 
 _ASCII = "".join(map(chr, range(128)))
