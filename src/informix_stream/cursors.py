@@ -129,25 +129,27 @@ class Cursor(CursorClaim, ArrowCursorMixin, CursorBase):
         return got
 
     def fetchone(self) -> Any:
-        self._claim()                   # inline, not @claimed: the per-row call
+        busy = self._busy               # the claim inline, not @claimed: a call per row
+        if not busy.acquire(False):
+            raise ProgrammingError(self._refusal())
         try:
-            return self._fetchone()
+            self._check_result()
+            if self.scrollable:
+                return self._scroll_next()
+            while self._pos >= len(self._batch):
+                if not self._next_batch():
+                    return None
+            row = self._batch[self._pos]
+            self._pos += 1
+            return row
         finally:
-            self._busy.release()
+            busy.release()
 
-    def _fetchone(self) -> Any:
+    def _scroll_next(self) -> Any:
         self._check_result()
-        if self.scrollable:
-            return self.connection._wait(self._scroll_fetch_gen(self._position + 1))
-        while self._pos >= len(self._batch):
-            if not self._next_batch():
-                return None
-        row = self._batch[self._pos]
-        self._pos += 1
-        return row
+        return self.connection._wait(self._scroll_fetch_gen(self._position + 1))
 
-    @claimed
-    def fetchmany(self, size: int | None = None) -> list:
+    def _fetchmany(self, size: int | None = None) -> list:
         self._check_result()
         size = self._fetchmany_size(size)
         if self.scrollable:
@@ -158,6 +160,8 @@ class Cursor(CursorClaim, ArrowCursorMixin, CursorBase):
                 break
             self._take_from_batch(size, out)
         return out
+
+    fetchmany = claimed(_fetchmany)
 
     @claimed
     def fetchall(self) -> list:
@@ -173,31 +177,29 @@ class Cursor(CursorClaim, ArrowCursorMixin, CursorBase):
         return out
 
     def __iter__(self) -> Iterator:
-        """Rows until the end; the loop holds the cursor's claim throughout."""
+        """Rows until the end; the loop holds the cursor's claim throughout
+        (one generator, no inner one: each level would cost every row)."""
         self._claim()
         self._iterating = True
         try:
-            yield from self._rows()
+            self._check_result()
+            if self.scrollable:
+                yield from iter(self._scroll_next, None)
+                return
+            while True:
+                batch = self._batch[self._pos:] if self._pos else self._batch
+                start = len(self._batch) - len(batch)
+                rows = iter(batch)
+                try:
+                    yield from rows
+                finally:
+                    # Where the caller stopped: every row handed out is consumed.
+                    self._pos = start + len(batch) - operator.length_hint(rows)
+                if not self._next_batch():
+                    return
         finally:
             self._iterating = False
             self._busy.release()
-
-    def _rows(self) -> Iterator:
-        self._check_result()
-        if self.scrollable:
-            yield from iter(self._fetchone, None)
-            return
-        while True:
-            batch = self._batch[self._pos:] if self._pos else self._batch
-            start = len(self._batch) - len(batch)
-            rows = iter(batch)
-            try:
-                yield from rows
-            finally:
-                # Where the caller stopped: every row handed out is consumed.
-                self._pos = start + len(batch) - operator.length_hint(rows)
-            if not self._next_batch():
-                return
 
     @claimed
     def scroll(self, value: int, mode: str = "relative") -> None:
@@ -207,9 +209,8 @@ class Cursor(CursorClaim, ArrowCursorMixin, CursorBase):
             if mode != "relative" or value < 0:
                 raise NotSupportedError("a forward-only cursor can only skip forward; "
                                         "use cursor(scrollable=True)")
-            for _ in range(value):
-                if self._fetchone() is None:
-                    raise IndexError("scroll past the end of the result")
+            if len(self._fetchmany(value)) < value:
+                raise IndexError("scroll past the end of the result")
             return
         total = self.connection._wait(self._row_total_gen())
         if not 0 <= target <= total:
