@@ -113,14 +113,21 @@ def test_a_cursor_handed_to_another_thread_goes_on_where_it_stopped(conn):
     assert first + rest == list(range(N))
 
 
-def test_fetchone_inside_a_loop_over_the_same_cursor_is_refused(conn):
+@pytest.mark.parametrize("call", ["fetchone", "execute"])
+def test_a_call_inside_a_loop_over_the_same_cursor_is_refused(conn, call):
+    """Before: fetchone returned the row the loop had just returned; an
+    execute sent the loop on into the new statement's (empty) result, ending
+    it as if the SELECT had no more rows -- rows lost without an error."""
     cur = conn.cursor(fetch_buffer_size=512)
     cur.execute("SELECT k FROM t ORDER BY k")
     got = []
     with pytest.raises(ifx.ProgrammingError, match="being iterated"):
         for row in cur:
             got.append(row[0])
-            cur.fetchone()
+            if call == "fetchone":
+                cur.fetchone()
+            else:
+                cur.execute("UPDATE u SET k = k WHERE k < 0")
     assert got == [0]
     # the loop ended: the cursor reads on from the row after the last handed out
     assert cur.fetchone() == (1,)
@@ -134,19 +141,6 @@ def test_a_second_loop_over_one_cursor_is_refused(conn):
     with pytest.raises(ifx.ProgrammingError, match="being iterated"):
         next(iter(cur))
     assert [r[0] for r in first] == list(range(1, N))
-
-
-def test_execute_inside_a_loop_over_the_same_cursor_is_refused(conn):
-    """Before: the loop went on into the new statement's (empty) result and
-    ended as if the SELECT had no more rows -- rows lost without an error."""
-    cur = conn.cursor(fetch_buffer_size=512)
-    cur.execute("SELECT k FROM t ORDER BY k")
-    got = []
-    with pytest.raises(ifx.ProgrammingError, match="being iterated"):
-        for row in cur:
-            got.append(row[0])
-            cur.execute("UPDATE u SET k = k WHERE k < 0")
-    assert got == [0]
 
 
 def test_close_inside_the_loop_ends_it_with_an_error_not_more_rows(conn):

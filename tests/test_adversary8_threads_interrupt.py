@@ -17,20 +17,15 @@ import pytest
 
 import informix_stream as ifx
 from faults.emu import connect_kw
-from informix_stream.emulator import EmulatorServer
+from adversary8 import JOIN, numbered_server
 
 pytestmark = pytest.mark.timeout(120)
 N = 3000
-JOIN = 60
 
 
 @pytest.fixture(scope="module")
 def server():
-    with EmulatorServer(databases=("testdb",)) as srv:
-        with ifx.connect(**connect_kw(srv, autocommit=True)) as c:
-            cur = c.cursor()
-            cur.execute("CREATE TABLE src (k INTEGER)")
-            cur.executemany("INSERT INTO src VALUES (?)", [(i,) for i in range(N)])
+    with numbered_server(N) as srv:
         yield srv
 
 

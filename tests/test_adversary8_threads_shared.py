@@ -8,17 +8,16 @@ nothing hangs (every join is bounded) and that only PEP 249 errors arise.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 
 import pytest
 
 import informix_stream as ifx
+from adversary8 import bounded
 from faults.emu import connect_kw
 from informix_stream.emulator import EmulatorServer
 
 pytestmark = pytest.mark.timeout(120)
-JOIN = 60          # seconds a worker may take before the test calls it a hang
 N = 600            # rows per table: several fetch buffers at the sizes used
 
 
@@ -54,29 +53,11 @@ def expected(table: str) -> list[tuple]:
 
 
 def run_threads(*targets: Callable[[], object]) -> list:
-    """Run each target in its own thread; their results in order.  A worker
-    still alive after JOIN seconds fails the test (a hang); a worker's
-    exception is re-raised here."""
-    results: list = [None] * len(targets)
-    errors: list = []
-    start = threading.Barrier(len(targets))
-
-    def wrap(i: int, fn: Callable[[], object]) -> None:
-        try:
-            start.wait(JOIN)
-            results[i] = fn()
-        except BaseException as exc:   # noqa: BLE001 - reported by the test
-            errors.append(exc)
-
-    threads = [threading.Thread(target=wrap, args=(i, fn), daemon=True)
-               for i, fn in enumerate(targets)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(JOIN)
-    assert not [t for t in threads if t.is_alive()], "a worker hung"
-    if errors:
-        raise errors[0]
+    """``bounded``, re-raising the first exception a worker raised."""
+    results = bounded(*targets)
+    for r in results:
+        if isinstance(r, BaseException):
+            raise r
     return results
 
 

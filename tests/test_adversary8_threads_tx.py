@@ -17,41 +17,16 @@ import pytest
 
 import informix_stream as ifx
 from faults.emu import connect_kw
-from informix_stream.emulator import EmulatorServer
+from adversary8 import JOIN, bounded, numbered_server
 
 pytestmark = pytest.mark.timeout(120)
 N = 3000
-JOIN = 60
 
 
 @pytest.fixture(scope="module")
 def server():
-    with EmulatorServer(databases=("testdb",)) as srv:
-        with ifx.connect(**connect_kw(srv, autocommit=True)) as c:
-            cur = c.cursor()
-            cur.execute("CREATE TABLE src (k INTEGER, v VARCHAR(30))")
-            cur.executemany("INSERT INTO src VALUES (?, ?)", [(i, f"v{i}") for i in range(N)])
+    with numbered_server(N) as srv:
         yield srv
-
-
-def _bounded(*targets) -> list:
-    """Run targets in threads; results (or the exception each raised)."""
-    results: list = [None] * len(targets)
-
-    def wrap(i, fn):
-        try:
-            results[i] = fn()
-        except BaseException as exc:  # noqa: BLE001 - judged by the test
-            results[i] = exc
-
-    threads = [threading.Thread(target=wrap, args=(i, fn), daemon=True)
-               for i, fn in enumerate(targets)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(JOIN)
-    assert not any(t.is_alive() for t in threads), "a worker hung"
-    return results
 
 
 def _read_until_error(cur, started: threading.Event) -> tuple[list, BaseException | None]:
@@ -86,7 +61,7 @@ def test_ending_the_transaction_under_a_reader(server, end):
                 getattr(conn, end)()
                 return True
 
-            (got, err), done = _bounded(lambda: _read_until_error(cur, started), ender)
+            (got, err), done = bounded(lambda: _read_until_error(cur, started), ender)
             assert done is True
             assert got == list(range(len(got))), "a row lost or repeated"
             if err is None:
@@ -122,7 +97,7 @@ def test_commit_waits_for_an_executemany_and_commits_all_of_it(server):
             conn.commit()
             return "committed"
 
-        count, said = _bounded(writer, committer)
+        count, said = bounded(writer, committer)
         assert count == 4000
         assert said == "committed"
         # the commit ran after the whole executemany (it waits for the
@@ -155,7 +130,7 @@ def test_close_from_another_thread_during_a_fetch(server, what):
             (conn if what == "connection" else cur).close()
             return True
 
-        (got, err), done = _bounded(lambda: _read_until_error(cur, started), closer)
+        (got, err), done = bounded(lambda: _read_until_error(cur, started), closer)
         assert done is True
         assert got == list(range(len(got)))
         if err is None:
@@ -213,7 +188,7 @@ def test_close_connection_from_another_thread_during_executemany(server):
             conn.close()
             return True
 
-        result, done = _bounded(writer, closer)
+        result, done = bounded(writer, closer)
         assert done is True
         with ifx.connect(**connect_kw(server, autocommit=True)) as other:
             cur = other.cursor()
@@ -257,7 +232,7 @@ def test_pool_8_threads_connections_returned_mid_transaction(server):
         return True
 
     try:
-        results = _bounded(*[lambda w=w: user(w) for w in range(8)])
+        results = bounded(*[lambda w=w: user(w) for w in range(8)])
         assert results == [True] * 8, results
     finally:
         pool.close()
