@@ -152,9 +152,8 @@ class CursorBase(CursorWarnings, ScrollFetches):
         yield from st.ansi_autocommit(self._session, sql)
 
     def _run_statement(self, sql: str, order, count: int, parameters):
-        """Run ``sql`` on a kept prepared statement when the connection has
-        one (no PREPARE round trip), else prepare it; a kept statement the
-        server calls stale (-710) is prepared again, once."""
+        """Run ``sql`` on a kept prepared statement when there is one (no
+        PREPARE round trip), else prepare it; a stale one (-710) is prepared again, once."""
         encoded = (st.encode_params(parameters, order, count, self._session.encoding)
                    if (parameters or count) else [])
         cache = self.connection._statements
@@ -230,17 +229,15 @@ class CursorBase(CursorWarnings, ScrollFetches):
             yield from settle_locale(session, reply.warnings)
 
     def _give_back(self) -> None:
-        """Return a kept statement to the connection's cache; statements it
-        evicts are released on the next request."""
+        """Return a kept statement to the cache; what it evicts is released next request."""
         self._kept = False
         for body in self.connection._statements.give_back(self._prepared):
             self._session.defer_cleanup(body)
 
     def _describe_result(self, prepared: st.Prepared) -> None:
-        """Decoder and PEP 249 description (derived once per prepared
-        statement and code set, then reused by each execute of it); a type
-        we cannot decode frees the statement before the error goes to the
-        caller."""
+        """Decoder and PEP 249 description (derived once per prepared statement
+        and code set, reused by each execute); a type we cannot decode frees
+        the statement before the error goes to the caller."""
         key = (self._session.encoding, self.composite_rows)
         shape = prepared.shape
         if shape is None or shape[0] != key:
@@ -382,9 +379,13 @@ class CursorBase(CursorWarnings, ScrollFetches):
         return expect.reply
 
     def _fetch_batch_gen(self):
-        """Make the next buffer of rows current; False once the result is exhausted."""
+        """The next buffer of rows becomes current; False once the result is
+        exhausted.  Closed by another thread meanwhile: its NFETCH's statement
+        id is freed (maybe reused), so it raises."""
         if self._exhausted:
             return False
+        if self._stmt_id is None:
+            raise InterfaceError("cursor is closed")
         self._take((yield from self._next_reply_gen()))
         return bool(self._batch)
 
@@ -395,7 +396,6 @@ class CursorBase(CursorWarnings, ScrollFetches):
             rows += self._batch
         self._batch, self._pos = rows, 0
 
-    # -- scrolling ------------------------------------------------------------------
     # -- cleanup --------------------------------------------------------------------
     @property
     def _open_on_server(self) -> bool:

@@ -20,12 +20,20 @@ from typing import Any
 from . import executemany as em
 from .arrow import ArrowCursorMixin, ingest
 from .cursor_base import CursorBase, MaterializingKind, ScrollableKind, callproc_sql
+from .cursor_claim import CursorClaim, claimed
 from .errors import NotSupportedError, ProgrammingError
 
 
-class Cursor(ArrowCursorMixin, CursorBase):
+class Cursor(CursorClaim, ArrowCursorMixin, CursorBase):
     """The default cursor: streams one fetch buffer at a time (as tuples, or
-    as Arrow record batches through the mixin's ``fetch_arrow_*`` methods)."""
+    as Arrow record batches through the mixin's ``fetch_arrow_*`` methods).
+    One thread at a time: each call claims it (``cursor_claim``)."""
+
+    def __init__(self, conn, **kwargs: Any) -> None:
+        super().__init__(conn, **kwargs)
+        self._init_claim()
+
+    @claimed
 
     def execute(self, operation: str, parameters: Sequence[Any] | None = None, *,
                 timeout: float | None = None,
@@ -39,15 +47,18 @@ class Cursor(ArrowCursorMixin, CursorBase):
             self._tell_progress()
         return self
 
+    @claimed
     def callproc(self, procname: str, parameters: Sequence[Any] = (), *,
                  timeout: float | None = None) -> Sequence[Any]:
         """PEP 249 callproc: ``EXECUTE PROCEDURE procname(?, ...)`` with the
         parameters bound (never put into the SQL text).  Returns the
         parameters unchanged (Informix SPL has no OUT parameters for
         procedures); a routine's returned rows are read with fetch*()."""
-        self.execute(callproc_sql(procname, parameters), list(parameters), timeout=timeout)
+        Cursor.execute.__wrapped__(self, callproc_sql(procname, parameters),
+                                   list(parameters), timeout=timeout)
         return parameters
 
+    @claimed
     def executemany(self, operation: str, seq_of_parameters: Iterable[Sequence[Any]], *,
                     batch_errors: bool = False, chunk_size: int | None = None,
                     chunk_bytes: int | None = None,
@@ -105,7 +116,9 @@ class Cursor(ArrowCursorMixin, CursorBase):
         return self.executemany(ingest.insert_statement(table, names), data, **options)
 
     def _next_batch(self) -> bool:
-        """The next fetch buffer becomes the current batch (False at the end)."""
+        """The next fetch buffer becomes the current batch (False at the end);
+        a cursor closed meanwhile (by the loop's body) raises."""
+        self._check_open()
         if self._exhausted:
             # the server sent the end already: no lock, no I/O, so reading a
             # small result to its end costs no second trip through the loop
@@ -116,17 +129,27 @@ class Cursor(ArrowCursorMixin, CursorBase):
         return got
 
     def fetchone(self) -> Any:
-        self._check_result()
-        if self.scrollable:
-            return self.connection._wait(self._scroll_fetch_gen(self._position + 1))
-        while self._pos >= len(self._batch):
-            if not self._next_batch():
-                return None
-        row = self._batch[self._pos]
-        self._pos += 1
-        return row
+        busy = self._busy               # the claim inline, not @claimed: a call per row
+        if not busy.acquire(False):
+            raise ProgrammingError(self._refusal())
+        try:
+            self._check_result()
+            if self.scrollable:
+                return self._scroll_next()
+            while self._pos >= len(self._batch):
+                if not self._next_batch():
+                    return None
+            row = self._batch[self._pos]
+            self._pos += 1
+            return row
+        finally:
+            busy.release()
 
-    def fetchmany(self, size: int | None = None) -> list:
+    def _scroll_next(self) -> Any:
+        self._check_result()
+        return self.connection._wait(self._scroll_fetch_gen(self._position + 1))
+
+    def _fetchmany(self, size: int | None = None) -> list:
         self._check_result()
         size = self._fetchmany_size(size)
         if self.scrollable:
@@ -138,6 +161,9 @@ class Cursor(ArrowCursorMixin, CursorBase):
             self._take_from_batch(size, out)
         return out
 
+    fetchmany = claimed(_fetchmany)
+
+    @claimed
     def fetchall(self) -> list:
         """All remaining rows in one list: this materializes the rest of the result."""
         self._check_result()
@@ -151,22 +177,31 @@ class Cursor(ArrowCursorMixin, CursorBase):
         return out
 
     def __iter__(self) -> Iterator:
-        self._check_result()
-        if self.scrollable:
-            yield from iter(self.fetchone, None)
-            return
-        while True:
-            batch = self._batch[self._pos:] if self._pos else self._batch
-            start = len(self._batch) - len(batch)
-            rows = iter(batch)
-            try:
-                yield from rows
-            finally:
-                # Where the caller stopped: every row handed out is consumed.
-                self._pos = start + len(batch) - operator.length_hint(rows)
-            if not self._next_batch():
+        """Rows until the end; the loop holds the cursor's claim throughout
+        (one generator, no inner one: each level would cost every row)."""
+        self._claim()
+        self._iterating = True
+        try:
+            self._check_result()
+            if self.scrollable:
+                yield from iter(self._scroll_next, None)
                 return
+            while True:
+                batch = self._batch[self._pos:] if self._pos else self._batch
+                start = len(self._batch) - len(batch)
+                rows = iter(batch)
+                try:
+                    yield from rows
+                finally:
+                    # Where the caller stopped: every row handed out is consumed.
+                    self._pos = start + len(batch) - operator.length_hint(rows)
+                if not self._next_batch():
+                    return
+        finally:
+            self._iterating = False
+            self._busy.release()
 
+    @claimed
     def scroll(self, value: int, mode: str = "relative") -> None:
         self._check_result()
         target = self._scroll_target(value, mode)
@@ -174,9 +209,8 @@ class Cursor(ArrowCursorMixin, CursorBase):
             if mode != "relative" or value < 0:
                 raise NotSupportedError("a forward-only cursor can only skip forward; "
                                         "use cursor(scrollable=True)")
-            for _ in range(value):
-                if self.fetchone() is None:
-                    raise IndexError("scroll past the end of the result")
+            if len(self._fetchmany(value)) < value:
+                raise IndexError("scroll past the end of the result")
             return
         total = self.connection._wait(self._row_total_gen())
         if not 0 <= target <= total:
@@ -210,6 +244,7 @@ class MaterializingCursor(MaterializingKind, Cursor):
 class ScrollableCursor(ScrollableKind, Cursor):
     """A server-side scroll cursor (SFETCH): moves freely over the result."""
 
+    @claimed
     def _fetch_to(self, target: int) -> Any:
         self._check_result()
         return self.connection._wait(self._scroll_fetch_gen(target))
@@ -218,16 +253,19 @@ class ScrollableCursor(ScrollableKind, Cursor):
         return self._fetch_to(1)
 
     def fetch_last(self) -> Any:
-        total = self.connection._wait(self._row_total_gen())
+        total = self._total_rows()
         return self._fetch_to(total) if total else None
+
+    @claimed
+    def _total_rows(self) -> int:
+        return self.connection._wait(self._row_total_gen())
 
     def fetch_prior(self) -> Any:
         return self._fetch_to(self._position - 1)
 
     def fetch_absolute(self, n: int) -> Any:
         if n < 0:
-            total = self.connection._wait(self._row_total_gen())
-            n = total + 1 + n
+            n = self._total_rows() + 1 + n
         return self._fetch_to(n)
 
     def fetch_relative(self, n: int) -> Any:

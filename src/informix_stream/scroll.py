@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .core import requests as rq
 from .core import statement as st
-from .errors import ProgrammingError
+from .errors import InterfaceError, ProgrammingError
 
 
 class ScrollFetches:
@@ -14,6 +14,8 @@ class ScrollFetches:
     _note_warnings, _make_row, _position and _total."""
 
     def _sfetch_gen(self, kind: int, target: int):
+        if self._stmt_id is None:       # closed by another thread while this waited
+            raise InterfaceError("cursor is closed")
         body = rq.sfetch(self._stmt_id, kind, target, self.fetch_buffer_size)
         reply = yield from st.exchange(self._session, body, decode=self._decode,
                                        budget=self.fetch_buffer_size)

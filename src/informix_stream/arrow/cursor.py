@@ -26,6 +26,7 @@ import operator
 from collections.abc import AsyncIterator, Iterator
 
 from ..core import statement as st
+from ..cursor_claim import claimed
 from ..errors import (DataError, InterfaceError, NotSupportedError, ProgrammingError,
                       ProtocolError)
 from ._deps import load
@@ -232,13 +233,20 @@ class ArrowCursorMixin(_ArrowBase):
         state = self._arrow_start(batch_rows)
         return self._arrow_iter(state, batch_rows)
 
+    _arrow_start = claimed(_ArrowBase._arrow_start)
+
     def _arrow_iter(self, state, batch_rows: int) -> Iterator:
-        wait = self.connection._wait
+        """Each batch claims the cursor while it is read (``cursor_claim``);
+        between batches the cursor is free."""
         while True:
-            batch = wait(self._arrow_batch_gen(state, batch_rows))
+            batch = self._arrow_batch(state, batch_rows)
             if batch is None:
                 return
             yield batch
+
+    @claimed
+    def _arrow_batch(self, state, batch_rows: int):
+        return self.connection._wait(self._arrow_batch_gen(state, batch_rows))
 
     def fetch_arrow_table(self, batch_rows: int = DEFAULT_BATCH_ROWS):
         """The rest of the result as one ``pyarrow.Table``."""

@@ -1,0 +1,49 @@
+"""What the adversary-8 thread tests share: bounded threads and a server
+with one numbered table."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import informix_stream as ifx
+from faults.emu import connect_kw
+from informix_stream.emulator import EmulatorServer
+
+JOIN = 60          # seconds a worker may take before a test calls it a hang
+
+
+def bounded(*targets: Callable[[], object]) -> list:
+    """Run each target in its own thread, started together; their results
+    in order (an exception a target raised stands as its result).  A worker
+    still alive after JOIN seconds fails the test: a hang."""
+    results: list = [None] * len(targets)
+    gate = threading.Barrier(len(targets))
+
+    def wrap(i: int, fn: Callable[[], object]) -> None:
+        try:
+            gate.wait(JOIN)
+            results[i] = fn()
+        except BaseException as exc:  # noqa: BLE001 - judged by the test
+            results[i] = exc
+
+    threads = [threading.Thread(target=wrap, args=(i, fn), daemon=True)
+               for i, fn in enumerate(targets)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(JOIN)
+    assert not [t for t in threads if t.is_alive()], "a worker hung"
+    return results
+
+
+@contextmanager
+def numbered_server(n: int) -> Iterator[EmulatorServer]:
+    """An emulator whose table ``src (k, v)`` holds k = 0..n-1, v = 'v<k>'."""
+    with EmulatorServer(databases=("testdb",)) as srv:
+        with ifx.connect(**connect_kw(srv, autocommit=True)) as c:
+            cur = c.cursor()
+            cur.execute("CREATE TABLE src (k INTEGER, v VARCHAR(30))")
+            cur.executemany("INSERT INTO src VALUES (?, ?)", [(i, f"v{i}") for i in range(n)])
+        yield srv
