@@ -29,7 +29,7 @@ import pytest
 
 import informix_stream as ifx
 from faults.emu import connect, connect_async, rows
-from faults.proxy import C2S, CALL, DROP, S2C, Fault, Interrupter
+from faults.proxy import C2S, CALL, DROP, S2C, Fault
 from faults.sweeps import cancel_sweep, ctrl_c_sweep
 
 pytestmark = pytest.mark.timeout(240)
@@ -61,12 +61,6 @@ def nolog(emu) -> str:
     with connect(emu, autocommit=True) as conn:
         conn.cursor().execute(f"CREATE DATABASE {name}")
     return name
-
-
-@pytest.fixture
-def intr():
-    with Interrupter() as i:
-        yield i
 
 
 class Target:
