@@ -102,19 +102,8 @@ def ctrl_c_sweep(emu, proxy, intr, load: Callable, check: Callable[[Cut], None],
         offsets = sweep_offsets(proxy, load(probe, 0)[1], sample)
     finally:
         probe.close()
-    cuts = 0
-    for direction, offset in offsets:
-        run = next(_runs)
-        conn = connect(proxy, **kw)
-        try:
-            side = emu.latest_session()
-            cur, op = load(conn, run)
-            hit = interrupted(proxy, intr, direction, offset, op)
-            cuts += hit
-            check(Cut(conn, cur, side, run, hit, conn.closed, (direction, offset)))
-        finally:
-            conn.close()
-    return cuts
+    return _each(emu, offsets, load, check, lambda: connect(proxy, **kw),
+                 lambda d, n, op: interrupted(proxy, intr, d, n, op), lambda c: c.close())
 
 
 def cancel_sweep(emu, proxy, loop, load: Callable, check: Callable[[Cut], None],
@@ -128,16 +117,26 @@ def cancel_sweep(emu, proxy, loop, load: Callable, check: Callable[[Cut], None],
         offsets = offsets_of(loop, proxy, lambda: load(probe, 0)[1], sample)
     finally:
         loop.run_until_complete(probe.close())
+    return _each(emu, offsets, load, check,
+                 lambda: loop.run_until_complete(connect_async(proxy, **kw)),
+                 lambda d, n, coro: cancelled_at(loop, proxy, d, n, coro),
+                 lambda c: loop.run_until_complete(c.close()))
+
+
+def _each(emu, offsets, load, check, open_conn, cut_at, close) -> int:
+    """The sweep's loop: per offset a fresh connection (``open_conn``), the
+    load cut there (``cut_at``), the check, the connection closed
+    (``close``) whatever the check said; the number of runs cut."""
     cuts = 0
     for direction, offset in offsets:
         run = next(_runs)
-        conn = loop.run_until_complete(connect_async(proxy, **kw))
+        conn = open_conn()
         try:
             side = emu.latest_session()
-            cur, coro = load(conn, run)
-            hit = cancelled_at(loop, proxy, direction, offset, coro)
+            cur, op = load(conn, run)
+            hit = cut_at(direction, offset, op)
             cuts += hit
             check(Cut(conn, cur, side, run, hit, conn.closed, (direction, offset)))
         finally:
-            loop.run_until_complete(conn.close())
+            close(conn)
     return cuts
