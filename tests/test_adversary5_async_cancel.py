@@ -13,7 +13,6 @@ result, and reading on gives exactly the rest or a PEP 249 error.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import time
 
 import pytest
@@ -23,13 +22,12 @@ pa = pytest.importorskip("pyarrow", reason="load_arrow and Arrow fetches need th
 import informix_stream as ifx  # noqa: E402
 from faults.emu import connect_async, rows  # noqa: E402
 from faults.proxy import C2S, CALL, S2C, Fault, sweep  # noqa: E402
-from test_async_interrupts import cancelled_at, offsets_of  # noqa: E402
+from faults.sweeps import cancel_sweep, cancelled_at, offsets_of  # noqa: E402
 from test_interrupts import unique  # noqa: E402
 
 SIGNALLED = (ifx.OperationalError, ifx.InterfaceError)
 SAMPLE = 14
 N = 400
-_runs = itertools.count(1)
 pytestmark = pytest.mark.timeout(300)
 
 
@@ -74,30 +72,26 @@ LOADS = {
 def test_cancel_inside_a_load(emu, proxy, direct, loop, how, autocommit):
     t = _loader_table(direct)
 
-    async def load(conn, run):
-        await LOADS[how](conn.cursor(), t, _data(run))
+    def load(conn, run):
+        cur = conn.cursor()
+        return cur, LOADS[how](cur, t, _data(run))
 
-    probe = loop.run_until_complete(connect_async(proxy, autocommit=True))
-    offsets = offsets_of(loop, proxy, lambda: load(probe, 0), SAMPLE)
-    loop.run_until_complete(probe.close())
-    cuts = 0
-    for direction, offset in offsets:
-        run = next(_runs)
-        conn = loop.run_until_complete(connect_async(proxy, autocommit=autocommit))
-        cut = cancelled_at(loop, proxy, direction, offset, load(conn, run))
-        cuts += cut
+    def check(cut):
+        conn, where = cut.conn, cut.where
         _check_next(loop, conn, t)
         if not autocommit and not conn.closed:
             loop.run_until_complete(conn.rollback())
-        landed = [r[0] - run * 10_000 for r in
-                  rows(direct, f"SELECT id FROM {t} WHERE run = ? ORDER BY id", (run,))]
+        landed = [r[0] - cut.run * 10_000 for r in
+                  rows(direct, f"SELECT id FROM {t} WHERE run = ? ORDER BY id", (cut.run,))]
         if not autocommit:
-            assert landed == [], (direction, offset, landed[:5])
-        elif not cut:
-            assert landed == list(range(N)), (direction, offset)
+            assert landed == [], (*where, landed[:5])
+        elif not cut.hit:
+            assert landed == list(range(N)), where
         else:
-            assert landed == list(range(len(landed))), (direction, offset, landed[:5])
-        loop.run_until_complete(conn.close())
+            assert landed == list(range(len(landed))), (*where, landed[:5])
+
+    cuts = cancel_sweep(emu, proxy, loop, load, check, SAMPLE,
+                        probe_kw={"autocommit": True}, autocommit=autocommit)
     assert cuts > SAMPLE // 2
 
 

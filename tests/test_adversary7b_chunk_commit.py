@@ -21,19 +21,18 @@ these shapes put a COMMIT (or a chunk edge) much closer to every byte.
 
 from __future__ import annotations
 
-import itertools
 import time
 import uuid
 
 import pytest
 
 from faults.emu import connect, rows
-from test_interrupts import SIGNALLED, interrupted, intr, sweep_offsets  # noqa: F401
+from faults.sweeps import ctrl_c_sweep
+from test_interrupts import SIGNALLED
 
 pytestmark = pytest.mark.timeout(240)
 
 SAMPLE = 10
-_runs = itertools.count(1)
 
 # shape -> (rows in the call, executemany keywords, chunk edges, failing rows)
 SHAPES = {
@@ -116,26 +115,13 @@ def test_ctrl_c_in_a_load_then_the_same_connection(emu, proxy, intr, direct, sha
         return cur, lambda: cur.executemany(f"INSERT INTO {t} VALUES (?, ?)",
                                             _data(run, count, failing), **kw)
 
-    probe = connect(proxy, autocommit=True)
-    offsets = sweep_offsets(proxy, load(probe, 0)[1], SAMPLE)
-    probe.close()
-    cuts = 0
-    for direction, offset in offsets:
-        run = next(_runs)
-        conn = connect(proxy, autocommit=True)
-        side = emu.latest_session()
-        cur, op = load(conn, run)
-        try:
-            try:
-                cuts += interrupted(proxy, intr, direction, offset, op)
-            except Exception as exc:      # batch_errors' chunks report their rows
-                raise AssertionError(f"{direction} {offset}: {exc!r}") from exc
-            closed = conn.closed
-            landed = _landed(direct, side if closed else None, t, run)
-            _check_told(shape, cur, closed, landed, (direction, offset))
-            _check_reuse(conn, direct, t, run, closed, (direction, offset))
-        finally:
-            conn.close()
+    def check(cut):
+        landed = _landed(direct, cut.side if cut.closed else None, t, cut.run)
+        _check_told(shape, cut.cur, cut.closed, landed, cut.where)
+        _check_reuse(cut.conn, direct, t, cut.run, cut.closed, cut.where)
+
+    # batch_errors' chunks report their rows: no exception but the Ctrl-C
+    cuts = ctrl_c_sweep(emu, proxy, intr, load, check, SAMPLE, autocommit=True)
     assert cuts > SAMPLE
 
 
@@ -174,28 +160,18 @@ def test_ctrl_c_in_a_transactions_load_then_commit(emu, proxy, intr, direct, kw)
         return cur, lambda: cur.executemany(f"INSERT INTO {t} VALUES (?, ?)",
                                             _data(run, count, ()), **kw)
 
-    probe = connect(proxy, autocommit=False)
-    offsets = sweep_offsets(proxy, load(probe, 0)[1], SAMPLE)
-    probe.rollback()
-    probe.close()
-    cuts = 0
-    for direction, offset in offsets:
-        run = next(_runs)
-        conn = connect(proxy, autocommit=False)
-        side = emu.latest_session()
-        cur, op = load(conn, run)
-        try:
-            cuts += interrupted(proxy, intr, direction, offset, op)
-            where = (direction, offset)
-            if conn.closed:
-                assert cur.commit_in_doubt is None, where
-                assert _landed(direct, side, t, run) == [], where
-                with pytest.raises(SIGNALLED):
-                    conn.commit()
-                continue
-            conn.commit()
-            landed = _landed(direct, None, t, run)
-            assert landed == list(range(cur.rowcount)), (where, cur.rowcount, landed)
-        finally:
-            conn.close()
+    def check(cut):
+        conn, cur, where = cut.conn, cut.cur, cut.where
+        if conn.closed:
+            assert cur.commit_in_doubt is None, where
+            assert _landed(direct, cut.side, t, cut.run) == [], where
+            with pytest.raises(SIGNALLED):
+                conn.commit()
+            return
+        conn.commit()
+        landed = _landed(direct, None, t, cut.run)
+        assert landed == list(range(cur.rowcount)), (where, cur.rowcount, landed)
+
+    # the probe's transaction is rolled back as its connection closes
+    cuts = ctrl_c_sweep(emu, proxy, intr, load, check, SAMPLE, autocommit=False)
     assert cuts > SAMPLE

@@ -9,42 +9,19 @@ raises OperationalError or InterfaceError), as in test_interrupts.py.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 
 import pytest
 
 import informix_stream as ifx
 from faults.emu import connect_async, rows
-from faults.proxy import CALL, Fault, sweep
-from test_interrupts import SAMPLE, _tables, measure, unique
+from faults.sweeps import cancelled_at, offsets_of
+from test_interrupts import SAMPLE, _tables, unique
 
 SIGNALLED = (ifx.OperationalError, ifx.InterfaceError)
 _values = itertools.count(10_000_000)
 _runs = itertools.count(1)
 pytestmark = pytest.mark.timeout(240)
-
-
-def cancelled_at(loop, proxy, direction: str, offset: int, coro) -> bool:
-    """Run ``coro`` as a task cancelled after ``offset`` bytes of ``direction``;
-    True when it ended cancelled."""
-    task = loop.create_task(coro)
-    proxy.arm(Fault(direction, offset, CALL, pause=0.003,
-                    callback=lambda: loop.call_soon_threadsafe(task.cancel)))
-    try:
-        loop.run_until_complete(task)
-        cut = False
-    except asyncio.CancelledError:
-        cut = True
-    finally:
-        proxy.disarm()
-    loop.run_until_complete(asyncio.sleep(0.01))       # a late cancel lands now
-    return cut
-
-
-def offsets_of(loop, proxy, make_coro, sample):
-    c2s, s2c = measure(proxy, lambda: loop.run_until_complete(make_coro()))
-    return [("c2s", n) for n in sweep(c2s, sample)] + [("s2c", n) for n in sweep(s2c, sample)]
 
 
 def test_task_cancelled_at_a_byte_never_shifts_the_next_statement(emu, proxy, direct, loop):

@@ -17,15 +17,13 @@ deterministically; this sweep checks the same promise everywhere else.
 
 from __future__ import annotations
 
-import itertools
 import time
 import uuid
 
 import pytest
 
-from faults.emu import connect, connect_async, rows
-from test_async_interrupts import cancelled_at, offsets_of
-from test_interrupts import interrupted, intr, sweep_offsets  # noqa: F401 - fixture
+from faults.emu import rows
+from faults.sweeps import cancel_sweep, ctrl_c_sweep
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -36,7 +34,6 @@ MODES = {
     "insert-cursor": {"insert_cursor": True},
     "batch-errors": {"batch_errors": True},
 }
-_runs = itertools.count(1)
 
 
 def _table(direct) -> str:
@@ -72,6 +69,13 @@ def _check(conn_closed: bool, in_tx: bool, rowcount: int, doubt, landed: list[in
         assert not in_tx, where
 
 
+def _told(direct, t: str, cut) -> None:
+    """What the driver said of one cut run matches the table."""
+    landed = _landed(direct, cut.side if cut.closed else None, t, cut.run)
+    _check(cut.closed, cut.conn.in_transaction, cut.cur.rowcount, cut.cur.commit_in_doubt,
+           landed, cut.where)
+
+
 @pytest.mark.parametrize("mode", list(MODES))
 def test_ctrl_c_anywhere_in_a_load_never_misstates_what_landed(emu, proxy, intr, direct,
                                                                 mode):
@@ -82,23 +86,8 @@ def test_ctrl_c_anywhere_in_a_load_never_misstates_what_landed(emu, proxy, intr,
         return cur, lambda: cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", _data(run),
                                             chunk_size=CHUNK, **MODES[mode])
 
-    probe = connect(proxy, autocommit=True)
-    offsets = sweep_offsets(proxy, load(probe, 0)[1], SAMPLE)
-    probe.close()
-    cuts = 0
-    for direction, offset in offsets:
-        run = next(_runs)
-        conn = connect(proxy, autocommit=True)
-        side = emu.latest_session()
-        cur, op = load(conn, run)
-        try:
-            cuts += interrupted(proxy, intr, direction, offset, op)
-            closed = conn.closed
-            landed = _landed(direct, side if closed else None, t, run)
-            _check(closed, conn.in_transaction, cur.rowcount, cur.commit_in_doubt, landed,
-                   (direction, offset))
-        finally:
-            conn.close()
+    cuts = ctrl_c_sweep(emu, proxy, intr, load, lambda cut: _told(direct, t, cut), SAMPLE,
+                        autocommit=True)
     assert cuts > SAMPLE
 
 
@@ -108,27 +97,12 @@ def test_task_cancelled_anywhere_in_a_load_never_misstates_what_landed(emu, prox
     """The awaiting code may get a new CancelledError (asyncio makes one):
     the cursor keeps what the call knows."""
     t = _table(direct)
-    cursors: dict = {}
 
-    async def load(conn, run):
-        cur = cursors[run] = conn.cursor()
-        await cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", _data(run),
-                              chunk_size=CHUNK, **MODES[mode])
+    def load(conn, run):
+        cur = conn.cursor()
+        return cur, cur.executemany(f"INSERT INTO {t} VALUES (?, ?)", _data(run),
+                                    chunk_size=CHUNK, **MODES[mode])
 
-    probe = loop.run_until_complete(connect_async(proxy, autocommit=True))
-    offsets = offsets_of(loop, proxy, lambda: load(probe, 0), SAMPLE)
-    loop.run_until_complete(probe.close())
-    cuts = 0
-    for direction, offset in offsets:
-        run = next(_runs)
-        conn = loop.run_until_complete(connect_async(proxy, autocommit=True))
-        side = emu.latest_session()
-        try:
-            cuts += cancelled_at(loop, proxy, direction, offset, load(conn, run))
-            cur, closed = cursors.pop(run), conn.closed
-            landed = _landed(direct, side if closed else None, t, run)
-            _check(closed, conn.in_transaction, cur.rowcount, cur.commit_in_doubt, landed,
-                   (direction, offset))
-        finally:
-            loop.run_until_complete(conn.close())
+    cuts = cancel_sweep(emu, proxy, loop, load, lambda cut: _told(direct, t, cut), SAMPLE,
+                        autocommit=True)
     assert cuts > SAMPLE

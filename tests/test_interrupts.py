@@ -25,7 +25,8 @@ import pytest
 
 import informix_stream as ifx
 from faults.emu import connect, flush, rows
-from faults.proxy import C2S, CALL, S2C, Fault, FaultProxy, Interrupter, sweep
+from faults.proxy import C2S, CALL, S2C, Fault, sweep
+from faults.sweeps import interrupted, sweep_offsets
 
 SAMPLE = 24            # offsets per direction in the default run
 FULL = os.environ.get("IFX_SLOW") == "1"
@@ -40,36 +41,6 @@ def unique(prefix: str) -> str:
     return f"{prefix}_{uuid.uuid4().hex[:8]}"
 
 
-@pytest.fixture
-def intr():
-    with Interrupter() as i:
-        yield i
-
-
-def measure(proxy: FaultProxy, op) -> tuple[int, int]:
-    """Bytes each way one run of ``op`` moves (read-ahead replies included)."""
-    before = proxy.counts()
-    op()
-    time.sleep(0.15)
-    after = proxy.counts()
-    return after[0] - before[0], after[1] - before[1]
-
-
-def interrupted(proxy: FaultProxy, intr: Interrupter, direction: str, offset: int,
-                op, pause: float = 0.003) -> bool:
-    """Run ``op`` with a Ctrl-C after ``offset`` bytes of ``direction``; True
-    when it raised KeyboardInterrupt (during or right after the call)."""
-    intr.reset()
-    proxy.arm(Fault(direction, offset, CALL, callback=intr.fire, pause=pause))
-    try:
-        op()
-        intr.settle(proxy)
-    except KeyboardInterrupt:
-        proxy.disarm()
-        return True
-    return False
-
-
 def check_after(conn: ifx.Connection, closed_before: bool, then) -> object:
     """Run ``then`` on a connection that was just interrupted: a consistent
     one must give the right answer, a broken one must refuse."""
@@ -78,12 +49,6 @@ def check_after(conn: ifx.Connection, closed_before: bool, then) -> object:
             then()
         return None
     return then()
-
-
-def sweep_offsets(proxy, op_once, sample):
-    c2s, s2c = measure(proxy, op_once)
-    assert c2s > 0 and s2c > 0
-    return ([(C2S, n) for n in sweep(c2s, sample)] + [(S2C, n) for n in sweep(s2c, sample)])
 
 
 # ---------------------------------------------------------------------------

@@ -152,7 +152,7 @@ def test_ctrl_c_during_flush_leaves_a_prefix_or_nothing(emu, autocommit, source)
     the table is a prefix without gaps or twins (autocommit) or nothing (a
     transaction, rolled back); a connection still open works.  From Arrow
     the requests are cut from the batch's image buffer (arrow/put_requests.py)."""
-    from test_interrupts import interrupted, sweep_offsets
+    from faults.sweeps import interrupted, sweep_offsets
     direct = connect(emu, autocommit=True)
     t = f"putc_{uuid.uuid4().hex[:8]}"
     direct.cursor().execute(f"CREATE TABLE {t} (id INTEGER PRIMARY KEY, run INTEGER, "

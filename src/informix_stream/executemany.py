@@ -246,7 +246,7 @@ class Plan:
         self.prepared: st.Prepared | None = None
         self.borrowed = Borrowed(self.session, cursor.connection._statements)
         self.recheck = False        # the first chunk runs on a kept statement
-        self.chunk = ChunkWatch(cursor)     # the chunk under way (chunk_gen)
+        self.chunk = ChunkWatch(cursor, self._account, self._put_account)  # chunk_gen's
         cursor.rowcount = 0
         cursor.batch_errors = [] if batch_errors else None
         cursor.commit_in_doubt = None
@@ -413,12 +413,14 @@ class Plan:
         return None
 
     def _send_chunk(self, guard: Expect | None, requests: list[bytes], meanwhile,
-                    begin: bool = False):
+                    first: int, blocks: ic.Blocks | None = None):
         """Send a chunk's requests back to back, let the caller encode the next
         chunk (``meanwhile``) while the server works, then wait for the last
         reply; a failed protection (BEGIN/savepoint) raises here.  Returns
         the requests' Expects."""
-        expects = self.session.send_many(requests, begin=begin)
+        # a kept statement sent no PREPARE to carry the implicit SQ_BEGIN
+        expects = self.session.send_many(requests, begin=guard is None)
+        self.chunk.sent(self.session, guard, first, requests, expects, blocks)
         yield FLUSH
         if meanwhile is not None:
             meanwhile()
@@ -438,7 +440,7 @@ class Plan:
             else:
                 yield from self._bind_chunk(first, requests, meanwhile)
         except (Error, Stale):
-            self.chunk.end()
+            self.chunk.failed(self.session)
             raise
         self.chunk.end()
 
@@ -446,9 +448,7 @@ class Plan:
         counted = self.cursor.rowcount
         exact = self._exact(requests)
         guard = self._open_chunk(exact)
-        # a kept statement sent no PREPARE to carry the implicit SQ_BEGIN
-        expects = yield from self._send_chunk(guard, requests, meanwhile,
-                                              begin=guard is None)
+        expects = yield from self._send_chunk(guard, requests, meanwhile, first)
         if self._went_stale(expects):
             if self._commits_chunk:
                 yield from _commit(self.session)
@@ -570,8 +570,7 @@ class Plan:
         counted = self.cursor.rowcount
         guard = _own_transaction(session) if own_tx else self._open_chunk(exact)
         self.put_cursor = UNKNOWN
-        expects = yield from self._send_chunk(guard, list(blocks), meanwhile,
-                                              begin=guard is None)
+        expects = yield from self._send_chunk(guard, list(blocks), meanwhile, first, blocks)
         if self._went_stale(expects):
             if own_tx or self._commits_chunk:
                 yield from _commit(session)
@@ -587,6 +586,7 @@ class Plan:
             items = blocks.items[start - first:stop - first]
             again = ic.Blocks(*self.put.requests(items), items)
             expects = session.send_many(list(again))
+            self.chunk.sent(session, None, start, list(again), expects, again)
             yield FLUSH
             yield expects[-1]
             discarded += self._put_account(start, again, expects)[1]

@@ -8,6 +8,8 @@ own):
 * for the fault-injection modules: ``emu``, one tracked emulator per
   module, ``proxy``, a fault proxy in front of it per test, and ``direct``,
   a connection that checks what reached the server without the proxy;
+* ``intr``: a Ctrl-C the fault proxy can land on a byte (its SIGINT
+  handler installed for the test);
 * ``loop``: a fresh asyncio event loop per test, closed after it."""
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import pytest
 
 from faults.emu import DATABASE, TrackedEmulator, connect
 from faults.hostile import HostileServer
-from faults.proxy import FaultProxy
+from faults.proxy import FaultProxy, Interrupter
 from informix_stream.emulator import EmulatorServer
 
 
@@ -56,6 +58,12 @@ def direct(emu):
     c = connect(emu, autocommit=True)
     yield c
     c.close()
+
+
+@pytest.fixture
+def intr():
+    with Interrupter() as i:
+        yield i
 
 
 @pytest.fixture
