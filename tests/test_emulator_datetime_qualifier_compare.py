@@ -27,6 +27,7 @@ import pytest
 
 import informix_stream
 from informix_stream.errors import NotSupportedError
+from test_driver import connect
 
 DAY = dt.date(2024, 5, 6)
 OPS: dict[str, Callable[[Any, Any], bool]] = {
@@ -65,12 +66,8 @@ def literal(instant: dt.datetime, column: str) -> str:
 def conn(ifx_target: Any) -> Iterator[informix_stream.Connection]:
     if ifx_target.kind != "emulator":
         pytest.skip("the matrix is the emulator's; a real server is its reference")
-    c = informix_stream.connect(host=ifx_target.host, port=ifx_target.port,
-                                user=ifx_target.user, password=ifx_target.password,
-                                database=ifx_target.database, server=ifx_target.server,
-                                autocommit=True, read_timeout=30)
-    yield c
-    c.close()
+    with connect(ifx_target, autocommit=True) as c:
+        yield c
 
 
 @pytest.fixture(scope="module")
