@@ -116,3 +116,37 @@ def test_an_interval_of_the_other_class_is_refused(table, column, value):
         cur.executemany(f"INSERT INTO {t} (id, {column}) VALUES (?, ?)", [(2, value)])
     assert info.value.sqlcode == -1266
     assert _rows(cur, t) == []
+
+
+@pytest.mark.parametrize("column", ["dt_iv", "ym_iv"])
+@pytest.mark.parametrize("select", ["SELECT id, n FROM {src}", "SELECT id, n + 1 FROM {src}",
+                                    "SELECT id, 5 FROM {src}"])
+def test_insert_select_of_a_number_is_refused(table, column, select):
+    """A number an INSERT ... SELECT copies: the same -1260 as when bound;
+    the emulator stored it raw (an int read back as microseconds/months)."""
+    cur, t = table
+    src = unique("ivs")
+    cur.execute(f"CREATE TABLE {src} (id INTEGER, n INTEGER)")
+    try:
+        cur.execute(f"INSERT INTO {src} VALUES (1, 90)")
+        with pytest.raises(ifx.DatabaseError) as info:
+            cur.execute(f"INSERT INTO {t} (id, {column}) " + select.format(src=src))
+        assert info.value.sqlcode == -1260
+        assert _rows(cur, t) == []
+        # an UPDATE from a number column likewise
+        cur.execute(f"INSERT INTO {t} (id) VALUES (1)")
+        with pytest.raises(ifx.DatabaseError) as info:
+            cur.execute(f"UPDATE {t} SET {column} = (SELECT n FROM {src}) WHERE id = 1")
+        assert info.value.sqlcode == -1260
+        assert _rows(cur, t) == [(1, None, None)]
+    finally:
+        cur.execute(f"DROP TABLE {src}")
+
+
+def test_insert_select_of_intervals_and_nulls_still_works(table):
+    cur, t = table
+    cur.execute(f"INSERT INTO {t} VALUES (?, ?, ?)", (1, dt.timedelta(days=2), IntervalYM(14)))
+    cur.execute(f"INSERT INTO {t} (id, dt_iv, ym_iv) SELECT id + 1, dt_iv, ym_iv FROM {t}")
+    cur.execute(f"INSERT INTO {t} (id, dt_iv) SELECT 9, NULL FROM {t} WHERE id = 1")
+    assert _rows(cur, t) == [(1, dt.timedelta(days=2), IntervalYM(14)),
+                             (2, dt.timedelta(days=2), IntervalYM(14)), (9, None, None)]

@@ -68,6 +68,7 @@ from .tx_modes import TransactionModes
 from .image_slice import make_slicer
 from .logmode import Logging
 from . import long_tx, sysmaster
+from .datetime_compare import bind_writer
 from .values import image_failure, row_converter, writer_for
 from .view_checks import prepared_checks, run_checked
 from .views import named_tables
@@ -355,7 +356,7 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
             self._validate(t, sql)
         binds = []
         for b in t.binds:
-            conv = writer_for(b.type, self._db.codec, ansi=self.ansi, compared=b.compared)
+            conv = bind_writer(b.type, self._db.codec, ansi=self.ansi, compared=b.compared)
             binds.append((b.index, None if b.index is not None else conv(b.const), conv))
         param_types: list[ColumnType | None] = [None] * t.param_count
         for b in t.binds:

@@ -192,7 +192,7 @@ def _exact_text(scale: int) -> Callable[[bool, int, int], str]:
 
 def _datetime_cell(plan: Plan, k: int) -> None:
     """YEAR TO SECOND: head 0xC7 (exponent 7) and seven pairs of valid fields;
-    stored as 'YYYY-MM-DD HH:MM:SS' (values._datetime_writer's text)."""
+    stored as 'YYYY-MM-DD HH:MM:SS' (values.datetime_writer's text)."""
     at, b = plan.at, plan.src
     plan.lines += [
         f"h = {b}[{at}]",

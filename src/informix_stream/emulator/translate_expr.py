@@ -19,22 +19,18 @@ DECIMAL(p <= 15) column with a wide column's exact text as text (its
 affinity rules), so 3.00 = 3 would be false, silently.  Such a comparison is
 an operation for phase one; ``x [NOT] IN (...)`` with a DECIMAL side compares
 canonical texts (``ifx_dec_key``), which keeps SQL's NULL rules for NOT IN.
-So does a comparison that sets a DATE (a day number) against a DATETIME
-(its literal text): the DATE side is cast to the DATETIME's qualifier
-(``align_dates``).
-
-Longer than 600 lines because phase one and phase two share one operand model;
-the DATE/DATETIME alignment (about 90 lines) is the part to move out into
-its own mixin first when this module next grows.
+So does a comparison that sets DATE/DATETIME values of different types or
+qualifiers against each other: they are brought to one DATETIME qualifier
+first (datetime_compare).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from informix_stream.codecs import TU_DAY, TU_YEAR, ColumnType, TypeCode, parse_type
+from informix_stream.codecs import ColumnType, TypeCode, parse_type
 
 from .casts import UNKNOWN, check_cast
+from .datetime_compare import TemporalCompareRules
+from .expr_parts import COMPARE_OPS, Expr, Item, split_sides
 from .statements import NOT_SUPPORTED, SqlError, exact_decimal
 from .tokens import ident, quote
 from .typerules import (DECIMAL_CODES, FLOAT_CODES, FUNCTION_TYPES, INT_CODES,
@@ -42,7 +38,6 @@ from .typerules import (DECIMAL_CODES, FLOAT_CODES, FUNCTION_TYPES, INT_CODES,
                         datetime_type, number_type, temporal_type)
 
 ARITH_OPS = frozenset({"+", "-", "*", "/"})
-COMPARE_OPS = frozenset({"=", "<>", "!=", "<", ">", "<=", ">="})
 # Words that never begin an operand: a span stops (or is not started) there.
 NOT_OPERAND = frozenset({
     "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "AS", "IS", "IN", "BETWEEN", "LIKE",
@@ -64,49 +59,6 @@ _TYPE_CONTINUATIONS = {"DATETIME": _QUALIFIER, "INTERVAL": _QUALIFIER,
 _BEFORE_EXPRESSION = frozenset({"SELECT", "WHERE", "AND", "OR", "NOT", "WHEN", "THEN", "ELSE",
                                 "BY", "HAVING", "ON", "BETWEEN", "CASE", "DISTINCT", "UNIQUE",
                                 "ALL", "SET", "VALUES", "RETURN", "IN", "LIKE", "MATCHES"})
-
-
-@dataclass
-class Expr:
-    """An emitted operand or operation: its SQLite text and Informix type
-    (None when unknown, e.g. a bound ``?``)."""
-
-    sql: str
-    type: ColumnType | None
-    computed: bool = False      # the value is an operation's result
-    form: str = ""              # storage_form of a value that is not computed
-
-
-@dataclass
-class _Item:
-    """One piece of a span: an operand range [a, b) with the casts after it,
-    or an operator."""
-
-    op: str = ""                # "", an arithmetic/comparison op, or "u-"/"u+" (unary)
-    a: int = 0
-    b: int = 0
-    casts: tuple[ColumnType, ...] = ()
-
-
-_DATE_KINDS = frozenset({TypeCode.DATE, TypeCode.DATETIME})
-
-
-def _split_sides(items: list[_Item]) -> list[list[_Item]]:
-    """The operands of a comparison without operations, split at its
-    comparison operator (and BETWEEN's AND)."""
-    sides: list[list[_Item]] = [[]]
-    for it in items:
-        if it.op in COMPARE_OPS or it.op.endswith("BETWEEN") or it.op == "AND":
-            sides.append([])
-        else:
-            sides[-1].append(it)
-    return sides
-
-
-def _date_meets_datetime(types) -> bool:
-    """Is one of these types DATE and another DATETIME?"""
-    codes = {t.code for t in types if t is not None}
-    return TypeCode.DATE in codes and TypeCode.DATETIME in codes
 
 
 def refuse_quantified(toks: list) -> None:
@@ -167,7 +119,7 @@ def _form(e: Expr) -> str:
     return storage_form(e.type, False)
 
 
-class ExprRules:
+class ExprRules(TemporalCompareRules):
     """Methods of the dialect's translator (see dialect._Translator)."""
 
     # -- phase one: find a span -------------------------------------------
@@ -187,16 +139,16 @@ class ExprRules:
         return before.kind == "op" and before.text != ")" or before.kind == "word" and \
             before.text in _BEFORE_EXPRESSION
 
-    def span_items(self, i: int, end: int) -> tuple[list[_Item], int, bool]:
+    def span_items(self, i: int, end: int) -> tuple[list[Item], int, bool]:
         """Read operands and operators from i; returns the items, the index
         after them and whether any is an operation (arithmetic, unary minus
         on a non-literal, cast).  No items when i begins no expression."""
-        items: list[_Item] = []
+        items: list[Item] = []
         operation = compared = aggregate = False
         j = i
         while True:
             while self.text(j) in ("-", "+") and self.toks[j].kind == "op":
-                items.append(_Item("u" + self.text(j)))
+                items.append(Item("u" + self.text(j)))
                 j += 1
             stop = self.operand_end(j, end)
             if stop is None:
@@ -211,7 +163,7 @@ class ExprRules:
                 operation = True
             operation = operation or bool(casts) or self.word(j) == "CAST" or \
                 self.word(j) == "DATE" and self.text(j + 1) == "("
-            items.append(_Item("", j, stop, tuple(casts)))
+            items.append(Item("", j, stop, tuple(casts)))
             aggregate = aggregate or self.word(j) in _EXACT_AGGREGATES and self.text(j + 1) == "("
             j = after
             op = self.text(j) if j < end and self.toks[j].kind == "op" else ""
@@ -233,7 +185,7 @@ class ExprRules:
                 # x [NOT] IN (...) ends the span: the list is the last operand.
                 at = j + 1 if word == "IN" else j + 2
                 close = self.close_paren(at, end)
-                items.append(_Item("IN" if word == "IN" else "NOT IN", at + 1, close))
+                items.append(Item("IN" if word == "IN" else "NOT IN", at + 1, close))
                 return items, close + 1, operation or self.in_exact(
                     self.side_form(items[:-1]), at + 1, close) or self.in_temporal(
                     items[:-1], at + 1, close)
@@ -242,35 +194,18 @@ class ExprRules:
                 # wide DECIMALs is text, which SQLite puts after any number.
                 return items, j, operation or compared and (
                     aggregate or self.sides_mixed(items) or self.sides_temporal(items))
-            items.append(_Item(op))
+            items.append(Item(op))
             j += 1
 
-    def sides_mixed(self, items: list[_Item]) -> bool:
+    def sides_mixed(self, items: list[Item]) -> bool:
         """Do the sides of a comparison without operations (x = y, x BETWEEN
         y AND z) have storage forms that SQLite would not compare exactly?"""
-        sides = _split_sides(items)
+        sides = split_sides(items)
         if any(self.untyped(side) for side in sides):
             return False        # cheap way out before any side's type is looked up
         return mixed_forms(*(self.side_form(side) for side in sides))
 
-    def sides_temporal(self, items: list[_Item]) -> bool:
-        """Does a comparison without operations set a DATE against a DATETIME?
-        A DATE is stored as a day number, a DATETIME as its literal text:
-        SQLite would compare them as unequal, silently (see align_dates)."""
-        return _date_meets_datetime(self.side_type(side) for side in _split_sides(items))
-
-    def in_temporal(self, left: list[_Item], a: int, b: int) -> bool:
-        """Does ``x IN (...)`` (list or subquery at [a, b)) set a DATE
-        against a DATETIME?"""
-        first = self.side_type(left)
-        if first is None or first.code not in _DATE_KINDS:
-            return False
-        if self.word(a) == "SELECT":
-            return _date_meets_datetime((first, self.subquery_type(a - 1, b + 1)))
-        return _date_meets_datetime((first, *(self.side_type(self.span_items(x, y)[0])
-                                              for x, y in self.split_commas(a, b))))
-
-    def side_type(self, side: list[_Item]) -> ColumnType | None:
+    def side_type(self, side: list[Item]) -> ColumnType | None:
         """Informix type of one side read by phase one when it is one operand
         (its last cast, if any); None otherwise or when unknown."""
         if len(side) != 1 or side[0].op:
@@ -281,14 +216,14 @@ class ExprRules:
             return None
         return self.leaf_type(side[0].a, side[0].b)
 
-    def untyped(self, side: list[_Item]) -> bool:
+    def untyped(self, side: list[Item]) -> bool:
         """Is this side one parameter, string or NULL (form "")?"""
         if len(side) != 1 or side[0].b != side[0].a + 1:
             return False
         t = self.toks[side[0].a]
         return t.kind in ("param", "str") or t.text == "NULL"
 
-    def side_form(self, side: list[_Item]) -> str:
+    def side_form(self, side: list[Item]) -> str:
         """storage_form of one side read by phase one ("" unless it is one
         plain operand or a signed number)."""
         operands = [it for it in side if not it.op]
@@ -411,7 +346,7 @@ class ExprRules:
             out.append(value.sql)
         return stop
 
-    def emit_items(self, items: list[_Item]) -> Expr:
+    def emit_items(self, items: list[Item]) -> Expr:
         compare = next((k for k, it in enumerate(items) if it.op in COMPARE_OPS
                         or it.op.endswith(("BETWEEN", "IN"))), None)
         if compare is None:
@@ -421,21 +356,20 @@ class ExprRules:
             return self.emit_in(items[:compare], items[compare])
         if op.endswith("BETWEEN"):
             return self.emit_between(items, compare)
-        left, right = self.align_dates(self.emit_sum(items[:compare]),
+        left, right = self.align_temporal(self.emit_sum(items[:compare]),
                                        self.emit_sum(items[compare + 1:]))
         if _exact(left, right):
             return Expr(f"ifx_dec_cmp({left.sql}, {right.sql}) {op} 0", None, True)
         return Expr(f"{left.sql} {op} {right.sql}", None, True)
 
-    def emit_in(self, left_items: list[_Item], in_item: _Item) -> Expr:
+    def emit_in(self, left_items: list[Item], in_item: Item) -> Expr:
         """x [NOT] IN (list or subquery): with a DECIMAL side of another storage
         form, both sides become canonical texts (ifx_dec_key) that are equal
         exactly when the numbers are; SQLite's IN keeps the NULL rules."""
         value = self.emit_sum(left_items)
         a, b = in_item.a, in_item.b
-        if value.type is not None and value.type.code in _DATE_KINDS and \
-                self.in_temporal(left_items, a, b):
-            return self.emit_in_dates(value, in_item)
+        if self.in_temporal(left_items, a, b):
+            return self.emit_in_temporal(value, in_item)
         if not (_exact(value) or self.in_exact(_form(value), a, b)):
             return Expr(f"{value.sql} {in_item.op} ({' '.join(self.rewrite(a, b))})", None, True)
         if self.word(a) == "SELECT":
@@ -449,51 +383,12 @@ class ExprRules:
                        for x, y in self.split_commas(a, b)]
         return Expr(f"ifx_dec_key({value.sql}) {in_item.op} ({', '.join(members)})", None, True)
 
-    def emit_in_dates(self, value: Expr, in_item: _Item) -> Expr:
-        """x [NOT] IN (...) where DATE meets DATETIME: each member and x are
-        brought to one DATETIME qualifier (align_dates) before SQLite's IN."""
-        a, b = in_item.a, in_item.b
-        if self.word(a) == "SELECT":
-            sub = Expr("v", self.subquery_type(a - 1, b + 1))
-            value, sub = self.align_dates(value, sub)
-            inner = " ".join(self.rewrite(a, b))
-            members = f"WITH ifx_in_q(v) AS ({inner}) SELECT {sub.sql} FROM ifx_in_q"
-            return Expr(f"{value.sql} {in_item.op} ({members})", None, True)
-        parts = []
-        for x, y in self.split_commas(a, b):
-            inner, stop, _ = self.span_items(x, y)
-            parts.append(self.emit_items(inner) if inner and stop == y
-                         else Expr(" ".join(self.rewrite(x, y)), None))
-        value, *parts = self.align_dates(value, *parts)
-        return Expr(f"{value.sql} {in_item.op} ({', '.join(p.sql for p in parts)})", None, True)
-
-    def align_dates(self, *sides: Expr) -> list[Expr]:
-        """Compared with a DATETIME, a DATE is converted to DATETIME (IBM
-        Informix Guide to SQL: Reference, "Converting between DATE and
-        DATETIME data types", ids_sqr_171: a DATE becomes DATETIME YEAR TO
-        DAY, and to YEAR TO SECOND with the extra fields zero); the
-        comparison then sets text against text of one qualifier, which
-        orders as the values do.  The documentation settles only a target
-        qualifier that starts at YEAR and holds DAY, and one qualifier for
-        all DATETIME sides: anything else is refused rather than guessed."""
-        if not _date_meets_datetime(e.type for e in sides):
-            return list(sides)
-        quals = {e.type for e in sides if e.type is not None and e.type.code == TypeCode.DATETIME}
-        target = next(iter(quals))
-        if len(quals) > 1 or target.start != TU_YEAR or target.end < TU_DAY:
-            names = " and ".join(sorted(q.sql() for q in quals))
-            raise SqlError(NOT_SUPPORTED, message=f"comparing a DATE with {names} is not "
-                                                  "supported by the emulator; use EXTEND or "
-                                                  "a cast to one DATETIME qualifier")
-        return [self.cast(e, target) if e.type is not None and e.type.code == TypeCode.DATE
-                else e for e in sides]
-
-    def emit_between(self, items: list[_Item], at: int) -> Expr:
+    def emit_between(self, items: list[Item], at: int) -> Expr:
         """x [NOT] BETWEEN lo AND hi, exactly when a side is a computed decimal."""
         and_at = next((k for k in range(at, len(items)) if items[k].op == "AND"), None)
         if and_at is None:
             raise SqlError(-201, message="BETWEEN needs AND")
-        value, low, high = self.align_dates(self.emit_sum(items[:at]),
+        value, low, high = self.align_temporal(self.emit_sum(items[:at]),
                                             self.emit_sum(items[at + 1:and_at]),
                                             self.emit_sum(items[and_at + 1:]))
         op = items[at].op
@@ -503,7 +398,7 @@ class ExprRules:
                         None, True)
         return Expr(f"{value.sql} {op} {low.sql} AND {high.sql}", None, True)
 
-    def emit_sum(self, items: list[_Item]) -> Expr:
+    def emit_sum(self, items: list[Item]) -> Expr:
         """Operands and operators -> one Expr: unary first, then * and /,
         then + and -, each left to right."""
         values: list[Expr] = []
@@ -557,7 +452,7 @@ class ExprRules:
             sql = f"({left.sql} {op} {right.sql})"
         return Expr(sql, rtype, True)
 
-    def emit_operand(self, item: _Item) -> Expr:
+    def emit_operand(self, item: Item) -> Expr:
         a, b = item.a, item.b
         if self.word(a) == "CAST" and self.text(a + 1) == "(":
             value = self.emit_cast_call(a, b)

@@ -13,7 +13,8 @@ from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, SqlError, StatementKi
                          Translation)
 from .statements import sql_ident
 from .tokens import ident
-from .translate_expr import Expr
+from .casts import UNKNOWN
+from .expr_parts import Expr
 from .typerules import CLAUSE_END, DECIMAL_CODES, NUMERIC_CODES
 from .values import TEXT_CODES as TEXT_TYPES
 
@@ -158,6 +159,12 @@ class WriteRules:
                 return None
             value = " ".join(self.rewrite(a, b))
             return f"ifx_store({value}, {int(ctype.code)}, {ctype.length})"
+        if ctype.code == TypeCode.INTERVAL and source.code in NUMERIC_CODES:
+            # No implicit number-to-INTERVAL conversion: the column's writer
+            # refuses each non-NULL value with -1260, as for a bound number
+            # (intervals.number_to_interval); it was stored raw.
+            value = " ".join(self.rewrite(a, b))
+            return f"ifx_cast({value}, {UNKNOWN}, 0, {int(ctype.code)}, {ctype.length})"
         if source.code not in _CAST_FROM[ctype.code]:
             return None
         return self.cast(Expr(" ".join(self.rewrite(a, b)), source), ctype).sql

@@ -302,7 +302,7 @@ def _check_day_of_month(fields: dict[str, object], text: str) -> None:
         raise _conversion_error(-1263, text)
 
 
-def _datetime_writer(ctype: ColumnType) -> Converter:
+def datetime_writer(ctype: ColumnType) -> Converter:
     names = _qualifier_fields(ctype)
     digits = ctype.fraction_digits
     seps = {"year": "", "month": "-", "day": "-", "hour": " ", "minute": ":", "second": ":"}
@@ -385,7 +385,7 @@ def writer_for(ctype: ColumnType | None, codec: str = "iso-8859-1", *,
     if code == TypeCode.DATE:
         return _date_writer
     if code == TypeCode.DATETIME:
-        return _datetime_writer(ctype)
+        return datetime_writer(ctype)
     if code == TypeCode.INTERVAL:
         return intervals.writer(ctype)
     if code == TypeCode.BOOLEAN:
