@@ -7,6 +7,8 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+import pytest
+
 import informix_stream as ifx
 from faults.emu import connect_kw
 from informix_stream.emulator import EmulatorServer
@@ -47,3 +49,12 @@ def numbered_server(n: int) -> Iterator[EmulatorServer]:
             cur.execute("CREATE TABLE src (k INTEGER, v VARCHAR(30))")
             cur.executemany("INSERT INTO src VALUES (?, ?)", [(i, f"v{i}") for i in range(n)])
         yield srv
+
+
+def numbered_server_fixture(n: int):
+    """A module-scoped ``server`` fixture: ``numbered_server(n)``."""
+    @pytest.fixture(scope="module")
+    def server() -> Iterator[EmulatorServer]:
+        with numbered_server(n) as srv:
+            yield srv
+    return server

@@ -17,16 +17,12 @@ import pytest
 
 import informix_stream as ifx
 from faults.emu import connect_kw
-from adversary8 import JOIN, numbered_server
+from adversary8 import JOIN, numbered_server_fixture
 
 pytestmark = pytest.mark.timeout(120)
 N = 3000
 
-
-@pytest.fixture(scope="module")
-def server():
-    with numbered_server(N) as srv:
-        yield srv
+server = numbered_server_fixture(N)
 
 
 def _worker_reads(conn, out: dict, go: threading.Event) -> None:

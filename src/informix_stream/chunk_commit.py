@@ -257,8 +257,9 @@ def _break(session: ClientSession, io, exc: BaseException) -> None:
 
 def tell_in_doubt(exc: BaseException, cursor, rows: tuple[int, int],
                   why: str = "were in a COMMIT that got no answer") -> None:
-    """Say on ``exc`` and on ``cursor`` which rows were in a COMMIT that got
-    no answer (or ``why`` else they may or may not be in the table).  A PEP 249 error gets it in its message; any other exception
+    """Say on ``exc`` and on ``cursor`` which rows may or may not be in the
+    table: they were in a COMMIT that got no answer, or ``why`` else.  A
+    PEP 249 error gets it in its message; any other exception
     (KeyboardInterrupt, a signal handler's own, CancelledError) passes on
     unchanged but for the attribute and a note (``__notes__``), since
     asyncio may hand the awaiting code a new CancelledError: the cursor
