@@ -129,9 +129,11 @@ class Cursor(CursorClaim, ArrowCursorMixin, CursorBase):
         return got
 
     def fetchone(self) -> Any:
-        busy = self._busy               # the claim inline, not @claimed: a call per row
-        if not busy.acquire(False):
-            raise ProgrammingError(self._refusal())
+        free = self._free               # the claim inline, not @claimed: a call per row
+        try:
+            free.pop()
+        except IndexError:
+            raise ProgrammingError(self._refusal()) from None
         try:
             self._check_result()
             if self.scrollable:
@@ -143,7 +145,7 @@ class Cursor(CursorClaim, ArrowCursorMixin, CursorBase):
             self._pos += 1
             return row
         finally:
-            busy.release()
+            free.append(True)
 
     def _scroll_next(self) -> Any:
         self._check_result()
@@ -199,7 +201,7 @@ class Cursor(CursorClaim, ArrowCursorMixin, CursorBase):
                     return
         finally:
             self._iterating = False
-            self._busy.release()
+            self._unclaim()
 
     @claimed
     def scroll(self, value: int, mode: str = "relative") -> None:
