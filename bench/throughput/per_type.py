@@ -19,7 +19,11 @@ column of all-distinct values, with and without NULLs, for
   decoder on spans it was handed, is no path a user's fetch takes,
 * the Arrow columnar decoder (arrow.columnar.decode_block over the packed
   images, as the bulk fetch path hands them over) and the Arrow reference
-  (row decoder -> Python values -> pyarrow), target Arrow/INTEGER <= 2.
+  (row decoder -> Python values -> pyarrow), target Arrow/INTEGER <= 2,
+* for VARCHAR and LVARCHAR, the cells floor: the least found for a Python
+  loop to cut a buffer of bare length-prefixed cells into strs (``cells``),
+  the measured stand-in for the INTEGER-framing estimate, which does not
+  count that a cell's length must be read before its bytes can be cut.
 
 Values are all distinct so no decoder's value cache can help (HOUR TO
 MINUTE has only 1,440 values and BOOLEAN two; their columns repeat).  Each
@@ -65,6 +69,7 @@ WIDE = 8
 FETCH_BUFFER = DEFAULT_FETCH_BUFFER
 _D = struct.Struct(">d").unpack
 _F = struct.Struct(">f").unpack
+_LENGTH4 = struct.Struct(">i").unpack_from
 
 
 _FROM_BYTES = functools.partial(int.from_bytes, byteorder="big", signed=True)
@@ -120,6 +125,59 @@ TYPES: list[tuple[str, str, Callable[[int], object], tuple]] = [
 DISTINCT = {"DATETIME HOUR TO MINUTE": 1440, "BOOLEAN": 2}
 
 
+# The cells floor of the length-prefixed types.  What it includes: the
+# buffer read once as ISO 8859-1 (one character a byte, so a cell's text is
+# a slice of it: one str a cell, where bytes.decode makes a bytes object
+# first), then per cell its length read, the offsets moved, the slice cut
+# and appended to a list.  What it leaves out, all of which a fetch pays:
+# the SQ_TUPLE head and its checks, the NULL test, the row tuple, and any
+# code set with multibyte characters (there each cell's bytes must be
+# decoded by themselves).  The best of the loops tried (branch s25b):
+# `bytes` slice then `decode` cost ~40 ns a cell more, `str(slice, enc)`
+# ~70 more, a regex `findall` of the cells with their length characters
+# then `[1:]` ~60 more, and an offsets list then `map(slice)` ~100 more; an
+# unrolled loop of 8 cells a pass saved nothing.  LVARCHAR's 4-byte length
+# is read by one struct call (the bytes shifted together, or
+# int.from_bytes of a slice, cost ~40-80 ns more); its null flag is not read.
+def varchar_cells(buf: bytes) -> list[str]:
+    """VARCHAR's floor: [length byte][bytes] cells -> their texts."""
+    text, out, end = str(buf, "iso-8859-1"), [], 0
+    append = out.append
+    try:
+        while True:
+            start = end + 1
+            end = start + buf[end]
+            append(text[start:end])
+    except IndexError:      # buf[end] past the last cell
+        pass
+    return _whole(out, end, len(buf))
+
+
+def lvarchar_cells(buf: bytes) -> list[str]:
+    """LVARCHAR's floor: [null flag][4-byte length][bytes] cells -> texts."""
+    text, out, end = str(buf, "iso-8859-1"), [], 0
+    append, length = out.append, _LENGTH4
+    try:
+        while True:
+            start = end + 5
+            end = start + length(buf, end + 1)[0]
+            append(text[start:end])
+    except struct.error:    # the length read past the last cell
+        pass
+    return _whole(out, end, len(buf))
+
+
+def _whole(cells: list[str], end: int, size: int) -> list[str]:
+    """The cells, once the loop is known to have stopped exactly at the
+    buffer's end (a last length running past it would cut a short str)."""
+    if end != size:
+        raise ValueError(f"cells end at {end}, the buffer at {size}")
+    return cells
+
+
+CELLS_FLOOR = {"VARCHAR(64)": varchar_cells, "LVARCHAR": lvarchar_cells}
+
+
 def measure(name: str, ddl: str, make, ctor, n: int, nulls: bool, repeat: int) -> dict:
     ctype = parse_type(ddl)
     values = [None if nulls and i % 10 == 0 else make(i % DISTINCT.get(name, n + 1))
@@ -165,6 +223,10 @@ def measure(name: str, ddl: str, make, ctor, n: int, nulls: bool, repeat: int) -
         for reply_buf in replies:
             parse_reply(reply_buf, 0, Reply(), wide)
 
+    cells = CELLS_FLOOR.get(name)
+    if cells is not None:
+        assert [c for c, v in zip(cells(buf), values) if v is not None] == \
+            [v for v in values if v is not None], name
     tuple_ns = best_ns(decode_all(fast), repeat) / n
     cell_ns = best_ns(decode_wide, repeat) / (len(wide_spans) * WIDE)
     block_ns = best_ns(decode_replies, repeat) / (len(wide_spans) * WIDE)
@@ -173,6 +235,7 @@ def measure(name: str, ddl: str, make, ctor, n: int, nulls: bool, repeat: int) -
         "tuple": tuple_ns, "cell": cell_ns, "block": block_ns,
         "reference": best_ns(decode_all(ref), repeat) / n,
         "constructor": ctor_ns, "ratio": block_ns / ctor_ns,
+        "cells": None if cells is None else best_ns(lambda: cells(buf), repeat) / n,
         "arrow": best_ns(lambda: decode_block(block, [ctype], ["c"]), repeat) / n,
         "arrow_ref": best_ns(lambda: reference_batch(images, [ctype], ["c"]), 1) / n,
     }
@@ -200,9 +263,9 @@ def table(n: int, repeat: int) -> str:
         "",
         "| type | NULLs | tuple path, 1-column row | tuple path, per cell of a "
         f"{WIDE}-column row | tuple path, block | tuple reference | constructor "
-        "| tuple/constructor | floor/constructor "
+        "| tuple/constructor | floor/constructor | cells floor (/constructor) "
         "| Arrow | Arrow reference | Arrow/INTEGER |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     # A cell's share of framing, field extraction and its row tuple, as an
     # INTEGER cell pays it in the block path (its value is a by-product):
@@ -212,13 +275,18 @@ def table(n: int, repeat: int) -> str:
         miss_t = " ✗" if r["ratio"] > 1.5 else ""
         miss_a = " ✗" if r["vs_int"] > 2 else ""
         floor = (framing[nulls] + r["constructor"]) / r["constructor"]
+        cells = "-" if r["cells"] is None else \
+            f"{r['cells']:.0f} ({r['cells'] / r['constructor']:.2f})"
         lines.append(f"| {name} | {'10%' if nulls else '-'} | {r['tuple']:.0f} | "
                      f"{r['cell']:.0f} | {r['block']:.0f} | {r['reference']:.0f} | "
-                     f"{r['constructor']:.0f} | {r['ratio']:.2f}{miss_t} | {floor:.2f} | "
+                     f"{r['constructor']:.0f} | {r['ratio']:.2f}{miss_t} | {floor:.2f} | {cells} | "
                      f"{r['arrow']:.1f} | {r['arrow_ref']:.0f} | {r['vs_int']:.1f}{miss_a} |")
     lines += ["", "✗ misses its target.  floor/constructor: (an INTEGER cell's block "
               "figure, its framing, field and row-tuple share, + the constructor) / the "
               "constructor, the best ratio a decoder on this framing could show.  "
+              "cells floor: ns a value of the least loop found that cuts bare "
+              "length-prefixed cells into strs (no tuple head, NULL test or row tuple; "
+              "per_type.py says what it holds), and its ratio to the constructor.  "
               "Regenerate: `python bench/throughput/per_type.py --write`."]
     return "\n".join(lines)
 
