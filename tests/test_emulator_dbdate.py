@@ -128,7 +128,7 @@ def test_text_not_in_the_format_is_the_servers_error(server, table, dbdate, text
         for sql, params in ((f"INSERT INTO {table} (id, d) VALUES (1, '{text}')", None),
                             (f"INSERT INTO {table} (id, d) VALUES (1, ?)", (text,)),
                             (f"SELECT DATE('{text}') FROM systables WHERE tabid = 1", None)):
-            with pytest.raises(ifx.DataError) as info:
+            with pytest.raises(ifx.DatabaseError) as info:
                 cur.execute(sql, params)
                 cur.fetchall()
             assert info.value.sqlcode == code, sql
