@@ -145,7 +145,7 @@ def test_modify_converts_rows_or_changes_nothing(cur):
 def test_alter_keeps_row_images_serials_and_blobs(cur):
     t = unique("img")
     cur.execute(f"CREATE TABLE {t} (id SERIAL, n DECIMAL(20), d DATE, x TEXT)")
-    cur.execute(f"INSERT INTO {t} (n, d, x) VALUES (12345678901234567890, '01/02/2024', ?)",
+    cur.execute(f"INSERT INTO {t} (n, d, x) VALUES (12345678901234567890, '2024-01-02', ?)",
                 ("text body",))
     cur.execute(f"INSERT INTO {t} (n) VALUES (1)")
     cur.execute(f"DELETE FROM {t} WHERE id = 2")

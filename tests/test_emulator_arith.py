@@ -45,7 +45,7 @@ def table(conn: informix_stream.Connection) -> Iterator[str]:
                 " iv INTERVAL DAY(3) TO SECOND, ym INTERVAL YEAR TO MONTH, ok BOOLEAN,"
                 " name CHAR(8), v VARCHAR(20))")
     cur.execute(f"INSERT INTO {name} VALUES (12345678901234567890, 0.1, 1.25, 0.1, 2147483647,"
-                " 7, 9223372036854775807, 1.5, 0, '01/02/2024', '2024-01-02 03:04:05',"
+                " 7, 9223372036854775807, 1.5, 0, '2024-01-02', '2024-01-02 03:04:05',"
                 " '2024-01-02 03:04:05.678', '3 04:05:06', '1-06', 't', 'ab', '42')")
     yield name
     cur.execute(f"DROP TABLE {name}")
@@ -203,7 +203,7 @@ def test_cast_to_char_gives_informix_text_forms(conn, table):
     # DATETIME as its literal YYYY-MM-DD hh:mm:ss.fff fields; DECIMAL with its
     # scale; MONEY with DBMONEY's default '$' front symbol ("100.50 is
     # formatted as $100.50", Guide to SQL: Reference, DBMONEY); BOOLEAN 't'.
-    assert row == ("01/02/2024", "01/02/2024", "2024-01-02 03:04:05",
+    assert row == ("2024-01-02", "2024-01-02", "2024-01-02 03:04:05",
                    "2024-01-02 03:04:05.678", "0.10    ", "$1.25", "0.1", "t",
                    "  3 04:05:06", "   1-06", "2147483647")
     assert (desc[0][1], desc[0][3]) == (TC_CHAR, 10)
@@ -212,7 +212,7 @@ def test_cast_to_char_gives_informix_text_forms(conn, table):
 
 def test_cast_never_exposes_internal_storage(conn, table):
     (text,), _ = one(conn, f"SELECT CAST(d AS CHAR(10)) FROM {table}")
-    assert text != "45292" and text == "01/02/2024"
+    assert text != "45292" and text == "2024-01-02"
 
 
 def test_cast_text_to_types(conn, table):
@@ -268,7 +268,7 @@ def test_informix_driver_decodes_exact_results(ifx, table):
     cur = ifx.cursor()
     cur.execute(f"SELECT wide + 1, price * 3, 7 / 2, d::CHAR(10), m::VARCHAR(12) FROM {table}")
     assert tuple(cur.fetchone()) == (Decimal("12345678901234567891"), Decimal("0.30"),
-                                     Decimal("3.5"), "01/02/2024", "$1.25")
+                                     Decimal("3.5"), "2024-01-02", "$1.25")
     assert [d[1] for d in cur.description][:2] == [TC_DECIMAL, TC_DECIMAL]
 
 

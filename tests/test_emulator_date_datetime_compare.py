@@ -42,10 +42,10 @@ def date_operands(v: dt.date) -> list[tuple[str, tuple]]:
     """SQL (with its parameters) for DATE operands holding v."""
     return [(f"MDY({v.month}, {v.day}, {v.year})", ()),
             (f"DATE('{v.isoformat()}')", ()),
-            (f"DATE('{v.month:02d}/{v.day:02d}/{v.year}')", ()),
+            (f"DATE('{v.year}/{v.month:02d}/{v.day:02d}')", ()),   # DBDATE Y4MD-: any separator
             (f"DATE({(v - dt.date(1899, 12, 31)).days})", ()),
             ("CAST(? AS DATE)", (v,)),
-            (f"'{v.month:02d}/{v.day:02d}/{v.year}'::DATE", ())]
+            (f"'{v.year}.{v.month:02d}.{v.day:02d}'::DATE", ())]
 
 
 def datetime_operands(v: dt.date) -> list[tuple[str, tuple]]:
@@ -193,7 +193,7 @@ def test_today_and_current(conn, table):
 def test_date_function_returns_a_date(conn, table):
     cur = conn.cursor()
     day = (BASE - dt.date(1899, 12, 31)).days          # Informix day 0 is 1899-12-31
-    cur.execute(f"SELECT DATE('2024-05-06'), DATE('05/06/2024'), DATE(s), DATE({day}), x "
+    cur.execute(f"SELECT DATE('2024-05-06'), DATE('2024/05/06'), DATE(s), DATE({day}), x "
                 f"FROM {table}")
     assert cur.fetchall() == [(BASE,) * 5]
     # described as the DATE column x is, not as a character column

@@ -144,6 +144,7 @@ _TEXTS = {
     -1204: "Invalid year in date.",
     -1205: "Invalid month in date.",
     -1206: "Invalid day in date.",
+    -1209: "Without any delimiters, this date must contain exactly 6 or 8 digits.",
     -1213: "A character to numeric conversion process failed.",
     -1214: "Value exceeds limit of SMALLINT precision.",
     -1215: "Value exceeds limit of INTEGER precision.",

@@ -586,14 +586,14 @@ def test_exact_decimal_arithmetic_casts_and_divide_by_zero(jdbc: JdbcClient,
         cur = conn.cursor()
         cur.execute(f"CREATE TABLE {table} (wide DECIMAL(20), price DECIMAL(10,2), i INTEGER,"
                     " z INTEGER, d DATE)")
-        cur.execute(f"INSERT INTO {table} VALUES (12345678901234567890, 0.1, 7, 0, '01/02/2024')")
+        cur.execute(f"INSERT INTO {table} VALUES (12345678901234567890, 0.1, 7, 0, '2024-01-02')")
         try:
             records = run_ok(jdbc, ifx_target, "query",
                              f"SELECT wide + 1, price * 3, i / 2, d::CHAR(10) FROM {table}",
                              f"SELECT i / z FROM {table}")
         finally:
             cur.execute(f"DROP TABLE {table}")
-    assert records_of(records, "row") == [("12345678901234567891", "0.30", "3.5", "01/02/2024")]
+    assert records_of(records, "row") == [("12345678901234567891", "0.30", "3.5", "2024-01-02")]
     assert [e[0] for e in records_of(records, "ERROR")] == ["-1202"]
 
 

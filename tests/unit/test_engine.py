@@ -86,7 +86,7 @@ def test_string_parameters_are_converted_to_column_types(s):
         ["12/31/2023", "1.005", " 42 ", "2024-01-02 03:04:05", "t"])
     assert run(s, "select * from c") == [(dt.date(2023, 12, 31), Decimal("1.01"), 42,
                                           dt.datetime(2024, 1, 2, 3, 4, 5), True)]
-    assert run(s, "select count(*) from c where d = '2023-12-31' and t > '2024-01-01 00:00:00'"
+    assert run(s, "select count(*) from c where d = '12/31/2023' and t > '2024-01-01 00:00:00'"
                ) == [(1,)]
 
 

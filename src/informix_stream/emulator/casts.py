@@ -12,7 +12,7 @@ Text forms, with the default environment a client gets from the emulator
 (IBM, Guide to SQL: Reference, environment variables DBDATE, DBMONEY,
 GL_DATETIME):
 
-* DATE: DBDATE's default MDY4/, ``mm/dd/yyyy``;
+* DATE: the session's DBDATE (dbdate.py; MDY4/, ``mm/dd/yyyy``, by default);
 * DATETIME: ``YYYY-MM-DD hh:mm:ss.fffff`` restricted to its qualifier's
   fields (the literal form, which is how the engine stores it);
 * DECIMAL: plain digits, no exponent, exactly its scale's fraction digits
@@ -33,6 +33,7 @@ from typing import Callable
 from informix_stream.codecs import TU_DAY, TU_HOUR, TU_MONTH, TU_SECOND, TU_YEAR, ColumnType, \
     TypeCode
 
+from . import dbdate
 from .statements import NOT_SUPPORTED, ResultColumn, SqlError
 from .values import TEXT_CODES, reader_for, writer_for
 
@@ -105,7 +106,7 @@ def _text_form(source: ColumnType) -> Callable[[object, object], str]:
     """(Python value, stored value) -> the server's text for a value of ``source``."""
     code = source.code
     if code == TypeCode.DATE:
-        return lambda d, _: f"{d.month:02d}/{d.day:02d}/{d.year:04d}"
+        return lambda d, _: dbdate.current().format(d)
     if code == TypeCode.DATETIME:
         return lambda _, stored: str(stored)        # stored in its literal form
     if code == TypeCode.DECIMAL:

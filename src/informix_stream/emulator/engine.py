@@ -67,7 +67,7 @@ from .table_locks import DEFAULT_LOCK_WAIT_MS, TableLocks
 from .tx_modes import TransactionModes
 from .image_slice import make_slicer
 from .logmode import Logging
-from . import long_tx, sysmaster
+from . import dbdate, long_tx, sysmaster
 from .datetime_compare import bind_writer
 from .values import image_failure, row_converter, writer_for
 from .view_checks import prepared_checks, run_checked
@@ -333,7 +333,7 @@ class Session(DdlRunner, TransactionModes, TableLocks, SessionFunctions, SplRunn
         """
         db = self._db
         self._spl_sync()
-        key = (sql, db.generation, self.delimident)
+        key = (sql, db.generation, self.delimident, dbdate.current())   # literals: DBDATE
         if self._temps.tables:      # this session's names resolve differently
             key += (self._id, self._temps.version)
         cached = db.prepared.get(key)

@@ -25,12 +25,14 @@ from ..login import (SL_CONREQ, build_login_reply, parse_login_request,
                      read_sl_pdu)
 from ..messages import parse_request, write_error, Tag
 from ..sockready import ready, urgent
+from .dbdate import login_style
 from .engine import Engine
 from .gls import INVALID_TEXT, LOCALE_NOT_LOADED, session_locales
 from .session import Session
 from .session_functions import SERVER_VERSION
 from . import bind_rows, lob_serve
 from .spool import SPOOL_AT, RequestSpool
+from .statements import NOT_SUPPORTED
 
 log = logging.getLogger("informix_stream.emulator")
 
@@ -260,8 +262,11 @@ class EmulatorServer:
         req = parse_login_request(body)
         error, message = 0, ""
         locales, bad_locale = session_locales(req.env)
+        date_style, bad_date = login_style(req.env)
         if bad_locale:
             error, message = LOCALE_NOT_LOADED, f"Unable to load locale categories for locale {bad_locale}."
+        elif bad_date:
+            error, message = NOT_SUPPORTED, bad_date
         elif req.password is None or self.users.get(req.user) != req.password:
             error = -951
             message = f"Incorrect password or user {req.user} is not known on the database server."
@@ -273,7 +278,7 @@ class EmulatorServer:
         if error:
             return None
         session = Session(self.engine, version=SERVER_VERSION, db_locale=locales.get("DB_LOCALE"),
-                          delimident=_env_on(req.env.get("DELIMIDENT")))
+                          delimident=_env_on(req.env.get("DELIMIDENT")), date_style=date_style)
         session.interrupt_requested = _interrupt_check(conn, self._stopping)
         session.stream_lobs = True        # large LOB contents go out in pieces
         if req.database:

@@ -38,6 +38,7 @@ from ..messages import (Bind, Command, CurName, DbOpen, DescribeColumn, Info,
                         write_protocols, write_puterr)
 from . import bind_rows, blobs, composite_wire, insert_cursor, insert_runs, lob_fill, slobs
 from .cursors import ServerCursor, close_unheld
+from .dbdate import DEFAULT_STYLE, DateStyle, in_effect
 from .dbstatements import DatabaseStatement, DatabaseStatements, parse_database_statement
 from .engine import Engine
 from .gls import decode_sql, refuse_invalid, wire_codec
@@ -108,8 +109,11 @@ class Session(DatabaseStatements):
     """State of one logged-in client: open database, statements, cursors."""
 
     def __init__(self, engine: Engine, *, version: str, db_locale: Locale | None = None,
-                 delimident: bool = False) -> None:
+                 delimident: bool = False, date_style: DateStyle = DEFAULT_STYLE) -> None:
         self.engine = engine
+        # The login's DBDATE/GL_DATE: how DATE text is read and written in
+        # this session's requests (dbdate.py).
+        self.date_style = date_style
         # The login's DELIMIDENT: "name" is then an identifier, handed to
         # every database session this login opens (tokens.tokenize).
         self.delimident = delimident
@@ -163,6 +167,10 @@ class Session(DatabaseStatements):
         exception is an emulator bug; it is reported the same way so that the
         session, and the client's wire, survive it.
         """
+        with in_effect(self.date_style):
+            return self._handle(messages)
+
+    def _handle(self, messages: list) -> bytes:
         w = Writer()
         handlers = _HANDLERS
         slobs.before_request(self, messages)     # a kept LO read handle goes first
@@ -205,7 +213,8 @@ class Session(DatabaseStatements):
         request (insert_runs.py); everything else goes through ``handle``.
         """
         out = bytearray()
-        insert_runs.answer(self, requests, out)
+        with in_effect(self.date_style):
+            insert_runs.answer(self, requests, out)
         self.invalid_text = False
         if self.db is not None:
             self.db.settle()

@@ -24,7 +24,7 @@ from informix_stream.codec.scalars import floating_decimal_digits
 from informix_stream.errors import DataError
 from informix_stream.locales import fit_bytes
 
-from . import blobs, composite, composite_wire, documents, intervals, slobs
+from . import blobs, composite, composite_wire, dbdate, documents, intervals, slobs
 from .statements import (ColumnDef, ResultColumn, SqlError, conversion_error,
                          exact_decimal)
 
@@ -184,33 +184,13 @@ def _text_writer(ctype: ColumnType, codec: str, ansi: bool, cut: bool = True) ->
 def _text_of(v: object) -> str:
     blobs.refuse_bytes(v, "a character type")   # bytes were decoded and stored
     if isinstance(v, dt.date) and not isinstance(v, dt.datetime):
-        return v.strftime("%m/%d/%Y")
+        return dbdate.current().format(v)
     return str(v)
 
 
-_DATE_RE = re.compile(r"\s*(\d{1,4})([-/.])(\d{1,2})\2(\d{1,4})\s*$")
-
-
 def parse_date(text: str) -> dt.date:
-    """Informix DATE text: ISO 'YYYY-MM-DD' or DBDATE's default 'MM/DD/YYYY'."""
-    m = _DATE_RE.match(text)
-    if not m:
-        raise _conversion_error(-1218, text)
-    a, _, b, c = m.groups()
-    if len(a) == 4:
-        year, month, day = int(a), int(b), int(c)
-    else:
-        month, day, year = int(a), int(b), int(c)
-        if len(c) <= 2:
-            year += 1900 if year >= 50 else 2000
-    if not 1 <= year <= 9999:
-        raise _conversion_error(-1204, text)
-    if not 1 <= month <= 12:
-        raise _conversion_error(-1205, text)
-    try:
-        return dt.date(year, month, day)
-    except ValueError:
-        raise _conversion_error(-1206, text) from None
+    """DATE text in the session's DBDATE format (dbdate.py)."""
+    return dbdate.current().parse(text)
 
 
 def _date_writer(v: object) -> object:
