@@ -12,21 +12,18 @@ from __future__ import annotations
 import struct
 
 import pytest
-from codec_harness import cells, column_types
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_rowblock_differential import PerRow, feed, tail, tuple_msg
+from test_rowblock_differential import (PerRow, feed, fixed_rows, fixed_types, recording,
+                                        tail, tuple_msg)
 
 from informix_stream.codec import booleanrun
 from informix_stream.codec.rowdecode_ref import reference_decoder
-from informix_stream.codec.typeinfo import TypeCode
 from informix_stream.codecs import make_row_decoder, make_row_encoder, parse_type
 from informix_stream.framing import MAX_FIELD
 
 _SETTINGS = settings(max_examples=150, deadline=None,
                      suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-_VARIABLE = (TypeCode.VARCHAR, TypeCode.NVARCHAR, TypeCode.LVARCHAR, TypeCode.BOOLEAN,
-             TypeCode.BYTE, TypeCode.TEXT)
 BOOLEAN = parse_type("boolean")
 NULL5 = b"\x01\x00\x00\x00\x00"           # the NULL a server sends: no byte
 NULL6 = b"\x01\x00\x00\x00\x01\x00"       # a NULL flag with a byte after it
@@ -41,15 +38,8 @@ def common(byte: int) -> bytes:
 
 @pytest.fixture
 def taken(monkeypatch):
-    """The BOOLEAN values the split path picked (its ``_pick`` calls)."""
-    seen: list = []
-    pick = booleanrun._pick
-
-    def spy(groups):
-        seen.extend(groups)
-        return pick(groups)
-    monkeypatch.setattr(booleanrun, "_pick", spy)
-    return seen
+    """The BOOLEAN columns the split path picked (its ``_pick`` calls)."""
+    return recording(monkeypatch, booleanrun, "_pick")
 
 
 def reply(images: list[bytes], extra: bytes = b"") -> bytes:
@@ -67,26 +57,11 @@ def same_as_reference(types, data: bytes, cuts=()) -> tuple:
     return got
 
 
-@st.composite
-def boolean_shapes(draw, max_rows: int = 80):
-    """(columns, stored rows): BOOLEANs among fixed columns, each BOOLEAN
-    column NULL never, always, or at random (a NULL tuple 1 byte shorter)."""
-    others = column_types().filter(lambda c: c.code not in _VARIABLE)
-    columns = draw(st.lists(st.one_of(st.just(BOOLEAN), others), min_size=1, max_size=6))
-    if BOOLEAN not in columns:
-        columns.insert(draw(st.integers(0, len(columns))), BOOLEAN)
-    modes = [draw(st.sampled_from(["none", "all", "some"])) for _ in columns]
-    rows = []
-    for _ in range(draw(st.integers(1, max_rows))):
-        row = []
-        for c, mode in zip(columns, modes):
-            if c.code == TypeCode.BOOLEAN:
-                null = mode == "all" or mode == "some" and draw(st.integers(0, 3)) == 0
-                row.append(None if null else draw(st.booleans()))
-            else:
-                row.append(draw(cells(c))[0])
-        rows.append(tuple(row))
-    return columns, rows
+def boolean_shapes(max_rows: int = 80):
+    """(columns, stored rows): BOOLEANs among fixed columns, NULL now and
+    then (a NULL's tuple 1 byte shorter), or never in any column."""
+    columns = st.lists(st.one_of(st.just(BOOLEAN), fixed_types()), min_size=1, max_size=6)
+    return fixed_rows(max_rows=max_rows, types=columns.filter(lambda c: BOOLEAN in c))
 
 
 @_SETTINGS
