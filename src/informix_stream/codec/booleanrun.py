@@ -21,8 +21,11 @@ non-empty gap.  Each column is then a slice of that list: BOOLEANs picked
 from a table by one ``itemgetter`` call a column (the value byte, or None
 where the NULL form matched), the fixed cells joined into rows of one
 stride which rowblock.block_columns decodes as it does a fixed shape's
-block.  What it costs: ~2 of the run hook's ~5 Python steps a row saved
-is not the point; the run hook framed a row holding a NULL twice.
+block.  8-BOOLEAN rows with 10% NULLs, CPU time a cell: ~160 -> ~84 ns
+(bench/README.md, branch s25c), of which the split is ~40 and the table
+picks ~20; two always-present 1-byte groups a BOOLEAN (flag, then value
+or the NULL's length byte), joined into fixed-width rows, would avoid the
+table but each group costs split ~10 ns a row.
 
 Exactness (tests/unit/test_booleanrun.py holds it to rowdecode_ref on
 generated rows and hostile bytes):

@@ -95,7 +95,7 @@ def block_plan(columns: Sequence[ColumnType], cells: Sequence[FixedCell], ns: di
                utf8: bool, at: int, stride: int) -> tuple[list, TextGroup | None, list[int]]:
     """(column converters, CHAR text group, its column indexes) of rows of
     ``stride`` bytes whose cells start at offset ``at``: a tuple's (at 8,
-    after its head), or a row of booleanrun.py's normalised block."""
+    after its head), or booleanrun.py's fixed cells joined (at 0)."""
     plan, texts = [], []
     for k, (ctype, cell) in enumerate(zip(columns, cells)):
         fields = []
