@@ -228,9 +228,8 @@ def per_type_parser(doc: str) -> argparse.ArgumentParser:
     return ap
 
 
-def only_types(types: list, only: str | None) -> list:
+def only_types(types: list, only: list[str] | None) -> list:
     """``types`` (rows whose first item is the name) whose name starts with
-    one of the comma-separated prefixes ``only`` (--only), and INTEGER."""
-    prefixes = None if only is None else only.split(",")
-    return [t for t in types if prefixes is None or t[0] == "INTEGER"
-            or any(t[0].startswith(prefix) for prefix in prefixes)]
+    one of the prefixes ``only`` (--only split at commas), and INTEGER."""
+    return [t for t in types if only is None or t[0] == "INTEGER"
+            or any(t[0].startswith(prefix) for prefix in only)]

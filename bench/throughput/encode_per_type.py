@@ -167,7 +167,7 @@ def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
     }
 
 
-def table(n: int, repeat: int, only: str | None = None) -> str:
+def table(n: int, repeat: int, only: list[str] | None = None) -> str:
     rows = per_type_rows(only_types(TYPES, only), lambda t, nulls: measure(*t, n, nulls, repeat))
     # a cell's share of rows -> columns -> row images, as INTEGER pays it
     base = {nulls: r["python"] for name, nulls, r in rows if name == "INTEGER"}
@@ -260,7 +260,7 @@ def main() -> None:
         return
     if args.only and args.write:
         ap.error("--only measures a part of the table: it cannot --write it")
-    text = table(args.values, args.repeat, args.only)
+    text = table(args.values, args.repeat, args.only.split(",") if args.only else None)
     print(text)
     if args.write:
         write(text)

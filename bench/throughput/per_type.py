@@ -192,7 +192,7 @@ def _replies(images: list[bytes]) -> list[bytearray]:
     return out
 
 
-def table(n: int, repeat: int, only: str | None = None) -> str:
+def table(n: int, repeat: int, only: list[str] | None = None) -> str:
     rows = per_type_rows(only_types(TYPES, only),
                          lambda t, nulls: measure(*t, n, nulls, repeat))
     lines = [
@@ -234,7 +234,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.only and args.write:
         ap.error("--only measures a part of the table: it cannot --write it")
-    text = table(args.values, args.repeat, args.only)
+    text = table(args.values, args.repeat, args.only.split(",") if args.only else None)
     print(text)
     if args.write:
         write(text)
