@@ -223,4 +223,13 @@ def per_type_parser(doc: str) -> argparse.ArgumentParser:
     ap.add_argument("--values", type=int, default=20_000)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--write", action="store_true", help="update bench/README.md")
+    ap.add_argument("--only", help="comma-separated type name prefixes (INTEGER is always "
+                    "measured, as the ratios' base), e.g. DECIMAL,VARCHAR; not with --write")
     return ap
+
+
+def only_types(types: list, only: list[str] | None) -> list:
+    """``types`` (rows whose first item is the name) whose name starts with
+    one of the prefixes ``only`` (--only split at commas), and INTEGER."""
+    return [t for t in types if only is None or t[0] == "INTEGER"
+            or any(t[0].startswith(prefix) for prefix in only)]

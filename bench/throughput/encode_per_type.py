@@ -57,7 +57,7 @@ README = HERE.parent / "README.md"
 START, END = "<!-- encode_per_type:start -->", "<!-- encode_per_type:end -->"
 sys.path.insert(0, str(HERE.parent))
 
-from common import (best_ns, per_type_parser, per_type_rows,  # noqa: E402  (also puts src/ on the path)
+from common import (best_ns, only_types, per_type_parser, per_type_rows,  # noqa: E402  (also puts src/ on the path)
                     write_readme_block)
 
 import numpy as np  # noqa: E402
@@ -168,9 +168,7 @@ def measure(name: str, ddl: str, atype, make, fields, n: int, nulls: bool,
 
 
 def table(n: int, repeat: int, only: list[str] | None = None) -> str:
-    wanted = [t for t in TYPES if only is None or t[0] == "INTEGER"
-              or any(t[0].startswith(prefix) for prefix in only)]
-    rows = per_type_rows(wanted, lambda t, nulls: measure(*t, n, nulls, repeat))
+    rows = per_type_rows(only_types(TYPES, only), lambda t, nulls: measure(*t, n, nulls, repeat))
     # a cell's share of rows -> columns -> row images, as INTEGER pays it
     base = {nulls: r["python"] for name, nulls, r in rows if name == "INTEGER"}
     lines = [
@@ -254,8 +252,6 @@ def write(text: str) -> None:
 
 def main() -> None:
     ap = per_type_parser(__doc__)
-    ap.add_argument("--only", help="comma-separated type name prefixes (INTEGER is always "
-                    "measured, as the ratios' base), e.g. DECIMAL,VARCHAR; not with --write")
     ap.add_argument("--nulls", action="store_true",
                     help="only the table of ways to find a column's Nones")
     args = ap.parse_args()

@@ -30,6 +30,7 @@ MINUTE has only 1,440 values and BOOLEAN two; their columns repeat).  Each
 figure is the best of ``--repeat`` runs over the whole column.
 
     python bench/throughput/per_type.py [--values 20000] [--repeat 5] [--write]
+                                        [--only BOOLEAN,DATE]
 
 ``--write`` puts the table into bench/README.md between its per-type markers.
 """
@@ -50,7 +51,7 @@ README = HERE.parent / "README.md"
 START, END = "<!-- per_type:start -->", "<!-- per_type:end -->"
 sys.path.insert(0, str(HERE.parent))
 
-from common import (best_ns, per_type_parser, per_type_rows,  # noqa: E402
+from common import (best_ns, only_types, per_type_parser, per_type_rows,  # noqa: E402
                     write_readme_block)
 
 from informix_stream.arrow.columnar import decode_block, fixed_row_width, pack_images  # noqa: E402
@@ -254,8 +255,9 @@ def _replies(images: list[bytes]) -> list[bytearray]:
     return out
 
 
-def table(n: int, repeat: int) -> str:
-    rows = per_type_rows(TYPES, lambda t, nulls: measure(*t, n, nulls, repeat))
+def table(n: int, repeat: int, only: list[str] | None = None) -> str:
+    rows = per_type_rows(only_types(TYPES, only),
+                         lambda t, nulls: measure(*t, n, nulls, repeat))
     lines = [
         f"{n:,} all-distinct values per column (10% NULLs where marked), ns per value, "
         f"best of {repeat}; targets: tuple/constructor <= 1.5 (the block figure: "
@@ -296,8 +298,11 @@ def write(text: str) -> None:
 
 
 def main() -> None:
-    args = per_type_parser(__doc__).parse_args()
-    text = table(args.values, args.repeat)
+    ap = per_type_parser(__doc__)
+    args = ap.parse_args()
+    if args.only and args.write:
+        ap.error("--only measures a part of the table: it cannot --write it")
+    text = table(args.values, args.repeat, args.only.split(",") if args.only else None)
     print(text)
     if args.write:
         write(text)

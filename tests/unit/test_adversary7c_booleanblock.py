@@ -12,7 +12,7 @@ from __future__ import annotations
 import struct
 
 import pytest
-from test_rowblock_differential import PerRow, feed, tail, tuple_msg
+from test_rowblock_differential import PerRow, feed, recording, tail, tuple_msg
 
 from informix_stream.codec import rowblock
 from informix_stream.codec.rowdecode_ref import reference_decoder
@@ -37,14 +37,7 @@ EMPTY = b"\x00\x00\x00\x00\x00"           # not NULL, no byte
 @pytest.fixture
 def taken(monkeypatch):
     """The BOOLEAN values the block form read (its ``_IS_TRUE`` calls)."""
-    seen = []
-    is_true = rowblock._IS_TRUE
-
-    def spy(byte):
-        seen.append(byte)
-        return is_true(byte)
-    monkeypatch.setattr(rowblock, "_IS_TRUE", spy)
-    return seen
+    return recording(monkeypatch, rowblock, "_IS_TRUE")
 
 
 def row(i: int, first: bytes, last: bytes) -> bytes:

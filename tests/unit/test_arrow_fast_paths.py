@@ -215,6 +215,43 @@ def test_boolean_columns_with_nulls_are_framed_by_row_size(monkeypatch):
                          [integer, boolean, integer], ["a", "b", "c"])
     assert batch.to_pydict() == {"a": [0, 1, 2, 3, 4], "b": values, "c": [0, -1, -2, -3, -4]}
 
+def test_a_boolean_column_alone_is_read_by_three_gathers(monkeypatch):
+    # a column of the BOOLEAN alone with NULLs: word_cells.boolean_cells_alone,
+    # not the six gathers of boolean_cells_by_row_size (which other shapes keep)
+    from informix_stream.arrow import word_cells
+
+    def six(*args):
+        raise AssertionError("took the six-gather read")
+    boolean = parse_type("boolean")
+    values = [None if i % 10 == 0 else i % 3 == 0 for i in range(500)]
+    images = [make_row_encoder([boolean])((v,)) for v in values]
+    with monkeypatch.context() as patch:
+        patch.setattr(word_cells, "boolean_cells_by_row_size", six)
+        assert decode_batch(images, [boolean], ["b"]).column(0).to_pylist() == values
+
+
+@pytest.mark.parametrize("byte", [1, 2, 3, 4])
+@pytest.mark.parametrize("at", [0, 1, 7, 8, 9])
+def test_every_length_byte_of_a_boolean_alone_is_checked(byte, at):
+    """A length byte other than its cell size's, in a 6-byte or a 5-byte
+    cell among NULLs: the counts (the bytes not gathered) or the gathered
+    low bytes refuse the read, and the general framing gives the
+    reference's outcome."""
+    from informix_stream.arrow import word_cells
+    import numpy as np
+    boolean = parse_type("boolean")
+    values = [None if i % 3 == 0 else bool(i & 1) for i in range(10)]
+    for value in (True, None):
+        images = [bytearray(make_row_encoder([boolean])((v,))) for v in values]
+        images[at] = bytearray(make_row_encoder([boolean])((value,)))
+        images[at][byte] ^= 0x40
+        lengths = np.array([len(i) for i in images], np.int64)
+        starts = np.cumsum(lengths) - lengths
+        buf = np.frombuffer(b"".join(images), np.uint8)
+        assert word_cells.boolean_cells_alone(np, buf, starts, lengths == 6) is None
+        _same([bytes(i) for i in images], [boolean])
+
+
 # -- INT8: two strided words a cell ---------------------------------------------
 
 _MAGNITUDES = st.sampled_from([0, 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 63 - 1, 2 ** 63,

@@ -274,3 +274,22 @@ def test_day_counts_no_date_has_give_the_reference_error(bad, nulls):
     *_, error, rows = _as_block_and_per_row(ctype, images)
     assert error is not None and error[1] == reference(ctype, images[40])[1]
     assert len(rows) == len(days) - 1
+
+
+@pytest.mark.parametrize("near", [b"\x80\x00\x00\x01", b"\x80\x00\x01\x00", b"\x80\x01\x00\x00",
+                                  b"\x80\xff\xff\xff"], ids=["low", "mid", "high", "all"])
+def test_date_nulls_at_every_position_and_near_nulls(near):
+    """A NULL (80 00 00 00) at each row of a column, a column of NULLs
+    alone, and each row made a day count one bit from NULL (top byte 0x80,
+    some other bit set: no date) beside NULLs: the values with None on the
+    NULL rows exactly, or the column refused (the cell code then raises)."""
+    ctype = parse_type("date")
+    days = [struct.pack("!i", d) for d in range(-300, 300, 13)]
+    null = b"\x80\x00\x00\x00"
+    convert = converter(ctype)
+    for at in range(len(days)):
+        images = [null if i in (at, len(days) - 1 - at) else c for i, c in enumerate(days)]
+        assert exact(convert(images)) == exact([reference(ctype, c)[1] for c in images])
+        images[(at + 5) % len(days)] = near
+        assert convert(images) is None
+    assert exact(convert([null] * 33)) == exact([None] * 33)

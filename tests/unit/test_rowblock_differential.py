@@ -42,6 +42,19 @@ class PerRow:
         return self.decode(buf, start, stop)
 
 
+def recording(monkeypatch, module, name: str) -> list:
+    """The argument tuples of every call of ``module.name`` (still called),
+    to prove a path ran."""
+    calls: list = []
+    real = getattr(module, name)
+
+    def spy(*args):
+        calls.append(args)
+        return real(*args)
+    monkeypatch.setattr(module, name, spy)
+    return calls
+
+
 def tuple_msg(image: bytes, size: int | None = None, warn: int = 0) -> bytes:
     size = len(image) if size is None else size
     return struct.pack("!hhi", 14, warn, size) + image + (b"\x00" if len(image) & 1 else b"")
@@ -93,9 +106,11 @@ def fixed_types() -> st.SearchStrategy[ColumnType]:
 
 
 @st.composite
-def fixed_rows(draw, max_columns: int = 5, max_rows: int = 90):
-    """(columns, stored rows): enough rows for several growing blocks."""
-    columns = draw(st.lists(fixed_types(), min_size=1, max_size=max_columns))
+def fixed_rows(draw, max_columns: int = 5, max_rows: int = 90, types=None):
+    """(columns, stored rows): enough rows for several growing blocks
+    (columns of ``types``, lists of column types; fixed ones by default)."""
+    columns = draw(st.lists(fixed_types(), min_size=1, max_size=max_columns)
+                   if types is None else types)
     count = draw(st.integers(1, max_rows))
     null_free = draw(st.booleans())          # clean columns take the fast forms
     rows = []

@@ -164,7 +164,8 @@ class Frame:
         """A shape of fixed-width cells and one BOOLEAN whose rows are all
         of its two sizes, W (the 6-byte cell) and W - 1 (the 5-byte NULL
         cell): every cell's offset follows from its row's size, and the
-        BOOLEAN is read by word_cells.boolean_cells_by_row_size.  False for
+        BOOLEAN is read by word_cells.boolean_cells_by_row_size (a shape of
+        the BOOLEAN alone: boolean_cells_alone, half the gathers).  False for
         any other shape or batch (or a length field its row size does not
         imply), which the general framing then frames or refuses as before;
         a column with no NULL is _uniform_booleans' matrix."""
@@ -182,7 +183,13 @@ class Frame:
         rows -= lengths                                   # each row's start
         full = lengths == width
         pos = rows + at if at else rows
-        cells = word_cells.boolean_cells_by_row_size(np, self.padded(), pos, full)
+        if len(types) == 1:
+            # its count of the bytes not read needs the images to be the buffer
+            if int(rows[-1] + lengths[-1]) != len(self.buf):
+                return False
+            cells = word_cells.boolean_cells_alone(np, self.buf, pos, full)
+        else:
+            cells = word_cells.boolean_cells_by_row_size(np, self.padded(), pos, full)
         if cells is None:
             return False
         self.booleans = {k: (*cells, full)}
@@ -192,8 +199,9 @@ class Frame:
                 self.starts.append(rows + offset if offset else rows)
             elif j == k:
                 self.starts.append(pos)
-                after = pos + 5
-                after += full                      # the cells after it, per row
+                if j + 1 < len(widths):
+                    after = pos + 5
+                    after += full                  # the cells after it, per row
             else:
                 self.starts.append(after + (offset - at - BOOLEAN_CELL))
             self.lengths.append(full.view(np.uint8) if j == k else None)   # 1 or 0

@@ -108,3 +108,31 @@ def boolean_cells_by_row_size(np, padded, pos, full):
         return None
     at += 1
     return flag, padded.take(at)
+
+
+def boolean_cells_alone(np, buf, starts, full):
+    """(flag, value byte) of a batch of one BOOLEAN column whose images are
+    its cells, 6 bytes (length 1: ``full``) or 5 (length 0, a NULL as the
+    server sends it), at ``starts`` of ``buf``; None when a length field is
+    not the one its image's size implies.  Three byte gathers where
+    boolean_cells_by_row_size makes six: the flag; each image's last byte
+    (a 6-byte cell's value, a 5-byte cell's length low byte: must be 0,
+    so nonzero only where ``full``); the byte before it (a 6-byte cell's
+    length low byte, a 5-byte cell's third length byte: so equal to
+    ``full``).  The length bytes not gathered are proven zero by counting:
+    the images are these cells end to end, so the buffer's nonzero bytes
+    are those gathered and those not, and the latter are none exactly when
+    ``count_nonzero(buf)`` is the gathered ones' count.  Every read lies
+    inside the buffer (no padded copy)."""
+    at = starts + 4
+    at += full
+    before = buf.take(at - 1)
+    if (before != full).any():
+        return None
+    last = buf.take(at)
+    flag = buf.take(starts)
+    nonzero = np.count_nonzero(last)
+    if nonzero != np.count_nonzero(np.logical_and(last, full)) or np.count_nonzero(buf) != \
+            np.count_nonzero(flag) + np.count_nonzero(full) + nonzero:
+        return None
+    return flag, last

@@ -64,7 +64,7 @@ from .scalars import INT_NULL, INT_STRUCT, TRUE_BYTES
 from .textblock import TextGroup, text_group
 from .typeinfo import ColumnType, TypeCode
 
-__all__ = ["block_hook"]
+__all__ = ["block_hook", "block_columns"]
 
 # A column converter: the field columns of one cell -> its values (any
 # iterable, consumed once), or None when the column is not in its clean form.
@@ -87,8 +87,16 @@ def block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | None],
             or not _ARRAYS_FIT:
         return None
     width = struct.calcsize("!" + "".join(cell.fmt for cell in cells))
-    stride = 8 + width + (width & 1)
-    at, plan, texts = 8, [], []
+    return _Block(width, *block_plan(columns, cells, ns, utf8, 8, 8 + width + (width & 1)),
+                  decode_row=decode_row).bulk
+
+
+def block_plan(columns: Sequence[ColumnType], cells: Sequence[FixedCell], ns: dict,
+               utf8: bool, at: int, stride: int) -> tuple[list, TextGroup | None, list[int]]:
+    """(column converters, CHAR text group, its column indexes) of rows of
+    ``stride`` bytes whose cells start at offset ``at``: a tuple's (at 8,
+    after its head), or booleanrun.py's fixed cells joined (at 0)."""
+    plan, texts = [], []
     for k, (ctype, cell) in enumerate(zip(columns, cells)):
         fields = []
         for count, letter in _FIELD.findall(cell.fmt):
@@ -106,7 +114,16 @@ def block_hook(columns: Sequence[ColumnType], cells: Sequence[FixedCell | None],
     group = text_group([(at, size) for _, at, size in texts], len(columns), stride,
                        ns["_enc"], utf8)
     members = [k for k, _, _ in texts] if group is not None else []
-    return _Block(width, plan, decode_row, group, members).bulk
+    return plan, group, members
+
+
+def block_columns(columns: Sequence[ColumnType], cells: Sequence[FixedCell], ns: dict,
+                  utf8: bool, stride: int) -> Callable[[bytes, int], list]:
+    """``columns(data, n)``: the value columns (iterables) of n rows of
+    ``stride`` bytes holding these cells and nothing else (booleanrun.py's
+    fixed cells, cut out of their tuples); raising on a cell no form reads."""
+    plan, group, members = block_plan(columns, cells, ns, utf8, 0, stride)
+    return _Block(stride, plan, group, members, stride=stride).columns
 
 
 # struct letters of a cell's format: "B", "H", "20s", ...
@@ -173,9 +190,11 @@ def _bytes_struct(at: int, size: int, stride: int) -> struct.Struct:
 class _Block:
     """The hook of one shape: framing of runs, conversion of blocks."""
 
-    def __init__(self, width: int, plan: list, decode_row: Callable,
-                 group: TextGroup | None = None, members: Sequence[int] = ()) -> None:
-        self.width, self.stride = width, 8 + width + (width & 1)
+    def __init__(self, width: int, plan: list, group: TextGroup | None = None,
+                 members: Sequence[int] = (), decode_row: Callable | None = None,
+                 stride: int | None = None) -> None:
+        self.width = width
+        self.stride = 8 + width + (width & 1) if stride is None else stride
         self.plan, self.decode_row = plan, decode_row
         # the CHAR columns cut by one regex a row (textblock.py), their indexes
         self.group, self.members = group, list(members)
@@ -242,25 +261,29 @@ class _Block:
 
     def _rows(self, data: bytes, n: int) -> Iterable[tuple]:
         """The row tuples of a block's n rows (raising on a cell neither
-        the fast forms nor the cell code can read).  CHAR columns come from
-        the text group when it can cut the block (a shape of CHARs alone:
-        its rows as the regex gives them); each other column from its
-        converter."""
+        the fast forms nor the cell code can read).  A shape of CHARs alone
+        takes its rows as the text group's regex gives them."""
+        group = self.group
+        if group is not None and group.whole:
+            found = group.rows(data, n)
+            if found is not None:
+                return found
+        return zip(*self.columns(data, n))
+
+    def columns(self, data: bytes, n: int) -> list:
+        """The value columns of a block's n rows: CHAR columns from the
+        text group when it can cut the block (a group of every column is
+        tried by ``_rows`` alone), each other column from its converter."""
         stride, group = self.stride, self.group
         cols: list = [None] * len(self.plan)
-        if group is not None:
-            if group.whole:
-                found = group.rows(data, n)
-                if found is not None:
-                    return found
-            else:
-                texts = group.columns(data, n)
-                for k, col in zip(self.members, texts or ()):
-                    cols[k] = col
+        if group is not None and not group.whole:
+            texts = group.columns(data, n)
+            for k, col in zip(self.members, texts or ()):
+                cols[k] = col
         for k, (convert, fields) in enumerate(self.plan):
             if cols[k] is None:
                 cols[k] = convert([_field(data, *f, stride, n) for f in fields], n)
-        return zip(*cols)
+        return cols
 
     def _per_row(self, buf, pos: int, n: int, rows: list) -> int:
         """The block row by row through the per-row decoder, up to the first

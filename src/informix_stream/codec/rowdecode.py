@@ -34,12 +34,13 @@ import codecs
 import datetime
 import functools
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .codegen import SHAPE_CACHE_SIZE, FixedCell, compile_function, indent, struct_maker
 from .composite import value_decoder
 from .lob import DESCRIPTOR_SIZE, cell_decoder
 from .packedcells import packed_cell, packed_namespace
+from .booleanrun import boolean_run
 from .rowblock import block_hook
 from .rowdecode_ref import RowDecoder, check_encoding, reference_decoder
 from .slob import cell_locator
@@ -389,7 +390,10 @@ def _compiled_decoder(columns: tuple[ColumnType, ...], encoding: str, rows: str
         run_ns = {**ns, "_head": _TUPLE_HEAD}
         run = compile_function(_for_encoding(_run_source(columns, run_ns, rows), utf8),
                                run_ns, "decode_run")
-        bulk = run if bulk is None else _block_then_run(bulk, run)
+        # BOOLEANs beside fixed columns: tuples of one size by the block
+        # decoder, NULL BOOLEANs' tuples by booleanrun.py, the rest by the run
+        bulk = run if bulk is None else _block_then_run(
+            bulk, boolean_run(columns, cells, block_ns, utf8), run)
     if bulk is not None:
         decode_row.bulk = bulk
     return decode_row
@@ -408,15 +412,32 @@ def _block_cell(ctype: ColumnType, k: int, ns: dict) -> FixedCell | None:
                      (f"if {n} != 1:", "    raise ValueError('a BOOLEAN of another length')"))
 
 
-def _block_then_run(block, run):
+def _block_then_run(block: Callable, boolean: Callable | None, run: Callable) -> Callable:
     """The bulk hook of a shape with BOOLEANs: the block decoder takes the
     run of tuples whose BOOLEANs all have their common 6 bytes; from the
     first other one (a NULL BOOLEAN is 5 bytes, so its tuple's size
-    differs) the run hook takes the rest; either stops where parse_reply
-    must look."""
+    differs) booleanrun.py takes the tuples its pattern frames; the run
+    hook takes the one tuple neither took (a BOOLEAN of another form, a
+    tuple at the buffer's end) and the others are tried again after it, so
+    one odd tuple does not leave the rest of the reply to the run hook."""
     def block_then_run(buf, pos: int, end: int, reply, max_size: int) -> int:
-        return run(buf, block(buf, pos, end, reply, max_size), end, reply, max_size)
+        while True:
+            start = pos
+            pos = block(buf, pos, end, reply, max_size)
+            if boolean is not None:
+                pos = boolean(buf, pos, end, reply, max_size)
+            pos = run(buf, pos, _one_tuple(buf, pos, end), reply, max_size)
+            if pos == start:
+                return pos
     return block_then_run
+
+
+def _one_tuple(buf, pos: int, end: int) -> int:
+    """Where the tuple at ``pos`` ends (``end`` if it does not in the buffer)."""
+    if pos + 8 > end:
+        return end
+    size = _TUPLE_HEAD(buf, pos)[2]
+    return min(end, pos + 8 + size + (size & 1))
 
 
 def _for_encoding(source: str, utf8: bool) -> str:
