@@ -14,29 +14,16 @@ import asyncio
 import pytest
 
 import informix_stream as ifx
-from adversary8 import numbered_server
-from faults.emu import connect_kw
+from adversary8 import numbered_server, run_async
 
 pytestmark = pytest.mark.timeout(120)
 N = 2000
-LIMIT = 60          # seconds any one scenario may take before it counts as a hang
 
 
 @pytest.fixture(scope="module")
 def server():
     with numbered_server(N) as srv:
         yield srv
-
-
-def run(coro_fn, server, **kw):
-    """Run ``coro_fn(conn)`` on a fresh async connection, bounded in time."""
-    async def main():
-        conn = await ifx.connect_async(**connect_kw(server, autocommit=True, **kw))
-        try:
-            return await coro_fn(conn)
-        finally:
-            await conn.close()
-    return asyncio.run(asyncio.wait_for(main(), LIMIT))
 
 
 async def selected(conn, size: int = 512, **kw):
@@ -71,7 +58,7 @@ def test_two_tasks_on_one_cursor_get_every_row_once_or_are_refused(server, how):
                                        return_exceptions=True)
         return outs, [r for r in results if r is not None]
 
-    outs, errors = run(body, server)
+    outs, errors = run_async(server, body)
     assert all(isinstance(e, ifx.ProgrammingError) for e in errors), errors
     got = outs[0] + outs[1]
     assert len(got) == len(set(got)), "a row was handed out twice"
@@ -95,7 +82,7 @@ def test_a_loop_left_early_hands_the_cursor_on_where_it_stopped(server):
         rest = await cur.fetchall()
         return first, nxt, more, rest
 
-    first, nxt, more, rest = run(body, server)
+    first, nxt, more, rest = run_async(server, body)
     assert first == list(range(300))
     assert nxt == (300,)
     assert more == [(k,) for k in range(301, 306)]
@@ -115,7 +102,7 @@ def test_a_loop_left_early_then_a_new_loop(server):
             got.append(row[0])
         return got
 
-    assert run(body, server) == list(range(N))
+    assert run_async(server, body) == list(range(N))
 
 
 @pytest.mark.parametrize("call", ["fetchone", "fetchmany"])
@@ -137,7 +124,7 @@ def test_a_fetch_inside_a_loop_over_the_same_cursor(server, call):
             return loop_rows, body_rows, exc
         return loop_rows, body_rows, None
 
-    loop_rows, body_rows, refused = run(body, server)
+    loop_rows, body_rows, refused = run_async(server, body)
     got = loop_rows + body_rows
     assert len(got) == len(set(got)), "a row was handed out twice"
     if refused is None:
@@ -159,7 +146,7 @@ def test_execute_inside_a_loop_does_not_feed_the_loop_other_rows(server):
                     await cur.execute("SELECT k + 100000 FROM src WHERE k < 3 ORDER BY k")
         return got, await cur.fetchall()
 
-    got, after = run(body, server)
+    got, after = run_async(server, body)
     assert got == list(range(6)), "the loop handed out rows after the execute"
     assert after in ([(100000,), (100001,), (100002,)], []), after
 
@@ -181,7 +168,7 @@ def test_a_second_loop_over_one_cursor(server):
             b.append(row[0])
         return a, b
 
-    a, b = run(body, server)
+    a, b = run_async(server, body)
     got = a + b
     assert len(got) == len(set(got)), "a row was handed out twice"
     assert sorted(got) == list(range(N))
@@ -198,7 +185,7 @@ def test_close_inside_the_loop_ends_it_with_an_error_not_more_rows(server):
                     await cur.close()
         return got
 
-    got = run(body, server)
+    got = run_async(server, body)
     assert got == list(range(len(got)))
     assert 4 <= len(got) < N
 
@@ -217,7 +204,7 @@ def test_close_inside_a_loop_over_a_result_already_read_is_not_its_end(server):
                     await cur.close()
         return got
 
-    got = run(body, server)
+    got = run_async(server, body)
     assert got == list(range(len(got))) and 4 <= len(got) < 50
 
 
@@ -244,7 +231,7 @@ def test_close_from_another_task_while_a_fetch_waits_for_the_connection(server, 
             assert await other.fetchall() == [(50000,), (50001,), (50002,)]
         return first, results
 
-    first, (fetched, closed) = run(body, server)
+    first, (fetched, closed) = run_async(server, body)
     assert [r[0] for r in first] == list(range(512))
     assert closed is None
     if isinstance(fetched, BaseException):
@@ -270,7 +257,7 @@ def test_close_from_another_task_while_a_loop_waits(server):
         await cur.close()
         return got, (await asyncio.gather(task, return_exceptions=True))[0]
 
-    got, error = run(body, server)
+    got, error = run_async(server, body)
     assert isinstance(error, ifx.InterfaceError), repr(error)
     assert got == list(range(len(got))) and 700 <= len(got) < N
 
@@ -292,7 +279,7 @@ def test_a_task_cancelled_while_waiting_for_the_lock_leaves_others_exact(server)
         rests = [await c.fetchall() for c in curs]
         return results, rests
 
-    results, rests = run(body, server)
+    results, rests = run_async(server, body)
     assert results[0] == results[2] == (256,)
     assert isinstance(results[1], asyncio.CancelledError)
     assert [r[0] for r in rests[0]] == list(range(257, N))
@@ -318,6 +305,6 @@ def test_a_task_cancelled_mid_loop_leaves_the_cursor_where_it_stopped(server):
         await asyncio.gather(task, return_exceptions=True)
         return got, await cur.fetchall()
 
-    got, rest = run(body, server)
+    got, rest = run_async(server, body)
     assert got == list(range(300))
     assert [r[0] for r in rest] == list(range(300, N))
