@@ -64,21 +64,23 @@ async def read_all(cur, how: str) -> list:
     return rows
 
 
+async def read_table(conn, table: str, how: str, rounds: int, size: int = 1024) -> list:
+    """``rounds`` reads of ``table`` on a new cursor each, read ``how``."""
+    out = []
+    for _ in range(rounds):
+        cur = conn.cursor(fetch_buffer_size=size)
+        await cur.execute(f"SELECT k, v FROM {table} ORDER BY k")
+        assert cur.description[1][0] == "v"
+        out.append(await read_all(cur, how))
+        assert cur.rowcount == N
+        await cur.close()
+    return out
+
+
 @pytest.mark.parametrize("size", [512, 4096])
 def test_streaming_cursors_interleaved(server, size):
-    async def stream(conn, table: str, how: str):
-        out = []
-        for _ in range(3):
-            cur = conn.cursor(fetch_buffer_size=size)
-            await cur.execute(f"SELECT k, v FROM {table} ORDER BY k")
-            assert cur.description[1][0] == "v"
-            out.append(await read_all(cur, how))
-            assert cur.rowcount == N
-            await cur.close()
-        return out
-
     async def body(conn):
-        return await gather_or_raise(*[stream(conn, t, how) for t, how in
+        return await gather_or_raise(*[read_table(conn, t, how, 3, size) for t, how in
                                        zip(("ta", "tb", "tc", "td"),
                                            ("iter", "many", "one", "all"))])
 
@@ -171,17 +173,9 @@ def test_executemany_both_paths_against_readers(server, insert_cursor, source):
             assert cur.rowcount == 500
         return True
 
-    async def reader(conn):
-        out = []
-        for _ in range(4):
-            cur = conn.cursor(fetch_buffer_size=1024)
-            await cur.execute("SELECT k, v FROM td ORDER BY k")
-            out.append(await read_all(cur, "iter"))
-        return out
-
     async def body(conn):
         await conn.cursor().execute(f"CREATE TABLE {table} (k INTEGER, w VARCHAR(20))")
-        _, read = await gather_or_raise(writer(conn), reader(conn))
+        _, read = await gather_or_raise(writer(conn), read_table(conn, "td", "iter", 4))
         cur = conn.cursor()
         await cur.execute(f"SELECT COUNT(*), COUNT(DISTINCT k) FROM {table}")
         counts = await cur.fetchone()
@@ -208,14 +202,6 @@ def test_arrow_batches_interleaved(server):
             out.append(got)
         return out
 
-    async def plain(conn):
-        out = []
-        for _ in range(3):
-            cur = conn.cursor(fetch_buffer_size=1024)
-            await cur.execute("SELECT k, v FROM tc ORDER BY k")
-            out.append(await read_all(cur, "one"))
-        return out
-
     async def table(conn):
         cur = conn.cursor(fetch_buffer_size=1024)
         await cur.execute("SELECT k, v FROM td ORDER BY k")
@@ -223,7 +209,7 @@ def test_arrow_batches_interleaved(server):
         return list(zip(t.column(0).to_pylist(), t.column(1).to_pylist()))
 
     async def body(conn):
-        return await gather_or_raise(arrow(conn, "ta"), arrow(conn, "tb"), plain(conn),
+        return await gather_or_raise(arrow(conn, "ta"), arrow(conn, "tb"), read_table(conn, "tc", "one", 3),
                                      table(conn))
 
     a, b, c, d = run_async(server, body)
@@ -313,17 +299,10 @@ def test_commit_waits_for_an_executemany_and_commits_all_of_it(server):
         await conn.commit()
         started = asyncio.Event()
 
-        async def source():
-            for i in range(4000):
-                if i == 100:
-                    started.set()
-                if i % 40 == 0:
-                    await asyncio.sleep(0)
-                yield (i,)
-
         async def writer():
             cur = conn.cursor()
-            await cur.executemany("INSERT INTO em_tx VALUES (?)", source(), chunk_size=50)
+            await cur.executemany("INSERT INTO em_tx VALUES (?)", _source(4000, started),
+                                  chunk_size=50)
             return cur.rowcount
 
         async def committer():
@@ -341,6 +320,17 @@ def test_commit_waits_for_an_executemany_and_commits_all_of_it(server):
     assert count == 4000 and said == "committed"
     # the commit waits for the whole executemany: what it said it committed is there
     assert seen == after == 4000
+
+
+async def _source(n: int, started: asyncio.Event):
+    """Rows (i,) for i < n, as an async source that lets other tasks run
+    every 40 rows and sets ``started`` at row 100."""
+    for i in range(n):
+        if i == 100:
+            started.set()
+        if i % 40 == 0:
+            await asyncio.sleep(0)
+        yield (i,)
 
 
 async def _count_elsewhere(server, table: str, drop: bool = False) -> int:
@@ -383,17 +373,10 @@ def test_close_connection_from_another_task_during_executemany(server):
         await conn.set_autocommit(False)
         started = asyncio.Event()
 
-        async def source():
-            for i in range(20000):
-                if i == 200:
-                    started.set()
-                if i % 50 == 0:
-                    await asyncio.sleep(0)
-                yield (i,)
-
         async def writer():
             cur = conn.cursor()
-            await cur.executemany("INSERT INTO em_close VALUES (?)", source(), chunk_size=50)
+            await cur.executemany("INSERT INTO em_close VALUES (?)", _source(20000, started),
+                                  chunk_size=50)
             await conn.commit()
             return cur.rowcount
 
