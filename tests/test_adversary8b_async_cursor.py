@@ -291,3 +291,16 @@ def test_a_task_cancelled_mid_loop_leaves_the_cursor_where_it_stopped(server):
     got, rest = run_async(server, body)
     assert got == list(range(300))
     assert [r[0] for r in rest] == list(range(300, N))
+
+
+def test_rownumber_inside_a_loop_counts_the_rows_handed_out(server):
+    """Before: the loop moved the cursor's position only when it left a
+    batch, so rownumber inside it stayed at the batch's start."""
+    async def body(conn):
+        cur = await selected(conn)
+        seen = []
+        async for row in cur:
+            seen.append(cur.rownumber == row[0] + 1)
+        return seen
+
+    assert run_async(server, body) == [True] * N

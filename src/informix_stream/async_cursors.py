@@ -8,6 +8,7 @@ call claims it across its awaits (``cursor_claim``).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
@@ -232,8 +233,11 @@ class AsyncCursor(AsyncCursorClaim, AsyncArrowCursorMixin, CursorBase):
 
     @property
     def rownumber(self) -> int | None:
-        if self._live is not None:
-            self._settle()
+        """Read inside a loop from its live iterator, without settling: that
+        would send the loop to copy the rest of its batch at every row."""
+        live = self._live
+        if live is not None and live[1] is self._batch:
+            return self._delivered - operator.length_hint(live[0])
         return super().rownumber
 
     @claimed
