@@ -133,11 +133,12 @@ def test_a_fetch_inside_a_loop_over_the_same_cursor(server, call):
         assert sorted(got) == list(range(len(got)))
 
 
-def test_execute_inside_a_loop_does_not_feed_the_loop_other_rows(server):
+@pytest.mark.parametrize("scrollable", [False, True], ids=["forward", "scrollable"])
+def test_execute_inside_a_loop_does_not_feed_the_loop_other_rows(server, scrollable):
     """Before: the loop went on into the new statement's result (or ended as
     if the SELECT had no more rows) without an error."""
     async def body(conn):
-        cur = await selected(conn)
+        cur = await selected(conn, scrollable=scrollable)
         got = []
         with pytest.raises((ifx.ProgrammingError, ifx.InterfaceError)):
             async for row in cur:

@@ -197,11 +197,12 @@ class AsyncCursor(AsyncCursorClaim, AsyncArrowCursorMixin, CursorBase):
         refusing a cursor closed, running another statement or in another
         task's call meanwhile."""
         self._check_result()
+        results = self._results
         if self.scrollable:
             while (row := await self.fetchone()) is not None:
                 yield row
+                self._check_loop(results)
             return
-        results = self._results
         while True:
             self._check_loop(results)
             batch, pos = self._batch, self._pos
