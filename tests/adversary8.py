@@ -1,10 +1,11 @@
-"""What the adversary-8 thread tests share: bounded threads and a server
-with one numbered table."""
+"""What the adversary-8 tests share: bounded threads, bounded asyncio runs
+(round 8b) and a server with one numbered table."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
@@ -38,6 +39,19 @@ def bounded(*targets: Callable[[], object]) -> list:
         t.join(JOIN)
     assert not [t for t in threads if t.is_alive()], "a worker hung"
     return results
+
+
+def run_async(server: EmulatorServer, body: Callable[..., Awaitable], **kw: object):
+    """``await body(conn)`` on a fresh async connection (autocommit unless
+    ``kw`` says otherwise), closed after; a run longer than JOIN seconds is
+    a hang and fails the test (asyncio.TimeoutError)."""
+    async def main():
+        conn = await ifx.connect_async(**connect_kw(server, **{"autocommit": True, **kw}))
+        try:
+            return await body(conn)
+        finally:
+            await conn.close()
+    return asyncio.run(asyncio.wait_for(main(), JOIN))
 
 
 @contextmanager

@@ -2,7 +2,8 @@
 
 ``async for row in cur`` streams with read-ahead like the blocking cursor;
 ``await cur.executemany(sql, rows)`` is the same pipelined, chunked path and
-takes a sync or an async iterable.
+takes a sync or an async iterable.  A cursor is one task's at a time: each
+call claims it across its awaits (``cursor_claim``).
 """
 
 from __future__ import annotations
@@ -15,15 +16,27 @@ from . import executemany as em
 from . import lobstream
 from .arrow import AsyncArrowCursorMixin, ingest
 from .cursor_base import CursorBase, MaterializingKind, ScrollableKind, callproc_sql
+from .cursor_claim import AsyncCursorClaim, claimed
 from .errors import NotSupportedError, ProgrammingError
 
 
-class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
+class AsyncCursor(AsyncCursorClaim, AsyncArrowCursorMixin, CursorBase):
     """The default asyncio cursor: streams one fetch buffer at a time (as
     tuples, or as Arrow record batches through the mixin)."""
 
     _lob_stream_class = lobstream.AsyncLobStream
+    _results = 0            # statements run: a loop over an earlier one must stop
 
+    def __init__(self, conn, **kwargs: Any) -> None:
+        super().__init__(conn, **kwargs)
+        self._init_claim()
+
+    def _reset(self) -> None:
+        super()._reset()
+        self._live = None
+        self._results += 1
+
+    @claimed
     async def execute(self, operation: str, parameters: Sequence[Any] | None = None, *,
                       timeout: float | None = None,
                       progress: Callable[[int, int, float], Any] | None = None
@@ -36,13 +49,15 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
             self._tell_progress()
         return self
 
+    @claimed
     async def callproc(self, procname: str, parameters: Sequence[Any] = (), *,
                        timeout: float | None = None) -> Sequence[Any]:
         """PEP 249 callproc, as ``Cursor.callproc``."""
-        await self.execute(callproc_sql(procname, parameters), list(parameters),
-                           timeout=timeout)
+        await AsyncCursor.execute.__wrapped__(self, callproc_sql(procname, parameters),
+                                              list(parameters), timeout=timeout)
         return parameters
 
+    @claimed
     async def executemany(self, operation: str, seq_of_parameters, *,
                           batch_errors: bool = False, chunk_size: int | None = None,
                           chunk_bytes: int | None = None,
@@ -109,6 +124,9 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
         return await self.executemany(ingest.insert_statement(table, names), data, **options)
 
     async def _fetch_batch(self) -> bool:
+        """The next fetch buffer becomes the current batch (False at the end);
+        a cursor closed meanwhile (by a loop's body) raises."""
+        self._check_open()
         if self._exhausted:
             # the server sent the end already: no lock, no I/O, so reading a
             # small result to its end costs no second trip through the loop
@@ -118,8 +136,25 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
         self._tell_progress()
         return got
 
+    _next_batch = claimed(_fetch_batch)
+
     async def fetchone(self) -> Any:
+        """A row in hand is returned with no await: no other task runs during
+        the call, so finding the claim free is enough (taking and freeing it
+        cost ~100 ns a row); a fetch from the server is claimed."""
+        if self._claimed_now():
+            raise ProgrammingError(self._refusal())
+        if self._live is not None:
+            self._settle()
         self._check_result()
+        pos = self._pos
+        if pos < len(self._batch) and not self.scrollable:
+            self._pos = pos + 1
+            return self._batch[pos]
+        return await self._fetchone_awaiting()
+
+    @claimed
+    async def _fetchone_awaiting(self) -> Any:
         if self.scrollable:
             return await self.connection._wait(self._scroll_fetch_gen(self._position + 1))
         while self._pos >= len(self._batch):
@@ -129,7 +164,7 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
         self._pos += 1
         return row
 
-    async def fetchmany(self, size: int | None = None) -> list:
+    async def _fetchmany(self, size: int | None = None) -> list:
         self._check_result()
         size = self._fetchmany_size(size)
         if self.scrollable:
@@ -141,6 +176,9 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
             self._take_from_batch(size, out)
         return out
 
+    fetchmany = claimed(_fetchmany)
+
+    @claimed
     async def fetchall(self) -> list:
         self._check_result()
         if self.scrollable:
@@ -153,26 +191,57 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
         return out
 
     async def __aiter__(self) -> AsyncIterator:
+        """Rows until the end.  The loop holds no claim between rows
+        (``cursor_claim``): its position is the live iterator, which a call
+        in its body settles; resumed, it reads on from the cursor's position,
+        refusing a cursor closed, running another statement or in another
+        task's call meanwhile."""
         self._check_result()
-        while True:
-            if self.scrollable:
-                row = await self.fetchone()
-                if row is None:
-                    return
+        results = self._results
+        if self.scrollable:
+            while (row := await self.fetchone()) is not None:
                 yield row
-                continue
-            batch = self._batch[self._pos:] if self._pos else self._batch
-            start = len(self._batch) - len(batch)
-            rows = iter(batch)
-            try:
+                self._check_loop(results)
+            return
+        while True:
+            self._check_loop(results)
+            batch, pos = self._batch, self._pos
+            if pos < len(batch):
+                rows = iter(batch[pos:] if pos else batch)
+                live = self._live = (rows, batch)
                 for row in rows:
                     yield row
-            finally:
-                # Where the caller stopped: every row handed out is consumed.
-                self._pos = start + len(batch) - operator.length_hint(rows)
-            if not await self._fetch_batch():
+                    if self._live is not live:
+                        break           # a call settled the position: read on from it
+                else:
+                    self._live = None
+                    self._pos = len(batch)
+            elif not await self._next_batch():
                 return
 
+    def _check_loop(self, results: int) -> None:
+        """May a loop read on (between batches, or after a call in its body)?
+        From the position another loop over the cursor left, if one did."""
+        if self._live is not None:
+            self._settle()
+        self._check_result()
+        if self._results != results:
+            raise ProgrammingError("this cursor executed another statement while a loop "
+                                   "over its result was unfinished; loop over the new "
+                                   "result with a new async for")
+        if self._claimed_now():
+            raise ProgrammingError(self._refusal())
+
+    @property
+    def rownumber(self) -> int | None:
+        """Read inside a loop from its live iterator, without settling: that
+        would send the loop to copy the rest of its batch at every row."""
+        live = self._live
+        if live is not None and live[1] is self._batch:
+            return self._delivered - operator.length_hint(live[0])
+        return super().rownumber
+
+    @claimed
     async def scroll(self, value: int, mode: str = "relative") -> None:
         self._check_result()
         target = self._scroll_target(value, mode)
@@ -180,9 +249,8 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
             if mode != "relative" or value < 0:
                 raise NotSupportedError("a forward-only cursor can only skip forward; "
                                         "use cursor(scrollable=True)")
-            for _ in range(value):
-                if await self.fetchone() is None:
-                    raise IndexError("scroll past the end of the result")
+            if len(await self._fetchmany(value)) < value:
+                raise IndexError("scroll past the end of the result")
             return
         total = await self.connection._wait(self._row_total_gen())
         if not 0 <= target <= total:
@@ -197,6 +265,7 @@ class AsyncCursor(AsyncArrowCursorMixin, CursorBase):
                 await self.connection._wait(self._release_now_gen())
         finally:
             self._closed = True
+            self._live = None           # a loop over it stops at its next row
             self._batch = []
             self._end_lob_streams("its cursor was closed")
             self._finalizer.detach()
@@ -215,6 +284,7 @@ class AsyncMaterializingCursor(MaterializingKind, AsyncCursor):
 class AsyncScrollableCursor(ScrollableKind, AsyncCursor):
     """A server-side scroll cursor (SFETCH)."""
 
+    @claimed
     async def _fetch_to(self, target: int) -> Any:
         self._check_result()
         return await self.connection._wait(self._scroll_fetch_gen(target))
@@ -222,8 +292,12 @@ class AsyncScrollableCursor(ScrollableKind, AsyncCursor):
     async def fetch_first(self) -> Any:
         return await self._fetch_to(1)
 
+    @claimed
+    async def _total_rows(self) -> int:
+        return await self.connection._wait(self._row_total_gen())
+
     async def fetch_last(self) -> Any:
-        total = await self.connection._wait(self._row_total_gen())
+        total = await self._total_rows()
         return await self._fetch_to(total) if total else None
 
     async def fetch_prior(self) -> Any:
@@ -231,7 +305,7 @@ class AsyncScrollableCursor(ScrollableKind, AsyncCursor):
 
     async def fetch_absolute(self, n: int) -> Any:
         if n < 0:
-            n = await self.connection._wait(self._row_total_gen()) + 1 + n
+            n = await self._total_rows() + 1 + n
         return await self._fetch_to(n)
 
     async def fetch_relative(self, n: int) -> Any:

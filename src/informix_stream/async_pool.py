@@ -93,13 +93,45 @@ class AsyncConnectionPool(PoolBase):
         await self.close()
 
     async def getconn(self, timeout: float | None = None) -> AsyncConnection:
+        """A connection within ``timeout`` seconds (the pool's by default).
+
+        The checkout runs as a task of its own, awaited with ``asyncio.wait``
+        (which never cancels it), not ``wait_for``: Python 3.11's wait_for,
+        cancelled as the checkout finished, dropped the connection it got,
+        left counted as in use for ever (adversary 8b).  A checkout given up
+        (timeout, cancellation) is cancelled, and a connection it got anyway
+        goes back to the pool."""
         self._check_usable()
         limit = self.timeout if timeout is None else timeout
+        task = asyncio.ensure_future(self._getconn())
         try:
-            return await asyncio.wait_for(self._getconn(), limit)
-        except asyncio.TimeoutError:
+            done, _ = await asyncio.wait((task,), timeout=limit)
+        except BaseException:
+            self._abandon_checkout(task)
+            raise
+        if not done:
+            self._abandon_checkout(task)
+            await asyncio.wait((task,))     # its place is free when PoolTimeout is raised
             self._stats["requests_errors"] += 1
-            raise PoolTimeout(f"no connection from pool {self.name!r} within {limit} s") from None
+            raise PoolTimeout(f"no connection from pool {self.name!r} within {limit} s")
+        return task.result()
+
+    def _abandon_checkout(self, task: asyncio.Task) -> None:
+        task.cancel()
+        task.add_done_callback(self._checkout_abandoned)
+
+    def _checkout_abandoned(self, task: asyncio.Task) -> None:
+        """A checkout nobody waits for ended: a connection it got was never
+        handed to a user, so it goes back to the idle list as it is."""
+        if task.cancelled() or task.exception() is not None:
+            return
+        conn = task.result()
+        slot = self._used.pop(id(conn), None)
+        if slot is not None and not self._closed and not conn.closed:
+            self._idle.append(slot)
+        else:
+            conn._abort()
+        self._wake_waiters()
 
     async def _getconn(self) -> AsyncConnection:
         cond = self._cond
@@ -116,18 +148,20 @@ class AsyncConnectionPool(PoolBase):
                         self._stats["requests_waiting"] += 1
                         waited = True
                     start = time.monotonic()
-                    await cond.wait()
+                    try:
+                        await cond.wait()
+                    except BaseException:
+                        # a wake-up meant for this checkout passes on (3.11's
+                        # Condition drops it when the waiter is cancelled)
+                        cond.notify()
+                        raise
                     self._stats["requests_wait_ms"] += int((time.monotonic() - start) * 1000)
                     continue
-            for k, old in enumerate(discard):
-                if old.conn.closed:
-                    self._lost()
-                try:
-                    await old.conn.close()
-                except BaseException:
-                    for rest in discard[k:]:      # cancelled: no more awaits
-                        rest.conn._abort()
-                    raise
+            try:
+                await self._close_discarded(discard)
+            except BaseException:
+                self._unreserve(slot, grow)     # cancelled: what was reserved is free again
+                raise
             if grow:
                 return await self._grow()
             if slot is not None:
@@ -135,45 +169,75 @@ class AsyncConnectionPool(PoolBase):
                 if conn is not None:
                     return conn
 
+    async def _close_discarded(self, discard: list[Slot]) -> None:
+        """Close the idle connections a checkout found unfit; cancelled, the
+        rest are closed with no await."""
+        for k, old in enumerate(discard):
+            if old.conn.closed:
+                self._lost()
+            try:
+                await old.conn.close()
+            except BaseException:
+                for rest in discard[k:]:
+                    rest.conn._abort()
+                raise
+
+    def _unreserve(self, slot: Slot | None, grow: bool) -> None:
+        """Undo a checkout's reservation (an idle slot, or a place to open a
+        connection in) with no await, for a task cancelled before using it."""
+        if grow:
+            self._opening -= 1
+        if slot is not None:
+            self._forget(slot.conn)
+            self._idle.append(slot)
+        self._wake_waiters()
+
     async def _grow(self) -> AsyncConnection:
+        """Open a connection in the place reserved for it.  The accounting
+        takes no await (the pool's lock is only for waiting on it): a task
+        cancelled while queued for that lock left a connection open and its
+        place counted as opening for ever (adversary 8b)."""
         try:
             conn = await self._connect()
         except BaseException:
-            async with self._cond:
-                self._opening -= 1
-                self._cond.notify()
-            raise
-        async with self._cond:
             self._opening -= 1
-            return self._checked_out(Slot(conn))
+            self._wake_waiters()
+            raise
+        self._opening -= 1
+        return self._checked_out(Slot(conn))
 
     async def _vet(self, slot: Slot) -> AsyncConnection | None:
+        """An idle connection reserved for this checkout, pinged when it has
+        been idle a while; None if it is dead (its place is freed first, so a
+        cancelled close cannot keep it reserved)."""
         conn = slot.conn
         try:
             conn._io.check_idle()
             if self._needs_ping(slot):
                 await conn._wait(conn._ping_gen())
         except Error:
+            self._lost(slot)
+            self._wake_waiters()
             await conn.close()
-            async with self._cond:
-                self._lost(slot)
-                self._cond.notify()
             return None
         except BaseException:
             # cancelled mid-ping (e.g. getconn's timeout): the connection is
             # mid-request and its slot reserved; both are given up now
             self._give_up(conn)
             raise
-        async with self._cond:
-            return self._checked_out(slot)
+        return self._checked_out(slot)
 
     def _give_up(self, conn: AsyncConnection) -> None:
         """Close a connection and free its place in the pool with no await,
-        for a task cancelled while vetting or returning it; a waiter is woken
-        by a task of its own (waking needs the condition's lock)."""
+        for a task cancelled while vetting or returning it."""
         conn._abort()
         self._forget(conn)
         self._lost()
+        self._wake_waiters()
+
+    def _wake_waiters(self) -> None:
+        """Wake the checkouts waiting for a place, from a task of its own
+        (waking needs the condition's lock, and the caller may not await)."""
         task = asyncio.get_running_loop().create_task(self._wake())
         self._wakers.add(task)
         task.add_done_callback(self._wakers.discard)
@@ -212,9 +276,11 @@ class AsyncConnectionPool(PoolBase):
         except BaseException:
             self._give_up(conn)
             raise
-        async with self._cond:
-            self._forget(conn)     # a closing pool waits for this one to be closed
-            self._cond.notify_all()
+        # No await between the close and the accounting (a closing pool waits
+        # for this one to be closed): cancelled while queued for the pool's
+        # lock, it stayed counted as in use for ever (adversary 8b).
+        self._forget(conn)
+        self._wake_waiters()
 
     async def _run_reset(self, conn: AsyncConnection) -> None:
         """The user's ``reset`` (awaited) on a connection left with session

@@ -271,21 +271,28 @@ class AsyncArrowCursorMixin(_ArrowBase):
     """``async for batch in cur.fetch_arrow_batches()`` and
     ``await cur.fetch_arrow_table()`` on an asyncio cursor."""
 
+    _arrow_start = claimed(_ArrowBase._arrow_start)
+
     async def fetch_arrow_batches(self, batch_rows: int = DEFAULT_BATCH_ROWS
                                   ) -> AsyncIterator:
+        """Each batch claims the cursor while it is read (``cursor_claim``)."""
         state = self._arrow_start(batch_rows)
         while True:
-            batch = await self.connection._wait(self._arrow_batch_gen(state, batch_rows))
+            batch = await self._arrow_batch(state, batch_rows)
             if batch is None:
                 return
             yield batch
+
+    @claimed
+    async def _arrow_batch(self, state, batch_rows: int):
+        return await self.connection._wait(self._arrow_batch_gen(state, batch_rows))
 
     async def fetch_arrow_table(self, batch_rows: int = DEFAULT_BATCH_ROWS):
         state = self._arrow_start(batch_rows)
         _, pa = load()
         batches = []
         while True:
-            batch = await self.connection._wait(self._arrow_batch_gen(state, batch_rows))
+            batch = await self._arrow_batch(state, batch_rows)
             if batch is None:
                 return pa.Table.from_batches(batches, schema=state[2])
             batches.append(batch)
