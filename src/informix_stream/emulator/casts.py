@@ -55,6 +55,14 @@ _TEMPORAL_FROM = {
 }
 
 
+TEXT_FORMED = frozenset({TypeCode.DATE, TypeCode.INTERVAL, TypeCode.BOOLEAN}) | \
+    frozenset({TypeCode.DECIMAL, TypeCode.MONEY, TypeCode.FLOAT, TypeCode.SMALLFLOAT})
+"""Types whose stored SQLite value is not their Informix text (a DATE's day
+number, an INTERVAL's microseconds, a DECIMAL(8,2) 1.50 held as 1.5): where
+such a value becomes text implicitly (written to a character column,
+concatenated) it goes through ifx_cast to a character type, as CAST does."""
+
+
 def check_cast(source: ColumnType | None, target: ColumnType) -> None:
     """Refuse, at translation, a cast the emulator cannot perform."""
     ok = target.code in _SCALAR

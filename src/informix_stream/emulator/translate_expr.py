@@ -28,14 +28,14 @@ from __future__ import annotations
 
 from informix_stream.codecs import ColumnType, TypeCode, parse_type
 
-from .casts import UNKNOWN, check_cast
+from .casts import TEXT_FORMED, UNKNOWN, check_cast
 from .datetime_compare import TemporalCompareRules
 from .expr_parts import COMPARE_OPS, Expr, Item, split_sides
 from .statements import NOT_SUPPORTED, SqlError, exact_decimal
 from .tokens import ident, quote
 from .typerules import (DECIMAL_CODES, FLOAT_CODES, FUNCTION_TYPES, INT_CODES,
-                        NUMERIC_CODES, T_DATE, T_DECIMAL, UNIT_WORDS, arith_type,
-                        datetime_type, number_type, temporal_type)
+                        NUMERIC_CODES, T_DATE, T_DECIMAL, T_VARCHAR, UNIT_WORDS, arith_type,
+                        combine, datetime_type, number_type, temporal_type)
 
 ARITH_OPS = frozenset({"+", "-", "*", "/"})
 # Words that never begin an operand: a span stops (or is not started) there.
@@ -49,6 +49,8 @@ NOT_OPERAND = frozenset({
     "PRIMARY", "REFERENCES", "KEY", "COLLATE"})
 _NAMES = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
 _TEMPORAL = frozenset({TypeCode.DATETIME, TypeCode.INTERVAL})
+# Operands of || converted to text (a DATETIME too, so the result is typed text)
+_CONCAT_TEXT = TEXT_FORMED | {TypeCode.DATETIME}
 _EXACT_AGGREGATES = frozenset({"SUM", "AVG"})
 # Words that may follow a type's first word in its name.
 _QUALIFIER = frozenset(UNIT_WORDS) | {"TO"}
@@ -144,7 +146,7 @@ class ExprRules(TemporalCompareRules):
         after them and whether any is an operation (arithmetic, unary minus
         on a non-literal, cast).  No items when i begins no expression."""
         items: list[Item] = []
-        operation = compared = aggregate = False
+        operation = compared = aggregate = concat = False
         j = i
         while True:
             while self.text(j) in ("-", "+") and self.toks[j].kind == "op":
@@ -170,6 +172,8 @@ class ExprRules(TemporalCompareRules):
             word = self.word(j) if j < end else ""
             if op in ARITH_OPS and j + 1 < end:
                 operation = True
+            elif op == "||" and j + 1 < end:
+                concat = True
             elif op in COMPARE_OPS and not compared and j + 1 < end:
                 compared = True
             elif word == "NOT" and self.word(j + 1) == "BETWEEN" and not compared:
@@ -192,10 +196,18 @@ class ExprRules(TemporalCompareRules):
             else:
                 # A comparison with a SUM/AVG compares exactly: the sum of
                 # wide DECIMALs is text, which SQLite puts after any number.
+                operation = operation or concat and self.concat_converts(items)
                 return items, j, operation or compared and (
                     aggregate or self.sides_mixed(items) or self.sides_temporal(items))
             items.append(Item(op))
             j += 1
+
+    def concat_converts(self, items: list[Item]) -> bool:
+        """Is an operand of ``||`` of a type whose stored form is not its text
+        (a DATE's day number)?  Then the span is emitted (operation)."""
+        near = [k for k, it in enumerate(items) if it.op == "||"]
+        types = (self.side_type([items[x]]) for k in near for x in (k - 1, k + 1))
+        return any(t is not None and t.code in _CONCAT_TEXT for t in types)
 
     def sides_mixed(self, items: list[Item]) -> bool:
         """Do the sides of a comparison without operations (x = y, x BETWEEN
@@ -400,7 +412,8 @@ class ExprRules(TemporalCompareRules):
 
     def emit_sum(self, items: list[Item]) -> Expr:
         """Operands and operators -> one Expr: unary first, then * and /,
-        then + and -, each left to right."""
+        then + and -, then || (HCL Guide to SQL: Reference, "Operator
+        Precedence", ids_sqr_178), each left to right."""
         values: list[Expr] = []
         ops: list[str] = []
         k = 0
@@ -416,7 +429,7 @@ class ExprRules(TemporalCompareRules):
             if k + 1 < len(items):
                 ops.append(items[k + 1].op)
             k += 2
-        for group in (("*", "/"), ("+", "-")):
+        for group in (("*", "/"), ("+", "-"), ("||",)):
             merged, merged_ops = [values[0]], []
             for op, value in zip(ops, values[1:]):
                 if op in group:
@@ -434,6 +447,8 @@ class ExprRules(TemporalCompareRules):
 
     def operation(self, op: str, left: Expr, right: Expr) -> Expr:
         """SQLite for ``left op right`` computed as Informix computes it."""
+        if op == "||":
+            return self.concatenation(left, right)
         temporal = {e.type.code for e in (left, right) if e.type is not None} & _TEMPORAL
         if temporal:
             # Stored as text and microseconds, these would add up to nonsense.
@@ -451,6 +466,16 @@ class ExprRules(TemporalCompareRules):
         else:
             sql = f"({left.sql} {op} {right.sql})"
         return Expr(sql, rtype, True)
+
+    def concatenation(self, left: Expr, right: Expr) -> Expr:
+        """``left || right``: an operand of a character or numeric type is
+        concatenated as its text (HCL Guide to SQL: Syntax, "Concatenation
+        Operator", ids_sqs_0185: ``'Date:' || TODAY``), the text CAST writes
+        (a DATE in the session's DBDATE, casts.py)."""
+        sides = [self.cast(e, T_VARCHAR) if e.type is not None and e.type.code in
+                 _CONCAT_TEXT else e for e in (left, right)]
+        codes = {e.type.code for e in sides if e.type is not None}
+        return Expr(f"({sides[0].sql} || {sides[1].sql})", combine(codes, {"||"}), True)
 
     def emit_operand(self, item: Item) -> Expr:
         a, b = item.a, item.b

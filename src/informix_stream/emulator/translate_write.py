@@ -13,7 +13,7 @@ from .statements import (IMAGE_COLUMN, SERIAL_CODES, Bind, SqlError, StatementKi
                          Translation)
 from .statements import sql_ident
 from .tokens import ident
-from .casts import UNKNOWN
+from .casts import TEXT_FORMED, UNKNOWN
 from .expr_parts import Expr
 from .typerules import CLAUSE_END, DECIMAL_CODES, NUMERIC_CODES
 from .values import TEXT_CODES as TEXT_TYPES
@@ -138,7 +138,7 @@ class WriteRules:
             if operation and stop == b:
                 value = self.emit_items(items).sql
                 return f"ifx_store({value}, {int(ctype.code)}, {ctype.length})"
-        if ctype.code in _CONVERTED and self.starts_operand(a):
+        if ctype.code in _CONVERTED | TEXT_TYPES and self.starts_operand(a):
             converted = self.converted_expr(a, b, ctype, scope)
             if converted is not None:
                 return converted
@@ -146,14 +146,20 @@ class WriteRules:
 
     def converted_expr(self, a: int, b: int, ctype: ColumnType,
                        scope: list[tuple[str, TableDef]] | None) -> str | None:
-        """A value of a known other type assigned to a DECIMAL, DATETIME or
-        INTERVAL column, converted to the column's type: a DECIMAL through
+        """A value of a known other type assigned to a DECIMAL, DATETIME,
+        INTERVAL or character column, converted to the column's type: to
+        text as CAST writes it (a DATE in the session's DBDATE, casts.py;
+        Guide to SQL: Reference, "Using Built-in Casts"), a DECIMAL through
         ifx_store (rounded, range-checked: -1226), a DATETIME or INTERVAL as
         CAST converts it (qualifier extended or cut, leading field checked:
         intervals.fitted).  None when the type is the column's or unknown."""
         source = self.expression_type(a, b, scope or self.scope)[1]
         if source is None or (source.code, source.length) == (ctype.code, ctype.length):
             return None
+        if ctype.code in TEXT_TYPES:
+            if source.code not in TEXT_FORMED:
+                return None          # SQLite's text of it is the server's
+            return self.cast(Expr(" ".join(self.rewrite(a, b)), source), ctype).sql
         if ctype.code in DECIMAL_CODES:
             if source.code not in NUMERIC_CODES:
                 return None
@@ -191,7 +197,7 @@ class WriteRules:
         # into its columns here, and needs no conversion.
         computed = not any(self.text(b - 1) == "*" for a, b in items) and (any(
             self.starts_operand(a) and self.span_items(a, b)[2] for a, b in items) or any(
-            tdef.column(col).type.code in _CONVERTED for col in targets))
+            tdef.column(col).type.code in _CONVERTED | TEXT_TYPES for col in targets))
         if not tdef.serial_columns and not computed:
             return self.rewrite(i, len(self.toks))
         if len(items) != len(targets):
