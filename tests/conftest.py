@@ -13,6 +13,7 @@ trace in every test.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ collect_ignore = ["sqla"]
 # emu / proxy / direct for the fault-injection modules (a module defining its
 # own fixture of one of these names keeps its own).
 pytest_plugins = ["faults.fixtures"]
+
 
 INFORMIX_IMAGE = "icr.io/informix/informix-developer-database:latest"
 
@@ -115,7 +117,14 @@ def ifx_target() -> Iterator[Target]:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Load the package's own pytest plugin when running from a source tree
-    that is not pip-installed (installed, its entry point loads it)."""
+    that is not pip-installed (installed, its entry point loads it); and
+    let SIGINT raise KeyboardInterrupt.  The interrupt tests play a user's
+    Ctrl-C, here and in the emulator processes they start; a shell without
+    job control starts background commands with SIGINT ignored, Python then
+    keeps it ignored and its children inherit that: a suite launched so
+    failed every Ctrl-C test, for no fault of the code."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if not config.pluginmanager.has_plugin("informix_stream"):
         from informix_stream.emulator import pytest_plugin
         config.pluginmanager.register(pytest_plugin, "informix_stream")
