@@ -134,3 +134,20 @@ def test_other_typed_values_into_char_columns_and_concatenated(server, tables, c
         assert cur.fetchall() == [(text.ljust(20), text, text + "|")]
         cur.execute(f"SELECT '<' || {column} FROM {src}")
         assert cur.fetchall() == [("<" + text,)]
+
+
+@pytest.mark.parametrize("dbdate, text", STYLES)
+def test_a_concatenated_date_compared_by_in_is_its_text(server, tables, dbdate, text):
+    """``x || y IN (...)`` ends its span at the list, a path of its own: it
+    compared '45417x' (no row for IN, the row for NOT IN)."""
+    src, _ = tables
+    with _connect(server, dbdate) as c:
+        cur = c.cursor()
+        cur.execute(f"SELECT 1 FROM {src} WHERE d || 'x' IN (?, 'y')", (text + "x",))
+        assert cur.fetchall() == [(1,)]
+        cur.execute(f"SELECT 1 FROM {src} WHERE 'x' || d NOT IN ('x' || ?)", (text,))
+        assert cur.fetchall() == []
+        cur.execute(f"SELECT 1 FROM {src} WHERE 'x' || d NOT IN ('y')")
+        assert cur.fetchall() == [(1,)]
+        cur.execute(f"SELECT 1 FROM {src} WHERE '<' || iv IN ('<  3 04:05:06')")
+        assert cur.fetchall() == [(1,)]

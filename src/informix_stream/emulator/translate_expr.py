@@ -190,9 +190,9 @@ class ExprRules(TemporalCompareRules):
                 at = j + 1 if word == "IN" else j + 2
                 close = self.close_paren(at, end)
                 items.append(Item("IN" if word == "IN" else "NOT IN", at + 1, close))
-                return items, close + 1, operation or self.in_exact(
-                    self.side_form(items[:-1]), at + 1, close) or self.in_temporal(
-                    items[:-1], at + 1, close)
+                return items, close + 1, operation or concat and self.concat_converts(
+                    items) or self.in_exact(self.side_form(items[:-1]), at + 1, close) \
+                    or self.in_temporal(items[:-1], at + 1, close)
             else:
                 # A comparison with a SUM/AVG compares exactly: the sum of
                 # wide DECIMALs is text, which SQLite puts after any number.
