@@ -155,3 +155,25 @@ def test_close_inside_the_loop_ends_it_with_an_error_not_more_rows(conn):
     # rows of the buffer already in hand may come; never past it, never twice
     assert got == list(range(len(got)))
     assert 4 <= len(got) < N
+
+
+@pytest.mark.parametrize("kind", [{}, {"materialize": True}])
+def test_rownumber_inside_a_loop_counts_the_rows_handed_out(conn, kind):
+    """The loop wrote its place back only when it left a batch, so
+    ``rownumber`` inside it stayed at the batch's start (found for the
+    asyncio cursor in round 8b; the blocking one had it too).  PEP 249: the
+    index of the row the next fetch returns."""
+    cur = conn.cursor(fetch_buffer_size=512, **kind)
+    cur.execute("SELECT k FROM t ORDER BY k")
+    seen = [cur.rownumber == row[0] + 1 for row in cur]
+    assert seen == [True] * N
+    assert cur.rownumber == N
+
+
+def test_rownumber_inside_a_scrollable_loop_is_the_current_row(conn):
+    """A scroll cursor's rownumber is its current row's index, as
+    informix-driver's is (tests/interop/test_informix_driver_interop.py)."""
+    cur = conn.cursor(scrollable=True)
+    cur.execute("SELECT k FROM t ORDER BY k")
+    seen = [cur.rownumber == row[0] for row in cur]
+    assert seen == [True] * N

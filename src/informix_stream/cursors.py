@@ -128,6 +128,17 @@ class Cursor(CursorClaim, ArrowCursorMixin, CursorBase):
         self._tell_progress()
         return got
 
+    _loop_rows: Iterator | None = None     # the rows of a for loop's current batch
+
+    @property
+    def rownumber(self) -> int | None:
+        """Inside a for loop, from the loop's iterator: the loop writes its
+        place back only when it leaves a batch."""
+        rows = self._loop_rows
+        if rows is not None:
+            return self._delivered - operator.length_hint(rows)
+        return super().rownumber
+
     def fetchone(self) -> Any:
         free = self._free               # the claim inline, not @claimed: a call per row
         try:
@@ -191,12 +202,13 @@ class Cursor(CursorClaim, ArrowCursorMixin, CursorBase):
             while True:
                 batch = self._batch[self._pos:] if self._pos else self._batch
                 start = len(self._batch) - len(batch)
-                rows = iter(batch)
+                rows = self._loop_rows = iter(batch)     # rownumber reads the place from it
                 try:
                     yield from rows
                 finally:
                     # Where the caller stopped: every row handed out is consumed.
                     self._pos = start + len(batch) - operator.length_hint(rows)
+                    self._loop_rows = None
                 if not self._next_batch():
                     return
         finally:
