@@ -76,36 +76,83 @@ class TemporalCompareRules:
     line DATE/DATETIME sides up before SQLite compares them."""
 
     def sides_temporal(self, items: list[Item]) -> bool:
-        """Must a comparison without operations be lined up?"""
-        return needs_alignment(self.side_type(side) for side in split_sides(items))
+        """Must a comparison without operations be lined up?  Also when a
+        ``?`` no column types meets a DATETIME (``CURRENT > ?``): it is
+        then written in that side's qualifier (type_params)."""
+        sides = split_sides(items)
+        return self.temporal_meet(sides, [self.side_type(side) for side in sides])
+
+    def temporal_meet(self, sides: list[list[Item]], types: list[ColumnType | None]) -> bool:
+        """Do these sides (of those types) of one comparison need emitting
+        through align_temporal/type_params?"""
+        return needs_alignment(types) or any(t is not None and t.code == TypeCode.DATETIME
+                                             for t in types) and any(map(self.bare_param, sides))
+
+    def bare_param(self, side: list[Item]) -> bool:
+        """Is this side one ``?`` that the dialect did not type by a column
+        beside it (dialect.compared_type)?"""
+        return len(side) == 1 and not side[0].casts and side[0].b == side[0].a + 1 and \
+            self.toks[side[0].a].kind == "param" and self.compared_type(side[0].a) is None
 
     def in_temporal(self, left: list[Item], a: int, b: int) -> bool:
         """Must ``x IN (...)`` (list or subquery at [a, b)) be lined up?"""
         first = self.side_type(left)
-        if first is None or first.code not in _DATE_KINDS:
+        if (first is None or first.code not in _DATE_KINDS) and not self.bare_param(left):
             return False
         if self.word(a) == "SELECT":
-            return needs_alignment((first, self.subquery_type(a - 1, b + 1)))
-        return needs_alignment((first, *(self.side_type(self.span_items(x, y)[0])
-                                         for x, y in self.split_commas(a, b))))
+            return self.temporal_meet([left], [first, self.subquery_type(a - 1, b + 1)])
+        members = [left] + [self.span_items(x, y)[0] for x, y in self.split_commas(a, b)]
+        return self.temporal_meet(members, [first] + [self.side_type(m) for m in members[1:]])
 
     def emit_in_temporal(self, value: Expr, in_item: Item) -> Expr:
         """x [NOT] IN (...): x and each member brought to one qualifier
         (align_temporal) before SQLite's IN."""
         a, b = in_item.a, in_item.b
+        marks = [len(self.binds) - (value.sql == "?")]    # value's ? is the last bind
         if self.word(a) == "SELECT":
             sub = Expr("v", self.subquery_type(a - 1, b + 1))
-            value, sub = self.align_temporal(value, sub)
+            value, sub = self.align_temporal(*self.type_params([value, sub], marks + [-1]))
             inner = " ".join(self.rewrite(a, b))
             members = f"WITH ifx_in_q(v) AS ({inner}) SELECT {sub.sql} FROM ifx_in_q"
             return Expr(f"{value.sql} {in_item.op} ({members})", None, True)
         parts = []
         for x, y in self.split_commas(a, b):
             inner, stop, _ = self.span_items(x, y)
+            marks.append(len(self.binds))
             parts.append(self.emit_items(inner) if inner and stop == y
                          else Expr(" ".join(self.rewrite(x, y)), None))
-        value, *parts = self.align_temporal(value, *parts)
+        value, *parts = self.align_temporal(*self.type_params([value, *parts], marks))
         return Expr(f"{value.sql} {in_item.op} ({', '.join(p.sql for p in parts)})", None, True)
+
+    def emit_aligned(self, *parts: list[Item]) -> list[Expr]:
+        """The sides of one comparison (x op y, x BETWEEN y AND z) emitted,
+        their ``?`` typed (type_params) and lined up (align_temporal)."""
+        sides, marks = [], []
+        for part in parts:
+            marks.append(len(self.binds))
+            sides.append(self.emit_sum(part))
+        return self.align_temporal(*self.type_params(sides, marks))
+
+    def type_params(self, sides: list[Expr], marks: list[int]) -> list[Expr]:
+        """Sides of one comparison, each untyped ``?`` among them (its bind
+        at ``marks[k]``, where side k's binds start) given the DATETIME
+        qualifier the others are lined up to: written by compared_datetime
+        as against a column of it, not as Python's text with six fraction
+        digits that would be compared as text with CURRENT's FRACTION(3) or
+        a literal's own qualifier.  Sides without a DATETIME stay as they are."""
+        types = [e.type for e in sides]
+        if not any(t is not None and t.code == TypeCode.DATETIME for t in types):
+            return sides
+        target = common_qualifier(types) if needs_alignment(types) else \
+            next(t for t in types if t is not None and t.code == TypeCode.DATETIME)
+        out = []
+        for side, mark in zip(sides, marks):
+            if side.sql == "?" and side.type is None and self.binds[mark].type is None \
+                    and self.binds[mark].const is None:
+                self.binds[mark] = self.binds[mark]._replace(type=target, compared=True)
+                side = Expr("?", target)
+            out.append(side)
+        return out
 
     def align_temporal(self, *sides: Expr) -> list[Expr]:
         """The sides of one comparison, each DATE/DATETIME side cast to

@@ -415,6 +415,10 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
             return 1 + n
         if w in ("DATETIME", "INTERVAL") and nxt == "(":
             return self.temporal_literal(i, end, out)
+        if w == "EXTEND" and nxt == "(":
+            # valid Informix (Guide to SQL: Syntax, "EXTEND Function"), which
+            # SQLite would reject as a syntax error blaming the user's SQL
+            raise SqlError(NOT_SUPPORTED, message="EXTEND() is not supported by the emulator")
         if w == "TABLE" and nxt == "(":
             sql, _, _, after = self.collection_table(i, end)
             out.append(sql)

@@ -368,8 +368,7 @@ class ExprRules(TemporalCompareRules):
             return self.emit_in(items[:compare], items[compare])
         if op.endswith("BETWEEN"):
             return self.emit_between(items, compare)
-        left, right = self.align_temporal(self.emit_sum(items[:compare]),
-                                       self.emit_sum(items[compare + 1:]))
+        left, right = self.emit_aligned(items[:compare], items[compare + 1:])
         if _exact(left, right):
             return Expr(f"ifx_dec_cmp({left.sql}, {right.sql}) {op} 0", None, True)
         return Expr(f"{left.sql} {op} {right.sql}", None, True)
@@ -400,9 +399,8 @@ class ExprRules(TemporalCompareRules):
         and_at = next((k for k in range(at, len(items)) if items[k].op == "AND"), None)
         if and_at is None:
             raise SqlError(-201, message="BETWEEN needs AND")
-        value, low, high = self.align_temporal(self.emit_sum(items[:at]),
-                                            self.emit_sum(items[at + 1:and_at]),
-                                            self.emit_sum(items[and_at + 1:]))
+        value, low, high = self.emit_aligned(items[:at], items[at + 1:and_at],
+                                             items[and_at + 1:])
         op = items[at].op
         if _exact(value, low, high):
             truth = 0 if op.startswith("NOT") else 1
