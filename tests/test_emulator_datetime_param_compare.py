@@ -59,8 +59,11 @@ def conn(ifx_target: Any) -> Iterator[informix_stream.Connection]:
 def table(conn: informix_stream.Connection) -> Iterator[str]:
     name = f"t_dpc_{uuid.uuid4().hex[:8]}"
     cur = conn.cursor()
-    cur.execute(f"CREATE TABLE {name} (id INT, ts DATETIME YEAR TO SECOND)")
-    cur.execute(f"INSERT INTO {name} VALUES (1, DATETIME(2024-05-06 10:30:00) YEAR TO SECOND)")
+    # a column named like a qualifier's last field: CURRENT YEAR TO DAY = ?
+    # must not type the ? by it
+    cur.execute(f"CREATE TABLE {name} (id INT, ts DATETIME YEAR TO SECOND, day INT)")
+    cur.execute(f"INSERT INTO {name} VALUES (1, DATETIME(2024-05-06 10:30:00) YEAR TO SECOND, "
+                "5)")
     yield name
     cur.execute(f"DROP TABLE {name}")
 
@@ -109,6 +112,10 @@ def test_literal_between_and_in_bound_values(conn, table):
     assert hit(conn, table, f"{lit} IN (?, ?)", (before, at))
     assert not hit(conn, table, f"{lit} IN (?, ?)", (before, after))
     assert hit(conn, table, f"{lit} NOT IN (?, ?)", (before, after))
+    assert hit(conn, table, f"? IN ({lit}, CURRENT)", (at,))
+    assert not hit(conn, table, f"? IN ({lit}, CURRENT)", (after,))
+    assert hit(conn, table, f"{lit} = (?)", (at,))
+    assert not hit(conn, table, f"{lit} < (?)", (at,))
 
 
 def test_current_against_bound_values(conn, table):
