@@ -91,8 +91,12 @@ class TemporalCompareRules:
     def bare_param(self, side: list[Item]) -> bool:
         """Is this side one ``?`` that the dialect did not type by a column
         beside it (dialect.compared_type)?"""
-        return len(side) == 1 and not side[0].casts and side[0].b == side[0].a + 1 and \
-            self.toks[side[0].a].kind == "param" and self.compared_type(side[0].a) is None
+        if len(side) != 1 or side[0].casts:
+            return False
+        a, b = side[0].a, side[0].b
+        if b == a + 3 and self.text(a) == "(":
+            a, b = a + 1, b - 1         # (?)
+        return b == a + 1 and self.toks[a].kind == "param" and self.compared_type(a) is None
 
     def in_temporal(self, left: list[Item], a: int, b: int) -> bool:
         """Must ``x IN (...)`` (list or subquery at [a, b)) be lined up?"""
@@ -147,10 +151,10 @@ class TemporalCompareRules:
             next(t for t in types if t is not None and t.code == TypeCode.DATETIME)
         out = []
         for side, mark in zip(sides, marks):
-            if side.sql == "?" and side.type is None and self.binds[mark].type is None \
-                    and self.binds[mark].const is None:
+            if side.sql in ("?", "(?)") and side.type is None and \
+                    self.binds[mark].type is None and self.binds[mark].const is None:
                 self.binds[mark] = self.binds[mark]._replace(type=target, compared=True)
-                side = Expr("?", target)
+                side = Expr(side.sql, target)
             out.append(side)
         return out
 

@@ -545,8 +545,8 @@ class _Translator(CteRules, ViewRules, SelectRules, WriteRules, MergeRules, Alte
         return None
 
     def colref_type_before(self, j: int) -> ColumnType | None:
-        if j < 0 or self.toks[j].kind != "word":
-            return None
+        if j < 0 or self.toks[j].kind != "word" or self.text(j - 1) == "TO":
+            return None         # ... YEAR TO DAY = ?: a qualifier's field, not a column
         qual = ident(self.toks[j - 2]) if j >= 2 and self.text(j - 1) == "." else None
         # Only a whole operand: in ``price / n = ?`` the value meets price / n, not n.
         if self.text(j - 3 if qual else j - 1) in _ARITH_TEXT:
