@@ -28,7 +28,7 @@ import pytest
 
 import informix_stream
 from informix_stream.errors import NotSupportedError
-from test_driver import connect
+import test_emulator_datetime_qualifier_compare as qualifier_tests
 
 OPS: dict[str, Callable[[Any, Any], bool]] = {
     "=": operator.eq, "<>": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -45,14 +45,7 @@ LITERALS = [
     ("DATETIME(2024-05-06) YEAR TO DAY", dt.datetime(2024, 5, 6), dt.timedelta(days=1)),
 ]
 TINY = dt.timedelta(microseconds=10)     # within FRACTION(5), below any qualifier's step
-
-
-@pytest.fixture(scope="module")
-def conn(ifx_target: Any) -> Iterator[informix_stream.Connection]:
-    if ifx_target.kind != "emulator":
-        pytest.skip("the emulator's binding; a real server is its reference")
-    with connect(ifx_target, autocommit=True) as c:
-        yield c
+conn = qualifier_tests.conn                 # its connection fixture (the emulator's only)
 
 
 @pytest.fixture(scope="module")
